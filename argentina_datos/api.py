@@ -1,0 +1,136 @@
+"""The /v1 HTTP layer: routing, JSON errors, caching, ETag and gzip.
+
+The database is immutable while served, so each response body is computed
+once, from SQL, and kept (bounded by size) together with its gzip form.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import logging
+import sqlite3
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Optional
+
+import orjson
+
+from .rutas import ApiError, Router
+
+log = logging.getLogger("argentina_datos.api")
+
+MAX_PATH = 1024
+CACHE_BYTES = 512 * 1024 * 1024
+JSON_TYPE = b"application/json; charset=utf-8"
+BASE_HEADERS = [
+    (b"content-type", JSON_TYPE),
+    (b"access-control-allow-origin", b"*"),
+    (b"vary", b"Accept-Encoding"),
+]
+STATUS_NAMES = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 414: "URI Too Long",
+                500: "Internal Server Error"}
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    etag: bytes
+    cache_control: bytes
+    _gzipped: Optional[bytes] = None
+
+    def gzipped(self) -> bytes:
+        if self._gzipped is None:
+            self._gzipped = gzip.compress(self.body, compresslevel=6, mtime=0)
+        return self._gzipped
+
+
+def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> bytes:
+    return orjson.dumps({"status": status, "error": STATUS_NAMES.get(status, "Error"),
+                         "mensaje": mensaje, "parametro": parametro})
+
+
+def make_response(status: int, body: bytes) -> Response:
+    etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
+    cache = b"public, max-age=3600" if status == 200 else b"public, max-age=60"
+    return Response(status, body, etag, cache)
+
+
+class ResponseCache:
+    """Least-recently-used responses, bounded by total bytes."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES):
+        self.max_bytes = max_bytes
+        self.items: OrderedDict[str, Response] = OrderedDict()
+        self.size = 0
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Optional[Response]:
+        with self.lock:
+            r = self.items.get(key)
+            if r is not None:
+                self.items.move_to_end(key)
+            return r
+
+    def put(self, key: str, r: Response) -> None:
+        with self.lock:
+            if key in self.items or len(r.body) > self.max_bytes:
+                return
+            self.items[key] = r
+            self.size += len(r.body)
+            while self.size > self.max_bytes:
+                _, old = self.items.popitem(last=False)
+                self.size -= len(old.body)
+
+
+class V1:
+    """Answers a /v1 path from a SQLite connection."""
+
+    def __init__(self, router: Optional[Router] = None):
+        self.router = router or Router()
+        self.cache = ResponseCache()
+
+    def compute(self, conn: sqlite3.Connection, path: str) -> Response:
+        try:
+            endpoint, match = self.router.match(path)
+            values = endpoint.parse(match)
+            data = endpoint.answer(conn, values, path)
+            return make_response(200, orjson.dumps(data))
+        except ApiError as e:
+            return make_response(e.status, error_body(e.status, e.mensaje, e.parametro))
+        except Exception as e:  # a bug must still answer JSON, and name itself in the log
+            log.exception("error al responder %s", path)
+            return make_response(500, error_body(500, f"error interno: {type(e).__name__}"))
+
+    def cached(self, path: str) -> Optional[Response]:
+        return self.cache.get(path)
+
+    def remember(self, path: str, response: Response) -> Response:
+        # Only successes: caching errors would let arbitrary paths fill the cache.
+        if response.status == 200:
+            self.cache.put(path, response)
+        return response
+
+
+def normalize(path: str) -> str:
+    return path.rstrip("/") if len(path) > 1 else path
+
+
+async def send_response(send, response: Response, headers: dict, head: bool = False, extra=()) -> None:
+    out = list(BASE_HEADERS)
+    out.append((b"cache-control", response.cache_control))
+    out.append((b"etag", response.etag))
+    out.extend(extra)
+    inm = headers.get(b"if-none-match")
+    if response.status == 200 and inm and response.etag in [t.strip() for t in inm.split(b",")] + [b"*"]:
+        await send({"type": "http.response.start", "status": 304, "headers": out})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    body = response.body
+    if b"gzip" in headers.get(b"accept-encoding", b"") and len(body) > 512:
+        body = response.gzipped()
+        out.append((b"content-encoding", b"gzip"))
+    out.append((b"content-length", str(len(body)).encode()))
+    await send({"type": "http.response.start", "status": response.status, "headers": out})
+    await send({"type": "http.response.body", "body": b"" if head else body})

@@ -1,0 +1,135 @@
+"""Command line of the builder: ``build-db`` / ``python build_db.py``."""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import sys
+import time
+
+from .construir import Builder, BuildError, Outcome
+from .fuentes import SourceError, open_source
+
+DEFAULT_SOURCE = "https://api.argentinadatos.com"
+
+
+class LineReporter:
+    """One line per dataset: for logs and CI."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+
+    def start(self, table: str, total: int):
+        return lambda n: None
+
+    def done(self, o: Outcome) -> None:
+        if o.missing:
+            line = f"{o.table}: la fuente no lo tiene (sin archivos)"
+        elif o.error:
+            line = f"{o.table}: OMITIDO — {o.error}"
+        else:
+            line = f"{o.table}: {o.rows:,} filas de {o.files:,} archivo(s) en {o.seconds:.2f} s"
+        print(line, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class BarReporter(LineReporter):
+    """A progress bar per dataset on a terminal."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True)
+        self.progress = Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), console=self.console, transient=False)
+        self.progress.start()
+        self.tasks = {}
+
+    def start(self, table: str, total: int):
+        task = self.progress.add_task(table, total=total)
+        self.tasks[table] = task
+        return lambda n: self.progress.advance(task, n)
+
+    def done(self, o: Outcome) -> None:
+        task = self.tasks.get(o.table)
+        if task is None:
+            task = self.progress.add_task(o.table, total=1)
+        label = o.table if not (o.missing or o.error) else f"{o.table} ({'falta' if o.missing else 'OMITIDO'})"
+        self.progress.update(task, description=f"{label} {o.rows:,} filas", completed=self.progress.tasks[task].total)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="build-db",
+        description="Construye la base SQLite de argentina-datos a partir de una fuente "
+                    "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
+    )
+    p.add_argument("--source", default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
+                   help="directorio o URL base (por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)")
+    p.add_argument("--output", default="argentina.db", help="archivo SQLite a escribir (por defecto %(default)s)")
+    p.add_argument("--history", default=os.environ.get("ARGENTINA_DATOS_HISTORY"),
+                   help="directorio con versiones pasadas fechadas (v1/<ruta>/<AAAA-MM-DD>.json); "
+                        "por defecto $ARGENTINA_DATOS_HISTORY o, si la fuente es un directorio, "
+                        "su hermano upstream-history")
+    p.add_argument("--keep-going", action="store_true",
+                   help="si un conjunto de datos tiene un error, omitirlo y seguir (se listan al final)")
+    p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
+    p.add_argument("--fci-desde", default="2019-01-01", type=dt.date.fromisoformat,
+                   help="en modo HTTP, primera fecha de los listados diarios de FCI a buscar (%(default)s)")
+    p.add_argument("--concurrency", type=int, default=8, help="en modo HTTP, pedidos simultáneos (%(default)s)")
+    p.add_argument("--timeout", type=float, default=30.0, help="en modo HTTP, segundos por pedido (%(default)s)")
+    return p.parse_args(argv)
+
+
+def default_history(source: str):
+    if source.startswith(("http://", "https://")):
+        return None
+    sibling = os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), "upstream-history")
+    return sibling if os.path.isdir(sibling) else None
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    history = args.history or default_history(args.source)
+    reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
+    start = time.perf_counter()
+    try:
+        source = open_source(args.source, history, fci_since=args.fci_desde, concurrency=args.concurrency,
+                             timeout=args.timeout) \
+            if args.source.startswith(("http://", "https://")) else open_source(args.source, history)
+        report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
+    except (BuildError, SourceError) as e:
+        reporter.close()
+        print(f"error: {e}", file=sys.stderr)
+        print(f"No se modificó {args.output}.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        reporter.close()
+        print(f"interrumpido; no se modificó {args.output}.", file=sys.stderr)
+        return 130
+    reporter.close()
+    elapsed = time.perf_counter() - start
+    if report.unchanged:
+        print(f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
+              file=sys.stderr)
+        return 0
+    rows = sum(o.rows for o in report.outcomes)
+    print(f"{args.output}: {rows:,} filas en {len(report.outcomes) - len(report.missing) - len(report.skipped)} "
+          f"conjuntos de datos, {elapsed:.1f} s.", file=sys.stderr)
+    if report.missing:
+        print("La fuente no tiene: " + ", ".join(o.table for o in report.missing), file=sys.stderr)
+    if report.skipped:
+        print("Omitidos por error (--keep-going):", file=sys.stderr)
+        for o in report.skipped:
+            print(f"  {o.table}: {o.error}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""Reading records back out of the database, exactly as the API published them."""
+from __future__ import annotations
+
+import sqlite3
+from functools import lru_cache
+from typing import Optional
+
+import orjson
+
+from .catalogo import BY_TABLE
+from .esquema import ROW_ID, Dataset
+from .tablas import ChildLayout, Layout, quote
+
+
+@lru_cache(maxsize=None)
+def layout_of(table: str) -> Layout:
+    return Layout(BY_TABLE[table])
+
+
+class RecordQuery:
+    """SELECTs the records of one dataset that match column = value conditions."""
+
+    def __init__(self, dataset: Dataset):
+        self.layout = layout_of(dataset.table)
+        lay = self.layout
+        select = [f"t.{ROW_ID}"] if lay.has_children else []
+        joins = []
+        for col in lay.field_columns:
+            if col in lay.lookups:
+                select.append(f"l_{col}.{quote(col)}")
+                joins.append(f"JOIN {quote(lay.lookup_table(col))} l_{col} ON l_{col}.id = t.{quote(col + '_id')}")
+            else:
+                select.append(f"t.{quote(col)}")
+        self.base = f"SELECT {', '.join(select)} FROM {quote(lay.table)} t {' '.join(joins)}"
+        self.order = ", ".join(
+            f"t.{c}" if c != "rowid" else "t.rowid" for c in lay.order_by.split(", ")
+        )
+
+    def _where(self, where: dict) -> tuple[str, list]:
+        lay = self.layout
+        clauses, args = [], []
+        for col, value in where.items():
+            if col in lay.lookups:
+                clauses.append(f"t.{quote(col + '_id')} = (SELECT id FROM {quote(lay.lookup_table(col))} "
+                               f"WHERE {quote(col)} = ?)")
+            else:
+                clauses.append(f"t.{quote(col)} = ?")
+            args.append(value)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
+
+    def records(self, conn: sqlite3.Connection, where: dict, *, last: bool = False,
+                limit: Optional[int] = None) -> list:
+        sql_where, args = self._where(where)
+        sql = self.base + sql_where + " ORDER BY " + (
+            ", ".join(f"{c} DESC" for c in self.order.split(", ")) if last else self.order)
+        if last:
+            limit = 1
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        rows = conn.execute(sql, args).fetchall()
+        lay = self.layout
+        if lay.codec is None:  # a list of bare values
+            return [r[0] for r in rows]
+        codec = lay.codec
+        if codec.plain:
+            names = codec.column_names
+            return [dict(zip(names, r)) for r in rows]
+        if not lay.has_children:
+            return [codec.decode(r) for r in rows]
+        ids = [r[0] for r in rows]
+        children = {c.path: _child_lists(conn, c, ids) for c in lay.children}
+        return [
+            codec.decode(r[1:], {path: lists.get(r[0], []) for path, lists in children.items()})
+            for r in rows
+        ]
+
+
+def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int]) -> dict[int, list]:
+    """Child records grouped by parent id, in list order."""
+    if not parent_ids:
+        return {}
+    cols = ", ".join(quote(c) for c in [ROW_ID, child.parent_column] + child.codec.column_names)
+    # A temp list of ids can be long (thousands of funds); SQLite's json_each takes it as one parameter.
+    rows = conn.execute(
+        f"SELECT {cols} FROM {quote(child.table)} WHERE {quote(child.parent_column)} IN "
+        f"(SELECT value FROM json_each(?)) ORDER BY {quote(child.parent_column)}, orden",
+        [orjson.dumps(parent_ids).decode()],
+    ).fetchall()
+    grand = {g.path: _child_lists(conn, g, [r[0] for r in rows]) for g in child.child_layouts}
+    out: dict[int, list] = {}
+    for r in rows:
+        out.setdefault(r[1], []).append(
+            child.codec.decode(r[2:], {p: lists.get(r[0], []) for p, lists in grand.items()})
+        )
+    return out
+
+
+@lru_cache(maxsize=None)
+def query_for(table: str) -> RecordQuery:
+    return RecordQuery(BY_TABLE[table])
+
+
+def envelope(conn: sqlite3.Connection, ruta: str) -> Optional[dict]:
+    """The scalar fields of the envelope published at ``ruta`` (e.g. fechaActualizacion)."""
+    row = conn.execute("SELECT envoltorio FROM fuentes WHERE ruta = ? LIMIT 1", [ruta]).fetchone()
+    if row is None:
+        return None
+    return orjson.loads(row[0]) if row[0] else {}
+
+
+def table_exists(conn: sqlite3.Connection, table: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [table]).fetchone() is not None

@@ -1,0 +1,178 @@
+"""The vocabulary the catalogue is written in.
+
+A dataset is one SQLite table fed by every source file whose route matches one
+pattern.  Its fields are the API's own fields, in the API's order; the builder,
+the /v1 routes, the metadata and the OpenAPI document all derive from them.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field as dc_field
+from typing import TYPE_CHECKING, Optional, Sequence, Union
+
+if TYPE_CHECKING:
+    from .parametros import Param
+
+# Value kinds.  NUMBER columns use NUMERIC affinity so that an integer stays an
+# integer and a decimal stays a float: upstream's 4 and 4.5 come back as 4 and 4.5.
+TEXT, INTEGER, NUMBER, BOOLEAN, JSON = "text", "integer", "number", "boolean", "json"
+
+SQL_TYPES = {TEXT: "TEXT", INTEGER: "INTEGER", NUMBER: "NUMERIC", BOOLEAN: "INTEGER", JSON: "TEXT"}
+PY_TYPES = {
+    TEXT: (str,),
+    INTEGER: (int,),
+    NUMBER: (int, float),
+    BOOLEAN: (bool,),
+}
+OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: "boolean"}
+
+# Column recording which declared keys a record did not carry, so that "absent"
+# and "null" both survive the trip through SQLite.
+OMITTED = "_omitidas"
+ORDER = "orden"
+# Internal key of tables with child tables (an API field may itself be called "id").
+ROW_ID = "_id"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A scalar field: one column named after the API field."""
+
+    name: str
+    kind: str
+    description: str = ""
+    unit: Optional[str] = None
+    nullable: bool = True
+    optional: bool = False  # the key itself may be absent from a record
+    facet: bool = False
+
+
+@dataclass(frozen=True)
+class Obj:
+    """A fixed-shape nested object, flattened into columns ``<name>_<field>``."""
+
+    name: str
+    fields: Sequence["Member"]
+    description: str = ""
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Children:
+    """A nested array of objects, stored in a child table joined by ``<parent>_id``."""
+
+    name: str
+    table: str
+    fields: Sequence["Member"]
+    description: str = ""
+    optional: bool = False
+
+
+Member = Union[Field, Obj, Children]
+
+
+@dataclass(frozen=True)
+class Route:
+    """A /v1 route answered from the dataset's table.
+
+    ``where`` maps a column to a literal or to a function of the parsed path
+    parameters.  ``shape``: ``list`` (all matching rows), ``one`` (the single
+    matching row), ``last`` (the last row in list order), ``envelope`` (the
+    source file's envelope fields around the list).
+    """
+
+    path: str
+    params: Sequence["Param"] = ()
+    where: dict = dc_field(default_factory=dict)
+    shape: str = "list"
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Files of a dataset: a route pattern such as ``v1/feriados/{listado}``.
+
+    ``fixed`` gives partition values for routes with no placeholder (``v1/feriados``
+    is stored with ``listado = 'actual'``).  ``history`` marks dated past versions
+    read from the history tree instead of the mirror.
+    """
+
+    route: str
+    fixed: dict = dc_field(default_factory=dict)
+    history: bool = False
+
+    @property
+    def placeholders(self) -> list[str]:
+        return re.findall(r"{(\w+)}", self.route)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    table: str
+    title: str
+    description: str
+    fields: Sequence[Member]
+    sources: Sequence[Source]
+    origin: str = ""  # the original publisher (BCRA, INDEC, ...)
+    origin_url: str = ""
+    partitions: Sequence["Param"] = ()  # columns taken from the source path
+    envelope_list: Optional[str] = None  # the key of the list inside an envelope object
+    unique: Sequence[str] = ()  # natural key, as a unique index
+    indexes: Sequence[Sequence[str]] = ()
+    fts: Sequence[str] = ()
+    lookups: Sequence[str] = ()  # columns stored as ids into a table of distinct values
+    scalar_records: bool = False  # the list holds bare values, stored in field 0
+    derived: dict = dc_field(default_factory=dict)  # extra column -> function(record)
+    sort: Sequence[str] = ()  # default sort in the Datasette UI
+    required: bool = True  # the source must provide at least one file
+    routes: Sequence[Route] = ()
+
+    # ---- derived shape --------------------------------------------------
+    @property
+    def partition_names(self) -> list[str]:
+        return [p.name for p in self.partitions]
+
+    @property
+    def field_names(self) -> list[str]:
+        return [m.name for m in self.fields]
+
+    @property
+    def ordered(self) -> bool:
+        """Partitioned tables keep list order in an explicit column."""
+        return bool(self.partitions)
+
+    @property
+    def child_tables(self) -> list[tuple[tuple[str, ...], Children]]:
+        return list(children_with_paths(self.fields))
+
+    @property
+    def has_children(self) -> bool:
+        return bool(self.child_tables)
+
+
+def children_with_paths(members, prefix=()):
+    for m in members:
+        if isinstance(m, Children):
+            yield prefix + (m.name,), m
+        elif isinstance(m, Obj):
+            yield from children_with_paths(m.fields, prefix + (m.name,))
+
+
+def has_optional(members: Sequence[Member]) -> bool:
+    for m in members:
+        if m.optional:
+            return True
+        if isinstance(m, Obj) and has_optional(m.fields):
+            return True
+    return False
+
+
+def flat_columns(members: Sequence[Member], prefix: str = "") -> list[tuple[str, Field]]:
+    """The scalar columns of a record, objects flattened as ``parent_child``."""
+    out = []
+    for m in members:
+        if isinstance(m, Field):
+            out.append((prefix + m.name, m))
+        elif isinstance(m, Obj):
+            out.extend(flat_columns(m.fields, prefix + m.name + "_"))
+    return out

@@ -1,0 +1,227 @@
+"""Where the builder reads from: a directory in the upstream static layout, or
+an HTTP base URL serving it.
+
+Both answer the same two questions for the builder: which routes match a
+source pattern (``expand``) and what bytes a route holds (``read``).  A route
+is written without a leading slash, e.g. ``v1/feriados/2025``.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterable, Optional
+
+import httpx
+import orjson
+
+from .esquema import Dataset, Source
+from .parametros import CASAS, CATEGORIAS_FCI, Param
+from .slug import slugify
+
+
+class SourceError(RuntimeError):
+    """A source file or URL that could not be read; the message names it."""
+
+
+def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
+    regex = ""
+    for part in re.split(r"({\w+})", source.route):
+        if part.startswith("{"):
+            name = part[1:-1]
+            regex += f"(?P<{name}>{params[name].pattern})"
+        else:
+            regex += re.escape(part)
+    return re.compile(regex)
+
+
+def partition_values(dataset: Dataset, source: Source, route: str) -> dict:
+    """The partition column values of a route matched by ``source``."""
+    params = {p.name: p for p in dataset.partitions}
+    if not source.placeholders:
+        return dict(source.fixed)
+    m = _pattern_regex(source, params).fullmatch(route)
+    if not m:
+        raise SourceError(f"{route}: no corresponde al patrón {source.route}")
+    return {name: params[name].convert(text) for name, text in m.groupdict().items()}
+
+
+class DirectorySource:
+    """The static layout on disk: route ``v1/X`` is the file ``v1/X/index.json``;
+    in the history tree, ``v1/X/<fecha>`` is the file ``v1/X/<fecha>.json``."""
+
+    def __init__(self, root: str | os.PathLike, history: str | os.PathLike | None = None):
+        self.root = Path(root)
+        if not (self.root / "v1").is_dir():
+            raise SourceError(f"{self.root}: no es un directorio con el formato de upstream (falta {self.root}/v1)")
+        self.history = Path(history) if history else None
+        self.description = str(self.root)
+        self._routes: Optional[list[str]] = None
+        self._history_routes: Optional[list[str]] = None
+
+    def _all_routes(self, history: bool) -> list[str]:
+        if history:
+            if self._history_routes is None:
+                self._history_routes = []
+                if self.history and self.history.is_dir():
+                    self._history_routes = sorted(
+                        str(p.relative_to(self.history).with_suffix("")) for p in self.history.glob("v1/**/*.json")
+                    )
+            return self._history_routes
+        if self._routes is None:
+            self._routes = sorted(
+                os.path.relpath(dirpath, self.root)
+                for dirpath, _, files in os.walk(self.root / "v1")
+                if "index.json" in files
+            )
+        return self._routes
+
+    def expand(self, dataset: Dataset, source: Source) -> list[str]:
+        routes = self._all_routes(source.history)
+        if not source.placeholders:
+            return [source.route] if source.route in routes else []
+        regex = _pattern_regex(source, {p.name: p for p in dataset.partitions})
+        return [r for r in routes if regex.fullmatch(r)]
+
+    def path(self, route: str, history: bool = False) -> Path:
+        if history:
+            return self.history / (route + ".json")
+        return self.root / route / "index.json"
+
+    def read(self, route: str, history: bool = False) -> bytes:
+        path = self.path(route, history)
+        try:
+            return path.read_bytes()
+        except OSError as e:
+            raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
+
+    def name(self, route: str, history: bool = False) -> str:
+        return str(self.path(route, history))
+
+    def prefetch(self, routes: Iterable[tuple[str, bool]]) -> None:
+        """Nothing to do on disk."""
+
+
+class HttpSource:
+    """An HTTP base URL serving the static layout (the public API or a mirror).
+
+    Routes with placeholders are enumerated: from the spec's bounds (years,
+    casas, categories), from the index routes upstream publishes (/v1/rems,
+    the funds' envelope) and, for dated FCI listings, by walking dates.
+    A 404 means "no such file"; other failures are retried with backoff.
+    """
+
+    def __init__(self, base_url: str, *, timeout: float = 30.0, retries: int = 3, concurrency: int = 8,
+                 fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None):
+        self.base = base_url.rstrip("/")
+        self.description = self.base
+        self.retries = retries
+        self.concurrency = concurrency
+        self.fci_since = fci_since
+        self.today = today or dt.date.today()
+        self.client = httpx.Client(timeout=timeout, follow_redirects=True,
+                                   limits=httpx.Limits(max_connections=concurrency))
+        self._cache: dict[str, Optional[bytes]] = {}
+        self._lock = threading.Lock()
+        self._history_dir = DirectorySource(history, history) if history and Path(history, "v1").is_dir() else None
+
+    def url(self, route: str) -> str:
+        return f"{self.base}/{route}"
+
+    def name(self, route: str, history: bool = False) -> str:
+        return self._history_dir.name(route, True) if history else self.url(route)
+
+    def _fetch(self, route: str) -> Optional[bytes]:
+        url = self.url(route)
+        delay = 0.5
+        for attempt in range(1, self.retries + 1):
+            try:
+                r = self.client.get(url)
+            except httpx.HTTPError as e:
+                problem = f"{type(e).__name__}: {e}"
+            else:
+                if r.status_code == 200:
+                    return r.content
+                if r.status_code == 404:
+                    return None
+                problem = f"HTTP {r.status_code}"
+                if r.status_code < 500 and r.status_code != 429:
+                    break
+            if attempt < self.retries:
+                time.sleep(delay)
+                delay *= 2
+        raise SourceError(f"{url}: {problem} (tras {attempt} intento(s))")
+
+    def get(self, route: str) -> Optional[bytes]:
+        with self._lock:
+            if route in self._cache:
+                return self._cache[route]
+        body = self._fetch(route)
+        with self._lock:
+            self._cache[route] = body
+        return body
+
+    def prefetch(self, routes: Iterable[tuple[str, bool]]) -> None:
+        todo = [r for r, history in routes if not history and r not in self._cache]
+        if todo:
+            with ThreadPoolExecutor(self.concurrency) as pool:
+                list(pool.map(self.get, todo))
+
+    def read(self, route: str, history: bool = False) -> bytes:
+        if history:
+            return self._history_dir.read(route, True)
+        body = self.get(route)
+        if body is None:
+            raise SourceError(f"{self.url(route)}: HTTP 404")
+        return body
+
+    # ---- enumeration ---------------------------------------------------------
+    def candidates(self, dataset: Dataset, source: Source) -> list[str]:
+        route = source.route
+        if not source.placeholders:
+            return [route]
+        values: dict[str, list[str]] = {}
+        for name in source.placeholders:
+            values[name] = self._values(dataset, source, name)
+        routes = [route]
+        for name, options in values.items():
+            routes = [r.replace("{" + name + "}", v) for r in routes for v in options]
+        return routes
+
+    def _values(self, dataset: Dataset, source: Source, name: str) -> list[str]:
+        if name == "casa":
+            return [c for c in CASAS if c != "turista"]
+        if name == "categoria":
+            return list(CATEGORIAS_FCI)
+        if name == "slug":
+            body = self.get("v1/finanzas/fci/fondos")
+            fondos = orjson.loads(body).get("fondos", []) if body else []
+            return sorted({slugify(f["nombre"]) for f in fondos if isinstance(f, dict) and "nombre" in f})
+        if name == "listado" and "rems" in source.route:
+            body = self.get("v1/rems")
+            index = orjson.loads(body) if body else []
+            return [s.removeprefix("/rems/") for s in index if isinstance(s, str)]
+        if name == "listado" and "fci" in source.route:
+            days = (self.today - self.fci_since).days
+            dates = [(self.fci_since + dt.timedelta(d)).strftime("%Y/%m/%d") for d in range(days + 1)]
+            return ["ultimo", "penultimo"] + dates
+        if name == "listado":  # a year, from the earliest bound to next year
+            return [str(y) for y in range(2011, self.today.year + 2)]
+        raise SourceError(f"{dataset.table}: no sé enumerar «{name}» por HTTP")
+
+    def expand(self, dataset: Dataset, source: Source) -> list[str]:
+        if source.history:
+            return self._history_dir.expand(dataset, source) if self._history_dir else []
+        routes = self.candidates(dataset, source)
+        self.prefetch((r, False) for r in routes)
+        return [r for r in routes if self._cache.get(r) is not None]
+
+
+def open_source(spec: str, history: Optional[str] = None, **http_options):
+    if re.match(r"https?://", spec):
+        return HttpSource(spec, history=history, **http_options)
+    return DirectorySource(spec, history)

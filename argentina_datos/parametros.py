@@ -1,0 +1,102 @@
+"""Path parameters shared by source files and /v1 routes, with the spec's bounds."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from .esquema import INTEGER, TEXT
+
+
+class BadParam(ValueError):
+    """A path value that is malformed or out of bounds (HTTP 400)."""
+
+    def __init__(self, param: str, value: str, message: str):
+        super().__init__(message)
+        self.param, self.value = param, value
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    pattern: str  # full-match regex of the path text
+    kind: str = TEXT
+    description: str = ""
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None  # spec maximum: above it only when data exists
+    choices: Sequence[str] = ()
+    loose: str = r"[^/]+"  # what the router captures before validating
+    convert: Callable[[str], object] = str
+    calendar: bool = False  # the text must be a real calendar date
+    example: str = ""
+
+    def parse(self, text: str):
+        if not re.fullmatch(self.pattern, text):
+            raise BadParam(self.name, text, f"«{text}» no es un valor válido de «{self.name}»: {self.description}")
+        if self.calendar and text not in ("ultimo", "penultimo"):
+            try:
+                dt.date(*map(int, re.split(r"[-/]", text)))
+            except ValueError:
+                raise BadParam(self.name, text, f"«{text}» no es una fecha del calendario")
+        value = self.convert(text)
+        if self.minimum is not None and value < self.minimum:
+            raise BadParam(self.name, text, f"«{self.name}» debe ser al menos {self.minimum}")
+        return value
+
+    def above_maximum(self, value) -> bool:
+        return self.maximum is not None and value > self.maximum
+
+
+def year(lo: int, hi: Optional[int], what: str) -> Param:
+    bounds = f"de {lo} a {hi}" if hi else f"desde {lo}"
+    return Param(
+        "año", r"[0-9]{4}", INTEGER, f"año de cuatro cifras ({bounds}) {what}".strip(),
+        minimum=lo, maximum=hi, convert=int, example=str(hi or 2026),
+    )
+
+
+def slash_date_to_iso(text: str) -> str:
+    return text.replace("/", "-")
+
+
+CASAS = ("oficial", "blue", "bolsa", "contadoconliqui", "cripto", "mayorista", "solidario", "turista", "tarjeta")
+# The spec's enum says "turista"; upstream's data and files say "tarjeta".  Both names serve the same rows.
+CASA_ALIASES = {"turista": "tarjeta"}
+CATEGORIAS_FCI = ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
+
+CASA = Param(
+    "casa", "|".join(CASAS), TEXT, "casa de cambio: " + ", ".join(CASAS),
+    choices=CASAS, convert=lambda s: CASA_ALIASES.get(s, s), example="blue",
+)
+FECHA = Param(
+    "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}", TEXT, "fecha escrita AAAA/MM/DD",
+    loose=r"[^/]+/[^/]+/[^/]+", convert=slash_date_to_iso, calendar=True, example="2025/01/02",
+)
+FECHA_FCI = Param(
+    "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}|ultimo|penultimo", TEXT,
+    "fecha AAAA/MM/DD, o ultimo / penultimo",
+    loose=r"[^/]+(?:/[^/]+/[^/]+)?", convert=slash_date_to_iso, calendar=True, example="ultimo",
+)
+CATEGORIA_FCI = Param(
+    "categoria", "|".join(CATEGORIAS_FCI), TEXT, "categoría de fondo: " + ", ".join(CATEGORIAS_FCI),
+    choices=CATEGORIAS_FCI, example="mercadoDinero",
+)
+NOMBRE_FONDO = Param(
+    "nombre", r"[a-z0-9]+(?:-[a-z0-9]+)*", TEXT,
+    "nombre normalizado del fondo, en minúsculas y con guiones", example="1810-ahorro",
+)
+SENADOR_ID = Param("id", r"[0-9]{1,9}", TEXT, "identificador numérico del senador", example="580")
+MES = Param(
+    "mes", r"0[1-9]|1[0-2]", TEXT, "mes de dos cifras (01 a 12)",
+    choices=tuple(f"{m:02d}" for m in range(1, 13)), example="03",
+)
+
+# Source-only placeholders (they never appear in a route the user types).
+LISTADO_AÑO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo")
+LISTADO_MES = Param("listado", r"[0-9]{4}/[0-9]{2}|ultimo", TEXT, "informe AAAA-MM o ultimo",
+                    loose=r"[^/]+(?:/[^/]+)?", convert=slash_date_to_iso)
+LISTADO_FCI = Param("listado", FECHA_FCI.pattern, TEXT, FECHA_FCI.description,
+                    loose=FECHA_FCI.loose, convert=slash_date_to_iso)
+FECHA_ARCHIVO = Param("fecha", r"[0-9]{4}-[0-9]{2}-[0-9]{2}", TEXT, "fecha de la versión guardada")
+SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description)

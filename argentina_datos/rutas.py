@@ -1,0 +1,156 @@
+"""The /v1 endpoints: every catalogue route plus the few that combine datasets.
+
+An endpoint turns validated path values into a JSON-ready object, reading the
+database through ``consultas``.  ``ApiError`` carries the 4xx answers.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from .catalogo import BY_TABLE, DATASETS
+from .consultas import envelope, query_for, table_exists
+from .esquema import Dataset, Route
+from .parametros import SENADOR_ID, BadParam, Param
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, mensaje: str, parametro: Optional[str] = None):
+        super().__init__(mensaje)
+        self.status, self.mensaje, self.parametro = status, mensaje, parametro
+
+
+@dataclass
+class Endpoint:
+    path: str
+    params: Sequence[Param]
+    summary: str
+    answer: Callable[[sqlite3.Connection, dict, str], object]
+    datasets: Sequence[str] = ()  # tables it reads, for the OpenAPI schema
+    shape: str = "list"
+    regex: re.Pattern = field(init=False)
+    literal_length: int = field(init=False)
+
+    def __post_init__(self):
+        by_name = {p.name: p for p in self.params}
+        regex, literal = "", 0
+        for part in re.split(r"({[^}]+})", self.path):
+            if part.startswith("{"):
+                name = part[1:-1]
+                regex += f"(?P<{_group(name)}>{by_name[name].loose})"
+            else:
+                regex += re.escape(part)
+                literal += len(part)
+        self.regex = re.compile(regex)
+        self.literal_length = literal
+
+    def parse(self, match: re.Match) -> dict:
+        values = {}
+        for p in self.params:
+            try:
+                values[p.name] = p.parse(match.group(_group(p.name)))
+            except BadParam as e:
+                raise ApiError(400, str(e), e.param) from None
+        return values
+
+    def above_maximum(self, values: dict) -> Optional[Param]:
+        for p in self.params:
+            if p.above_maximum(values[p.name]):
+                return p
+        return None
+
+
+def _group(name: str) -> str:
+    return "p_" + name.encode("ascii", "backslashreplace").decode().replace("\\", "_")
+
+
+# ---- endpoints built from catalogue routes ----------------------------------------
+def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
+    query = query_for(dataset.table)
+
+    def where_for(values: dict) -> dict:
+        return {col: (v(values) if callable(v) else v) for col, v in route.where.items()}
+
+    def answer(conn: sqlite3.Connection, values: dict, path: str):
+        if not table_exists(conn, dataset.table):
+            raise ApiError(404, f"la base no tiene datos de {dataset.title}")
+        where = where_for(values)
+        if route.shape == "envelope":
+            records = query.records(conn, where)
+            env = envelope(conn, path)
+            if env is None or (route.params and not records):
+                raise _no_data(endpoint, values)
+            return {**env, dataset.envelope_list: records}
+        if route.shape in ("one", "last"):
+            records = query.records(conn, where, last=route.shape == "last", limit=1)
+            if not records:
+                raise _no_data(endpoint, values)
+            return records[0]
+        records = query.records(conn, where)
+        if route.params and not records:
+            raise _no_data(endpoint, values)
+        return records
+
+    endpoint = Endpoint(route.path, route.params, route.summary or dataset.title, answer,
+                        datasets=(dataset.table,), shape=route.shape)
+    return endpoint
+
+
+def _no_data(endpoint: Endpoint, values: dict) -> ApiError:
+    over = endpoint.above_maximum(values)
+    if over is not None:
+        return ApiError(400, f"«{over.name}» fuera de rango: {over.description}", over.name)
+    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
+    return ApiError(404, f"no hay datos para {shown}" if shown else "no hay datos",
+                    next(iter(values), None))
+
+
+# ---- endpoints that combine datasets --------------------------------------------
+VIAJES_TABLES = ("senado_documentos", "senado_viajes_nacionales", "senado_viajes_internacionales")
+
+
+def _viajes(conn, values, path):
+    env = envelope(conn, "/v1/senado/viajes")
+    if env is None:
+        raise ApiError(404, "la base no tiene los viajes del Senado")
+    out = dict(env)
+    for table in VIAJES_TABLES:
+        out[BY_TABLE[table].envelope_list] = query_for(table).records(conn, {})
+    return out
+
+
+def _viajes_de_senador(conn, values, path):
+    sid = values["id"]
+    nacionales = query_for("senado_viajes_nacionales").records(conn, {"senadorId": sid})
+    internacionales = query_for("senado_viajes_internacionales").records(conn, {"senadorId": sid})
+    known = conn.execute("SELECT 1 FROM senadores WHERE id = ?", [sid]).fetchone() if table_exists(conn, "senadores") else None
+    if not (nacionales or internacionales or known):
+        raise ApiError(404, f"no hay un senador con id {sid}", "id")
+    return {"senadorId": sid, "nacionales": nacionales, "internacionales": internacionales}
+
+
+COMBINED = [
+    Endpoint("/v1/senado/viajes", (), "Viajes oficiales del Senado: documentos, nacionales e internacionales",
+             _viajes, datasets=VIAJES_TABLES, shape="viajes"),
+    Endpoint("/v1/senado/senadores/{id}/viajes", (SENADOR_ID,), "Viajes de un senador",
+             _viajes_de_senador, datasets=VIAJES_TABLES[1:], shape="senador"),
+]
+
+
+def all_endpoints() -> list[Endpoint]:
+    return [dataset_endpoint(ds, r) for ds in DATASETS for r in ds.routes] + COMBINED
+
+
+class Router:
+    def __init__(self, endpoints: Optional[list[Endpoint]] = None):
+        # Longest literal text first: /v1/finanzas/fci/fondos/{nombre} wins over {categoria}/{fecha}.
+        self.endpoints = sorted(endpoints or all_endpoints(), key=lambda e: -e.literal_length)
+
+    def match(self, path: str) -> tuple[Endpoint, re.Match]:
+        for e in self.endpoints:
+            m = e.regex.fullmatch(path)
+            if m:
+                return e, m
+        raise ApiError(404, f"no existe la ruta {path[:200]}")

@@ -1,0 +1,199 @@
+"""The SQLite layout of a dataset, derived from its catalogue entry.
+
+Shared by the builder (to create and fill tables) and the API (to query them),
+so that a column is named in one place only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .esquema import ORDER, ROW_ID, SQL_TYPES, Children, Dataset, children_with_paths
+from .registros import Codec
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+@dataclass(frozen=True)
+class ChildLayout:
+    table: str
+    parent_table: str
+    path: tuple  # member names from the parent record down to the array
+    member: Children
+
+    @property
+    def parent_column(self) -> str:
+        return f"{self.parent_table}_id"
+
+    @cached_property
+    def codec(self) -> Codec:
+        return Codec(self.member.fields)
+
+    @cached_property
+    def child_layouts(self) -> list["ChildLayout"]:
+        return [ChildLayout(c.table, self.table, p, c) for p, c in _children_of(self.member.fields)]
+
+    def create_sql(self) -> list[str]:
+        cols = [f"{ROW_ID} INTEGER PRIMARY KEY",
+                f"{quote(self.parent_column)} INTEGER NOT NULL REFERENCES {quote(self.parent_table)}({ROW_ID})",
+                f"{ORDER} INTEGER NOT NULL"]
+        cols += _value_columns(self.codec, ())
+        return [f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)",
+                f"CREATE INDEX {quote(self.table + '_' + self.parent_column)} ON {quote(self.table)}"
+                f"({quote(self.parent_column)}, {ORDER})"]
+
+    @property
+    def insert_columns(self) -> list[str]:
+        return [ROW_ID, self.parent_column, ORDER] + self.codec.column_names
+
+
+def _children_of(members):
+    return list(children_with_paths(members))
+
+
+def _value_columns(codec: Codec, lookups) -> list[str]:
+    out = []
+    for name, f in codec.columns:
+        if name in lookups:
+            out.append(f"{quote(name + '_id')} INTEGER")
+        else:
+            out.append(f"{quote(name)} {SQL_TYPES[f.kind]}")
+    if codec.track_omitted:
+        out.append(f"{quote(codec.column_names[-1])} TEXT")
+    return out
+
+
+class Layout:
+    """Table, columns and keys of one dataset."""
+
+    def __init__(self, dataset: Dataset):
+        self.dataset = dataset
+        self.table = dataset.table
+        self.codec = Codec(dataset.fields) if not dataset.scalar_records else None
+        self.field_columns = self.codec.column_names if self.codec else [dataset.fields[0].name]
+        # Partition columns that are also record fields (a casa file's `casa`) are stored once.
+        self.partition_only = [p for p in dataset.partitions if p.name not in self.field_columns]
+        self.lookups = tuple(dataset.lookups)
+        self.has_children = dataset.has_children
+        self.children = [ChildLayout(c.table, self.table, path, c) for path, c in dataset.child_tables]
+        self.derived = list(dataset.derived)
+
+    # ---- names ---------------------------------------------------------------
+    def stored(self, column: str) -> str:
+        """The stored column name: lookups are stored as ``<column>_id``."""
+        return column + "_id" if column in self.lookups else column
+
+    def lookup_table(self, column: str) -> str:
+        return f"{self.table}_{column}"
+
+    @property
+    def key(self) -> list[str]:
+        return [self.stored(p.name) for p in self.dataset.partitions] + [ORDER]
+
+    @property
+    def without_rowid(self) -> bool:
+        return self.dataset.ordered and not self.has_children
+
+    @property
+    def insert_columns(self) -> list[str]:
+        cols = [ROW_ID] if self.has_children else []
+        cols += [self.stored(p.name) for p in self.partition_only]
+        if self.dataset.ordered:
+            cols.append(ORDER)
+        cols += [self.stored(c) for c in self.field_columns]
+        cols += self.derived
+        return cols
+
+    @property
+    def order_by(self) -> str:
+        if self.dataset.ordered:
+            return ", ".join(quote(c) for c in self.key)
+        return ROW_ID if self.has_children else "rowid"
+
+    # ---- DDL -----------------------------------------------------------------
+    def create_sql(self) -> list[str]:
+        cols = [f"{ROW_ID} INTEGER PRIMARY KEY"] if self.has_children else []
+        for p in self.partition_only:
+            if p.name in self.lookups:
+                cols.append(f"{quote(p.name + '_id')} INTEGER NOT NULL REFERENCES {quote(self.lookup_table(p.name))}(id)")
+            else:
+                cols.append(f"{quote(p.name)} {SQL_TYPES[p.kind]} NOT NULL")
+        if self.dataset.ordered:
+            cols.append(f"{ORDER} INTEGER NOT NULL")
+        if self.codec:
+            for col in _value_columns(self.codec, self.lookups):
+                name = col.split(" ")[0].strip('"')
+                if name.endswith("_id") and name[:-3] in self.lookups:
+                    col += f" REFERENCES {quote(self.lookup_table(name[:-3]))}(id)"
+                cols.append(col)
+        else:
+            cols.append(f"{quote(self.field_columns[0])} TEXT")
+        cols += [f"{quote(d)} TEXT" for d in self.derived]
+        tail = ""
+        if self.dataset.ordered:
+            if self.without_rowid:
+                cols.append("PRIMARY KEY (" + ", ".join(quote(c) for c in self.key) + ")")
+                tail = " WITHOUT ROWID"
+        statements = [f"{_lookup_sql(self, c)}" for c in self.lookups]
+        statements.append(f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)" + tail)
+        if self.dataset.ordered and not self.without_rowid:
+            statements.append(_index_sql(self.table, self.key, unique=True))
+        for child in self.all_children():
+            statements += child.create_sql()
+        return statements
+
+    def all_children(self) -> list[ChildLayout]:
+        out, todo = [], list(self.children)
+        while todo:
+            c = todo.pop(0)
+            out.append(c)
+            todo.extend(c.child_layouts)
+        return out
+
+    def index_sql(self) -> list[str]:
+        """Natural keys, declared indexes and the columns every route filters on."""
+        statements = []
+        if self.dataset.unique:
+            statements.append(_index_sql(self.table, [self.stored(c) for c in self.dataset.unique], unique=True))
+        wanted = [list(ix) for ix in self.dataset.indexes]
+        for route in self.dataset.routes:
+            cols = [self.stored(c) for c in route.where]
+            if cols and cols != self.key[: len(cols)]:
+                wanted.append(cols)
+        seen = set()
+        for cols in wanted:
+            cols = [self.stored(c) for c in cols]
+            if tuple(cols) in seen or cols == list(self.dataset.unique):
+                continue
+            seen.add(tuple(cols))
+            statements.append(_index_sql(self.table, cols))
+        return statements
+
+    def view_sql(self) -> str | None:
+        """For tables with lookups, a view with the values instead of ids."""
+        if not self.lookups:
+            return None
+        select, joins = [], []
+        for col in [p.name for p in self.partition_only] + ([ORDER] if self.dataset.ordered else []) \
+                + self.field_columns + self.derived:
+            if col in self.lookups:
+                alias = f"l_{col}"
+                select.append(f"{alias}.{quote(col)} AS {quote(col)}")
+                joins.append(f"JOIN {quote(self.lookup_table(col))} {alias} ON {alias}.id = t.{quote(col + '_id')}")
+            else:
+                select.append(f"t.{quote(col)}")
+        return (f"CREATE VIEW {quote(self.table + '_vista')} AS SELECT " + ", ".join(select)
+                + f" FROM {quote(self.table)} t " + " ".join(joins))
+
+
+def _lookup_sql(layout: Layout, column: str) -> str:
+    return (f"CREATE TABLE {quote(layout.lookup_table(column))} "
+            f"(id INTEGER PRIMARY KEY, {quote(column)} TEXT NOT NULL UNIQUE)")
+
+
+def _index_sql(table: str, cols, unique=False) -> str:
+    name = f"idx_{table}_" + "_".join(cols)
+    return (f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)} ON {quote(table)} ("
+            + ", ".join(quote(c) for c in cols) + ")")

@@ -1,0 +1,73 @@
+"""Datasette plugin: the public /v1 JSON API, answered from SQL on the built database."""
+from datasette import hookimpl
+
+from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response
+from argentina_datos.openapi import openapi_document
+
+MARKER_TABLE = "_construccion"
+
+
+class V1Middleware:
+    def __init__(self, app, datasette):
+        self.app = app
+        self.datasette = datasette
+        self.v1 = V1()
+        self._database = None
+        self._openapi = None
+
+    async def database(self):
+        if self._database is None:
+            config = self.datasette.plugin_config("api_v1") or {}
+            name = config.get("database")
+            if name is None:
+                for db_name, db in self.datasette.databases.items():
+                    if db_name.startswith("_"):
+                        continue
+                    found = await db.execute(
+                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [MARKER_TABLE]
+                    )
+                    if found.first():
+                        name = db_name
+                        break
+            self._database = self.datasette.get_database(name) if name else False
+        return self._database or None
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not (path == "/v1" or path.startswith("/v1/")):
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        method = scope.get("method", "GET")
+        if method == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": [
+                (b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", b"GET, HEAD, OPTIONS"),
+                (b"access-control-allow-headers", b"If-None-Match, Accept-Encoding")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if method not in ("GET", "HEAD"):
+            response = make_response(405, error_body(405, f"método {method} no permitido: la API es de sólo lectura"))
+            return await send_response(send, response, headers, extra=[(b"allow", b"GET, HEAD, OPTIONS")])
+        path = normalize(path)
+        if len(path) > MAX_PATH:
+            response = make_response(414, error_body(414, f"la ruta tiene más de {MAX_PATH} caracteres"))
+            return await send_response(send, response, headers, method == "HEAD")
+        response = self.v1.cached(path)
+        if response is None:
+            if path == "/v1/openapi.json":
+                response = self.v1.remember(path, make_response(200, openapi_document(self.v1.router)))
+            else:
+                db = await self.database()
+                if db is None:
+                    response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
+                else:
+                    response = await db.execute_fn(lambda conn: self.v1.compute(conn, path))
+                    self.v1.remember(path, response)
+        await send_response(send, response, headers, method == "HEAD")
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    def wrap(app):
+        return V1Middleware(app, datasette)
+
+    return wrap
