@@ -1,0 +1,22 @@
+"""Builds the test database once per run, from the mirror in ../shared (or $ARGENTINA_DATOS_SOURCE).
+
+The notebooks' kernels inherit ARGENTINA_DATOS_DB from here, so `pytest --nbval-lax notebooks/`
+runs them against the same database.  An unchanged source makes this a ~1 s check.
+"""
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
+
+from paths import HISTORY, TEST_DB, UPSTREAM  # noqa: E402
+
+
+def pytest_configure(config):
+    from argentina_datos.construir import Builder
+    from argentina_datos.fuentes import DirectorySource
+
+    if not (UPSTREAM / "v1").is_dir():
+        raise SystemExit(f"tests need the upstream mirror at {UPSTREAM} (set ARGENTINA_DATOS_SOURCE)")
+    Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
+    os.environ["ARGENTINA_DATOS_DB"] = str(TEST_DB)

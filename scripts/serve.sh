@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fresh machine -> running service: makes .venv, installs the project, builds argentina.db
+# from the source and serves it with Datasette (and /v1) on http://127.0.0.1:8001/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -z "${ARGENTINA_DATOS_SOURCE:-}" ] && [ -d ../shared/upstream/v1 ]; then
+  export ARGENTINA_DATOS_SOURCE=../shared/upstream
+fi
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e .
+.venv/bin/build-db --output argentina.db
+exec .venv/bin/serve-datos argentina.db --host 127.0.0.1 --port "${PORT:-8001}"

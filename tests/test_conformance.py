@@ -1,0 +1,64 @@
+"""Conformance: every route the mirror has answers exactly the mirror's JSON.
+
+Parsed JSON is compared strictly: same list order, same keys (an omitted key is not a null),
+same values and the same types (1 is not 1.0, true is not 1).
+"""
+import orjson
+import pytest
+
+from paths import UPSTREAM
+
+
+def strictly_equal(a, b, where="") -> str:
+    """'' when equal; otherwise where and how they first differ."""
+    if type(a) is not type(b):
+        return f"{where}: tipo {type(a).__name__} != {type(b).__name__} ({a!r:.60} vs {b!r:.60})"
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            return f"{where}: claves {sorted(set(a) ^ set(b))} difieren"
+        for k in a:
+            d = strictly_equal(a[k], b[k], f"{where}.{k}")
+            if d:
+                return d
+        return ""
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{where}: largo {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = strictly_equal(x, y, f"{where}[{i}]")
+            if d:
+                return d
+        return ""
+    return "" if a == b else f"{where}: {a!r:.60} != {b!r:.60}"
+
+
+def test_strict_comparison_catches_what_matters():
+    assert strictly_equal({"a": 1}, {"a": 1}) == ""
+    assert strictly_equal({"a": 1}, {"a": 1.0})
+    assert strictly_equal({"a": True}, {"a": 1})
+    assert strictly_equal({"a": None}, {})
+    assert strictly_equal([1, 2], [2, 1])
+
+
+MIRROR_FILES = sorted(UPSTREAM.glob("v1/**/index.json"))
+
+
+def test_mirror_is_there():
+    assert len(MIRROR_FILES) > 100
+
+
+async def test_whole_mirror_conforms(ds):
+    failures, total = [], 0
+    for path in MIRROR_FILES:
+        route = "/" + str(path.parent.relative_to(UPSTREAM))
+        expected = orjson.loads(path.read_bytes())
+        response = await ds.client.get(route)
+        total += 1
+        if response.status_code != 200:
+            failures.append(f"{route}: HTTP {response.status_code} {response.text[:120]}")
+            continue
+        diff = strictly_equal(expected, orjson.loads(response.content), route)
+        if diff:
+            failures.append(diff)
+    print(f"conformance: {total - len(failures)}/{total} equal")
+    assert not failures, f"{len(failures)}/{total} routes differ:\n" + "\n".join(failures[:20])

@@ -1,0 +1,116 @@
+"""Every dataset's row count equals the record count read straight from the source files.
+
+The file lists here are written out independently of the catalogue on purpose.
+"""
+import json
+
+import pytest
+
+from paths import HISTORY, UPSTREAM
+
+FILES = {
+    "feriados": ["v1/feriados/index.json", "v1/feriados/[0-9][0-9][0-9][0-9]/index.json"],
+    "feriados_bancarios": ["v1/feriados-bancarios/index.json", "v1/feriados-bancarios/[0-9][0-9][0-9][0-9]/index.json"],
+    "eventos_presidenciales": ["v1/eventos/presidenciales/index.json"],
+    "presidentes": ["v1/presidentes/index.json"],
+    "cotizaciones_dolares": ["v1/cotizaciones/dolares/index.json"],
+    "cotizaciones_dolares_casa": ["v1/cotizaciones/dolares/*/index.json"],
+    "inflacion": ["v1/finanzas/indices/inflacion/index.json"],
+    "inflacion_interanual": ["v1/finanzas/indices/inflacionInteranual/index.json"],
+    "uva": ["v1/finanzas/indices/uva/index.json"],
+    "riesgo_pais": ["v1/finanzas/indices/riesgo-pais/index.json"],
+    "confianza_gobierno": ["v1/politica/indices/confianza-gobierno/index.json"],
+    "depositos_30_dias": ["v1/finanzas/tasas/depositos30Dias/index.json"],
+    "plazo_fijo": ["v1/finanzas/tasas/plazoFijo/index.json"],
+    "plazo_fijo_uva_pago_periodico": ["v1/finanzas/tasas/plazoFijoUvaPagoPeriodico/index.json"],
+    "plazo_fijo_precancelable": ["v1/finanzas/tasas/plazoFijoPrecancelable/index.json"],
+    "criptopesos": ["v1/finanzas/criptopesos/index.json"],
+    "cuentas_remuneradas_usd": ["v1/finanzas/cuentas-remuneradas-usd/index.json"],
+    "remesas": [("v1/finanzas/remesas/index.json", "remesas")],
+    "cobros_comisiones": [("v1/finanzas/cobros/comisiones/index.json", "comisiones")],
+    "brokers_comisiones": [("v1/finanzas/brokers/comisiones/index.json", "comisiones")],
+    "hipotecarios_uva": ["v1/finanzas/creditos/hipotecariosUva/index.json"],
+    "prestamos_personales": ["v1/finanzas/creditos/prestamosPersonales/index.json"],
+    "prestamos_personales_bcra": ["v1/finanzas/creditos/prestamosPersonalesBcra/index.json"],
+    "fci_valores": [f"v1/finanzas/fci/{c}/{d}/index.json"
+                    for c in ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
+                    for d in ("ultimo", "penultimo", "[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]")],
+    "fci_fondos": [("v1/finanzas/fci/fondos/index.json", "fondos")],
+    "fci_fondos_historico": [("v1/finanzas/fci/fondos/*/historico/index.json", "historico")],
+    "senadores": ["v1/senado/senadores/index.json"],
+    "senado_documentos": [("v1/senado/viajes/index.json", "documentos")],
+    "senado_viajes_nacionales": [("v1/senado/viajes/index.json", "nacionales")],
+    "senado_viajes_internacionales": [("v1/senado/viajes/index.json", "internacionales")],
+    "rems": ["v1/rems/ultimo/index.json", "v1/rems/[0-9][0-9][0-9][0-9]/[0-9][0-9]/index.json"],
+    "rems_informes": ["v1/rems/index.json"],
+}
+HISTORY_FILES = {
+    "plazo_fijo_historico": "v1/finanzas/tasas/plazoFijo/*.json",
+    "criptopesos_historico": "v1/finanzas/criptopesos/*.json",
+    "hipotecarios_uva_historico": "v1/finanzas/creditos/hipotecariosUva/*.json",
+    "cuentas_remuneradas_usd_historico": "v1/finanzas/cuentas-remuneradas-usd/*.json",
+}
+CHILDREN = {  # child table: (parent files, parent list key or None, path to the nested list)
+    "plazo_fijo_tasas": ("plazo_fijo", ["tasas"]),
+    "plazo_fijo_uva_pago_periodico_tasas": ("plazo_fijo_uva_pago_periodico", ["tasas"]),
+    "prestamos_personales_tasas": ("prestamos_personales", ["metadata", "tasasPorPlazo"]),
+    "fci_fondos_composicion_cartera": ("fci_fondos", ["composicionCartera"]),
+    "fci_fondos_calificaciones": ("fci_fondos", ["calificaciones"]),
+    "fci_fondos_sociedades": ("fci_fondos", ["sociedades"]),
+}
+
+
+def records(table):
+    out = []
+    for spec in FILES[table]:
+        pattern, key = spec if isinstance(spec, tuple) else (spec, None)
+        for path in sorted(UPSTREAM.glob(pattern)):
+            data = json.loads(path.read_text())
+            out.extend(data[key] if key else data)
+    return out
+
+
+def count(conn, table):
+    return conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+
+
+@pytest.mark.parametrize("table", sorted(FILES))
+def test_rows_equal_source_records(conn, table):
+    expected = records(table)
+    assert expected, f"the mirror has no files for {table}"
+    assert count(conn, table) == len(expected)
+
+
+@pytest.mark.parametrize("table", sorted(HISTORY_FILES))
+def test_history_rows_equal_source_records(conn, table):
+    files = sorted(HISTORY.glob(HISTORY_FILES[table]))
+    if not files:
+        pytest.skip(f"no history for {table} in {HISTORY}")
+    assert count(conn, table) == sum(len(json.loads(p.read_text())) for p in files)
+
+
+@pytest.mark.parametrize("child", sorted(CHILDREN))
+def test_child_rows_equal_nested_records(conn, child):
+    parent, path = CHILDREN[child]
+    expected = 0
+    for record in records(parent):
+        value = record
+        for part in path:
+            value = value.get(part) if isinstance(value, dict) else None
+        expected += len(value or [])
+    assert count(conn, child) == expected
+
+
+def test_every_catalogue_table_is_counted():
+    from argentina_datos.catalogo import DATASETS
+
+    assert {d.table for d in DATASETS} == set(FILES) | set(HISTORY_FILES)
+
+
+def test_fuentes_lists_every_file(conn):
+    n_files = sum(len(list(UPSTREAM.glob(s if isinstance(s, str) else s[0])))
+                  for specs in FILES.values() for s in specs)
+    # /v1/senado/viajes feeds three tables: one fuentes row per (file, table).
+    assert conn.execute("SELECT count(*) FROM fuentes").fetchone()[0] >= n_files
+    bad = conn.execute("SELECT ruta FROM fuentes WHERE registros < 1 OR bytes < 2 OR length(sha256) != 64").fetchall()
+    assert bad == []
