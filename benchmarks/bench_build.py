@@ -1,0 +1,173 @@
+"""Benchmark of the builder (a benchmark, not a test: it prints figures, it asserts nothing).
+
+    .venv/bin/python benchmarks/bench_build.py [--source DIR] [--history DIR] [--repeat N]
+
+In one run it measures, on the same machine and the same files:
+- a full build (``--force``) into a temporary file;
+- a rebuild with nothing changed (the fingerprint check only);
+- the database size over the bytes of JSON the build read (the ``fuentes`` table's
+  ``bytes``), and over the whole mirror for reference;
+- baselines to read the build time against: parsing every source file with
+  orjson, and inserting the biggest dataset's rows with plain sqlite3 executemany
+  into a table with no keys, no indexes and no checks.
+
+Targets from issue 2 on a 2-core machine: full build <= 10 s, no-change rebuild <= 3 s,
+size ratio <= 0.35, and a build time that grows linearly with the mirror.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from argentina_datos.catalogo import DATASETS  # noqa: E402
+from argentina_datos.construir import Builder  # noqa: E402
+from argentina_datos.fuentes import DirectorySource  # noqa: E402
+
+
+def timed(fn, repeat: int = 1):
+    """Best of ``repeat`` runs (the least disturbed by the rest of the machine)."""
+    best, result = None, None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        elapsed = time.perf_counter() - start
+        best = elapsed if best is None else min(best, elapsed)
+    return best, result
+
+
+def mirror_bytes(*roots: Path) -> tuple[int, int]:
+    total = files = 0
+    for root in roots:
+        if root and root.is_dir():
+            for p in root.rglob("*.json"):
+                total += p.stat().st_size
+                files += 1
+    return total, files
+
+
+def all_files(source: DirectorySource) -> list[Path]:
+    paths = []
+    for ds in DATASETS:
+        for src in ds.sources:
+            paths += [source.path(r, src.history) for r in source.expand(ds, src)]
+    return paths
+
+
+def parse_all(paths: list[Path]) -> int:
+    n = 0
+    for p in paths:
+        orjson.loads(p.read_bytes())
+        n += 1
+    return n
+
+
+def biggest_dataset(db_path: Path):
+    with sqlite3.connect(db_path) as con:
+        rows = con.execute("SELECT tabla, SUM(registros) FROM fuentes GROUP BY tabla ORDER BY 2 DESC LIMIT 1").fetchone()
+    return next(ds for ds in DATASETS if ds.table == rows[0])
+
+
+def plain_insert(source: DirectorySource, dataset) -> tuple[float, int]:
+    """Rows of ``dataset`` as flat tuples of its top-level values, inserted with executemany.
+
+    Parsing is done before the clock starts: this is the cost of SQLite alone.
+    """
+    rows = []
+    names = dataset.field_names
+    for src in dataset.sources:
+        for route in source.expand(dataset, src):
+            data = orjson.loads(source.read(route, src.history))
+            records = data[dataset.envelope_list] if dataset.envelope_list else data
+            prefix = (route,)
+            for i, r in enumerate(records):
+                rows.append(prefix + (i,) + tuple(r.get(n) for n in names))
+    width = len(names) + 2
+    with tempfile.TemporaryDirectory() as tmp:
+        con = sqlite3.connect(os.path.join(tmp, "plain.db"), isolation_level=None)
+        con.execute("PRAGMA journal_mode = MEMORY")
+        con.execute("PRAGMA synchronous = OFF")
+        con.execute(f"CREATE TABLE t ({', '.join(f'c{i}' for i in range(width))})")
+        start = time.perf_counter()
+        con.execute("BEGIN")
+        con.executemany(f"INSERT INTO t VALUES ({', '.join('?' * width)})", rows)
+        con.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+        con.close()
+    return elapsed, len(rows)
+
+
+def main(argv=None) -> int:
+    shared = REPO.parent / "shared"
+    p = argparse.ArgumentParser(description="Mide la construcción de la base (no es una prueba: no afirma nada).")
+    p.add_argument("--source", type=Path, default=Path(os.environ.get("ARGENTINA_DATOS_SOURCE", shared / "upstream")))
+    p.add_argument("--history", type=Path, default=shared / "upstream-history")
+    p.add_argument("--repeat", type=int, default=1, help="repeticiones de cada medición; se informa la mejor")
+    args = p.parse_args(argv)
+    history = args.history if args.history.is_dir() else None
+
+    def source():
+        return DirectorySource(args.source, history)
+
+    print(f"fuente: {args.source}" + (f" (+ {history})" if history else ""))
+    print(f"máquina: {os.cpu_count()} núcleo(s), Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "argentina.db"
+        full, report = timed(lambda: Builder(source(), out).run(force=True), args.repeat)
+        rows = sum(o.rows for o in report.outcomes)
+        unchanged, again = timed(lambda: Builder(source(), out).run(), args.repeat)
+        size = out.stat().st_size
+        with sqlite3.connect(out) as con:
+            read_bytes, read_files = con.execute("SELECT SUM(bytes), COUNT(*) FROM fuentes").fetchone()
+            page_size = con.execute("PRAGMA page_size").fetchone()[0]
+            tables = con.execute(
+                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6"
+            ).fetchall() if _has_dbstat(con) else []
+        big = biggest_dataset(out)
+        paths = all_files(source())
+        parse, _ = timed(lambda: parse_all(paths), args.repeat)
+        insert, insert_rows = plain_insert(source(), big)
+
+    mirror, mirror_files = mirror_bytes(args.source, history)
+    mb = 1024 * 1024
+    print(f"construcción completa (--force): {full:6.2f} s  ({rows:,} filas de {read_files:,} archivos)")
+    print(f"reconstrucción sin cambios:      {unchanged:6.2f} s  (sin cambios: {again.unchanged})")
+    print(f"tamaño de la base:               {size / mb:6.1f} MB  (página de {page_size} bytes)")
+    print(f"bytes leídos (fuentes.bytes):    {read_bytes / mb:6.1f} MB  -> base / leídos = {size / read_bytes:.3f}")
+    print(f"espejo completo (*.json):        {mirror / mb:6.1f} MB en {mirror_files:,} archivos"
+          f"  -> base / espejo = {size / mirror:.3f}")
+    print("referencias medidas en esta misma corrida:")
+    print(f"  leer y parsear con orjson los {len(paths):,} archivos: {parse:6.2f} s"
+          f"  (construcción = {full / parse:.1f}x)")
+    print(f"  insertar {insert_rows:,} filas de {big.table} con executemany plano: {insert:6.2f} s"
+          f"  (construcción = {full / insert:.1f}x)")
+    print(f"  parseo + inserción plana: {parse + insert:6.2f} s  (construcción = {full / (parse + insert):.1f}x)")
+    if tables:
+        print("objetos más grandes de la base:")
+        for name, nbytes in tables:
+            print(f"  {name:<40} {nbytes / mb:6.1f} MB")
+    print("por conjunto de datos (s):")
+    for o in sorted(report.outcomes, key=lambda o: -o.seconds)[:5]:
+        print(f"  {o.table:<40} {o.seconds:6.2f} s  {o.rows:>9,} filas")
+    return 0
+
+
+def _has_dbstat(con) -> bool:
+    try:
+        con.execute("SELECT 1 FROM dbstat LIMIT 1")
+        return True
+    except sqlite3.Error:
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())
