@@ -47,6 +47,8 @@ class Response:
 
 
 def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> bytes:
+    # A path may carry undecodable bytes (lone surrogates), which orjson refuses: the error must still be JSON.
+    mensaje = mensaje.encode("utf-8", "replace").decode("utf-8")
     return orjson.dumps({"status": status, "error": STATUS_NAMES.get(status, "Error"),
                          "mensaje": mensaje, "parametro": parametro})
 

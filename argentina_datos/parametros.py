@@ -48,11 +48,12 @@ class Param:
         return self.maximum is not None and value > self.maximum
 
 
-def year(lo: int, hi: Optional[int], what: str) -> Param:
+def year(lo: int, hi: Optional[int], what: str, example: str = "2025") -> Param:
+    # The example must answer 200 on every route using this parameter (tests/test_openapi.py checks it).
     bounds = f"de {lo} a {hi}" if hi else f"desde {lo}"
     return Param(
         "año", r"[0-9]{4}", INTEGER, f"año de cuatro cifras ({bounds}) {what}".strip(),
-        minimum=lo, maximum=hi, convert=int, example=str(hi or 2026),
+        minimum=lo, maximum=hi, convert=int, example=example,
     )
 
 
@@ -71,7 +72,8 @@ CASA = Param(
 )
 FECHA = Param(
     "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}", TEXT, "fecha escrita AAAA/MM/DD",
-    loose=r"[^/]+/[^/]+/[^/]+", convert=slash_date_to_iso, calendar=True, example="2025/01/02",
+    # Captures one to three segments so that 2025-01-02 or 2025/01 get a 400 naming «fecha», not a 404.
+    loose=r"[^/]+(?:/[^/]+){0,2}", convert=slash_date_to_iso, calendar=True, example="2025/01/02",
 )
 FECHA_FCI = Param(
     "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}|ultimo|penultimo", TEXT,
@@ -89,7 +91,7 @@ NOMBRE_FONDO = Param(
 SENADOR_ID = Param("id", r"[0-9]{1,9}", TEXT, "identificador numérico del senador", example="580")
 MES = Param(
     "mes", r"0[1-9]|1[0-2]", TEXT, "mes de dos cifras (01 a 12)",
-    choices=tuple(f"{m:02d}" for m in range(1, 13)), example="03",
+    choices=tuple(f"{m:02d}" for m in range(1, 13)), example="10",
 )
 
 # Source-only placeholders (they never appear in a route the user types).

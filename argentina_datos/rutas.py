@@ -81,16 +81,16 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
             records = query.records(conn, where)
             env = envelope(conn, path)
             if env is None or (route.params and not records):
-                raise _no_data(endpoint, values)
+                raise _no_data(endpoint, values, path)
             return {**env, dataset.envelope_list: records}
         if route.shape in ("one", "last"):
             records = query.records(conn, where, last=route.shape == "last", limit=1)
             if not records:
-                raise _no_data(endpoint, values)
+                raise _no_data(endpoint, values, path)
             return records[0]
         records = query.records(conn, where)
         if route.params and not records:
-            raise _no_data(endpoint, values)
+            raise _no_data(endpoint, values, path)
         return records
 
     endpoint = Endpoint(route.path, route.params, route.summary or dataset.title, answer,
@@ -98,13 +98,19 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     return endpoint
 
 
-def _no_data(endpoint: Endpoint, values: dict) -> ApiError:
+def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
+    """400 when a value above the spec's maximum has no data to justify it; else 404."""
     over = endpoint.above_maximum(values)
     if over is not None:
         return ApiError(400, f"«{over.name}» fuera de rango: {over.description}", over.name)
-    shown = ", ".join(f"{k} = {v}" for k, v in values.items())
-    return ApiError(404, f"no hay datos para {shown}" if shown else "no hay datos",
-                    next(iter(values), None))
+    if not endpoint.params:
+        return ApiError(404, "no hay datos")
+    # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.
+    match = endpoint.regex.fullmatch(path)
+    typed = {p.name: match.group(_group(p.name)) if match else values[p.name] for p in endpoint.params}
+    shown = ", ".join(f"{k} = {v}" for k, v in typed.items())
+    # The last parameter is the most specific one: the date of a quote, the month of a report.
+    return ApiError(404, f"no hay datos para {shown}", endpoint.params[-1].name)
 
 
 # ---- endpoints that combine datasets --------------------------------------------
@@ -153,4 +159,4 @@ class Router:
             m = e.regex.fullmatch(path)
             if m:
                 return e, m
-        raise ApiError(404, f"no existe la ruta {path[:200]}")
+        raise ApiError(404, f"no existe la ruta {path[:200]}; las rutas están en /v1/openapi.json")

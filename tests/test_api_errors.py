@@ -1,0 +1,234 @@
+"""Errors under /v1: the right 4xx, always JSON in the one documented shape, never a 500 or HTML.
+
+400 = a path value malformed or out of the spec's bounds; 404 = well-formed but without data, or
+an unknown path; 405 = a method other than GET/HEAD/OPTIONS; 414 = a path too long to route.
+"""
+from http import HTTPStatus
+
+import orjson
+import pytest
+from openapi_schema_validator import OAS30Validator
+
+from argentina_datos.openapi import ERROR_SCHEMA
+from argentina_datos.rutas import Router
+from raw_asgi import call
+
+JSON_TYPE = "application/json; charset=utf-8"
+SQL_INJECTION = "'%20OR%201=1"
+
+
+def assert_error(response, status: int, parametro):
+    """The documented shape: {status, error, mensaje, parametro}, as JSON, with the status sent."""
+    assert response.status_code == status, response.text[:300]
+    assert response.headers["content-type"] == JSON_TYPE
+    body = orjson.loads(response.content)
+    assert set(body) == {"status", "error", "mensaje", "parametro"}
+    assert body["status"] == status
+    # RFC 9110 renamed 414; Python's table keeps the older "Request-URI Too Long".
+    assert body["error"] == {414: "URI Too Long"}.get(status, HTTPStatus(status).phrase)
+    assert isinstance(body["mensaje"], str) and body["mensaje"].strip()
+    assert body["parametro"] == parametro, body
+    OAS30Validator(ERROR_SCHEMA).validate(body)
+    return body
+
+
+# ---- 400: malformed or out of bounds -----------------------------------------------
+BAD_REQUEST = [
+    # año: below the spec's minimum, above its maximum without data, not four digits
+    ("/v1/feriados/2015", "año"),
+    ("/v1/feriados/2030", "año"),
+    ("/v1/feriados/abcd", "año"),
+    ("/v1/feriados/02025", "año"),
+    ("/v1/feriados/-1", "año"),
+    ("/v1/feriados/2025.0", "año"),
+    ("/v1/feriados-bancarios/2010", "año"),
+    ("/v1/feriados-bancarios/2031", "año"),
+    ("/v1/senado/viajes/internacionales/2011", "año"),
+    ("/v1/senado/viajes/internacionales/2099", "año"),
+    ("/v1/senado/viajes/nacionales/2011/10", "año"),
+    ("/v1/rems/2015/10", "año"),
+    # mes: two digits, 01 to 12
+    ("/v1/rems/2025/13", "mes"),
+    ("/v1/rems/2025/00", "mes"),
+    ("/v1/rems/2025/1", "mes"),
+    ("/v1/senado/viajes/nacionales/2025/13", "mes"),
+    # casa: the spec's enum plus tarjeta, case-sensitive
+    ("/v1/cotizaciones/dolares/euro", "casa"),
+    ("/v1/cotizaciones/dolares/Blue", "casa"),
+    ("/v1/cotizaciones/dolares/euro/2025/01/02", "casa"),
+    # fecha: a real calendar date written AAAA/MM/DD
+    ("/v1/cotizaciones/dolares/blue/2025/02/30", "fecha"),
+    ("/v1/cotizaciones/dolares/blue/2025/13/01", "fecha"),
+    ("/v1/cotizaciones/dolares/blue/2025/1/2", "fecha"),
+    ("/v1/cotizaciones/dolares/blue/2025-01-02", "fecha"),
+    ("/v1/cotizaciones/dolares/blue/2025/01", "fecha"),
+    ("/v1/cotizaciones/dolares/blue/ultimo", "fecha"),
+    # FCI: the category, and a date or ultimo / penultimo
+    ("/v1/finanzas/fci/acciones/ultimo", "categoria"),
+    ("/v1/finanzas/fci/rentaFija/ayer", "fecha"),
+    ("/v1/finanzas/fci/rentaFija/Ultimo", "fecha"),
+    ("/v1/finanzas/fci/rentaFija/2025/02/29", "fecha"),
+    # fund nombre: a lower-case hyphen slug
+    ("/v1/finanzas/fci/fondos/1810-Ahorro", "nombre"),
+    ("/v1/finanzas/fci/fondos/1810_ahorro", "nombre"),
+    ("/v1/finanzas/fci/fondos/-1810", "nombre"),
+    ("/v1/finanzas/fci/fondos/a--b", "nombre"),
+    ("/v1/finanzas/fci/fondos/1810-Ahorro/historico", "nombre"),
+    # senator id
+    ("/v1/senado/senadores/abc/viajes", "id"),
+    ("/v1/senado/senadores/1234567890/viajes", "id"),
+    # SQL injection attempts are just malformed values
+    ("/v1/feriados/2025" + SQL_INJECTION, "año"),
+    ("/v1/cotizaciones/dolares/blue" + SQL_INJECTION, "casa"),
+    ("/v1/finanzas/fci/fondos/x'%3B%20DROP%20TABLE%20fci_fondos%3B--", "nombre"),
+    ("/v1/senado/senadores/1%20OR%201=1/viajes", "id"),
+    ("/v1/rems/2025/01%22%20OR%20%221%22=%221", "mes"),
+]
+
+
+@pytest.mark.parametrize("path,parametro", BAD_REQUEST)
+async def test_malformed_or_out_of_bounds_is_400(ds, path, parametro):
+    body = assert_error(await ds.client.get(path), 400, parametro)
+    assert parametro in body["mensaje"] or "fecha" in body["mensaje"]
+
+
+# ---- 404: well-formed, no data -----------------------------------------------------
+NO_DATA = [
+    ("/v1/feriados/2018", "año"),  # in bounds, no file
+    ("/v1/feriados/2016", "año"),
+    ("/v1/feriados-bancarios/2026", "año"),
+    ("/v1/cotizaciones/dolares/blue/1990/01/01", "fecha"),  # a date with no quote
+    ("/v1/cotizaciones/dolares/turista/2000/02/29", "fecha"),
+    ("/v1/finanzas/fci/rentaFija/1990/01/02", "fecha"),
+    ("/v1/finanzas/fci/fondos/no-existe", "nombre"),
+    ("/v1/finanzas/fci/fondos/no-existe/historico", "nombre"),
+    ("/v1/senado/senadores/999999/viajes", "id"),
+    ("/v1/rems/2040/01", "mes"),  # no maximum for the REM year: a future report is just missing
+    ("/v1/senado/viajes/nacionales/2012/01", "mes"),
+]
+
+
+@pytest.mark.parametrize("path,parametro", NO_DATA)
+async def test_well_formed_without_data_is_404(ds, path, parametro):
+    body = assert_error(await ds.client.get(path), 404, parametro)
+    assert "no hay" in body["mensaje"]
+
+
+async def test_no_data_message_names_the_values_as_typed(ds):
+    body = assert_error(await ds.client.get("/v1/cotizaciones/dolares/turista/2000/02/29"), 404, "fecha")
+    assert "casa = turista" in body["mensaje"] and "fecha = 2000/02/29" in body["mensaje"]
+
+
+# ---- above the spec's maximum: accepted only when the data has it -------------------
+async def test_year_above_spec_maximum_with_data_is_served(ds):
+    response = await ds.client.get("/v1/feriados/2027")
+    assert response.status_code == 200
+    assert all(f["fecha"].startswith("2027-") for f in response.json())
+
+
+# ---- 404: unknown paths -------------------------------------------------------------
+UNKNOWN = [
+    "/v1",
+    "/v1/",
+    "/v1/nada",
+    "/v1/FERIADOS/2025",
+    "/v1/feriados.json",
+    "/v1/feriados/2025/extra",
+    "/v1//feriados/2025",
+    "/v1/feriados//2025",
+    "/v1/cotizaciones/dolares/blue/2025/01/02/03",
+    "/v1/finanzas/fci/fondos/x/y",
+    "/v1/%E2%82%AC",
+    "/v1/%00",
+    "/v1/..%2F..%2Fetc%2Fpasswd",
+    "/v1/senado/senadores/580",
+]
+
+
+@pytest.mark.parametrize("path", UNKNOWN)
+async def test_unknown_path_is_404(ds, path):
+    body = assert_error(await ds.client.get(path), 404, None)
+    assert "/v1/openapi.json" in body["mensaje"]
+
+
+# ---- 405: only GET, HEAD and OPTIONS ------------------------------------------------
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+@pytest.mark.parametrize("path", ["/v1/feriados/2025", "/v1/nada"])
+async def test_other_methods_are_405(ds, method, path):
+    response = await ds.client.request(method, path)
+    assert_error(response, 405, None)
+    assert "GET" in response.headers["allow"]
+
+
+# ---- long paths -----------------------------------------------------------------------
+@pytest.mark.parametrize("path", [
+    "/v1/" + "a" * 3000,
+    "/v1/finanzas/fci/fondos/" + "a" * 3000,
+    "/v1/feriados/" + "2025" * 750,
+])
+async def test_a_3000_character_path_is_a_4xx(ds, path):
+    response = await ds.client.get(path)
+    assert 400 <= response.status_code < 500
+    assert_error(response, response.status_code, None)
+
+
+# ---- trailing slashes mean the same route ------------------------------------------
+async def test_trailing_slash_is_the_same_route(ds):
+    plain = await ds.client.get("/v1/feriados/2025")
+    slashed = await ds.client.get("/v1/feriados/2025/")
+    assert plain.status_code == slashed.status_code == 200
+    assert plain.content == slashed.content
+    assert_error(await ds.client.get("/v1/feriados/2015/"), 400, "año")
+
+
+# ---- the whole router against hostile values: never a 500, never HTML ----------------
+# ".." is missing on purpose: httpx resolves dot segments before sending (the raw test below sends it).
+HOSTILE = ["", " ", "%20", "'", "%27", '"', ";", "--", "%", "%25", "0", "-0", "9" * 12,
+           "x" * 300, "1e3", "año", "%C3%B1", "%F0%9F%92%B8", "%00", "%0A", "<script>", "2025/01/02",
+           "ultimo", "null", "[]", "{}", "*", "%2F", "\\"]
+
+
+def _hostile_paths():
+    for endpoint in Router().endpoints:
+        for value in HOSTILE:
+            path = endpoint.path
+            for p in endpoint.params:
+                path = path.replace("{" + p.name + "}", value)
+            yield path
+
+
+async def test_hostile_values_on_every_route_never_500_nor_html(ds):
+    seen = []
+    for path in _hostile_paths():
+        response = await ds.client.get(path)
+        seen.append(response.status_code)
+        assert response.status_code < 500, (path, response.text[:200])
+        assert response.headers["content-type"] == JSON_TYPE, path
+        if response.status_code >= 400:
+            assert_error(response, response.status_code, orjson.loads(response.content)["parametro"])
+    assert 400 in seen and 404 in seen
+
+
+async def test_undecodable_path_bytes_still_answer_json(ds):
+    # A lone surrogate is what an ASGI server leaves for bytes that are not UTF-8.
+    response = await call(ds.app(), "/v1/feriados/\udcff")
+    assert response.status == 400
+    assert response.headers["content-type"] == JSON_TYPE
+    assert orjson.loads(response.body)["parametro"] == "año"
+    response = await call(ds.app(), "/v1/\udcff")
+    assert response.status == 404
+    assert orjson.loads(response.body)["status"] == 404
+
+
+async def test_dot_segments_are_not_resolved_into_another_route(ds):
+    response = await call(ds.app(), "/v1/feriados/..")
+    assert response.status == 400 and orjson.loads(response.body)["parametro"] == "año"
+    response = await call(ds.app(), "/v1/../v1/feriados/2025")
+    assert response.status == 404 and response.headers["content-type"] == JSON_TYPE
+
+
+async def test_outside_v1_is_left_to_datasette(ds):
+    # The JSON-only rule is for /v1; /v10 and /v1x are not the API.
+    response = await ds.client.get("/v1x")
+    assert response.status_code == 404
+    assert "json" not in response.headers["content-type"]
