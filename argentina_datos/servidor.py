@@ -10,6 +10,7 @@ REPO = Path(__file__).resolve().parent.parent
 METADATA = REPO / "metadata.yml"
 PLUGINS = REPO / "plugins"
 TEMPLATES = REPO / "templates"
+DATABASE_NAME = "argentina"  # the database name metadata.yml describes
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
@@ -29,10 +30,18 @@ def datasette_for(db_path, **kwargs):
     from datasette.app import Datasette
 
     metadata = yaml.safe_load(METADATA.read_text()) if METADATA.exists() else {}
-    return Datasette(
+    ds = Datasette(
         immutables=[str(db_path)], metadata=metadata, plugins_dir=str(PLUGINS),
         template_dir=str(TEMPLATES) if TEMPLATES.is_dir() else None, settings=SETTINGS, **kwargs,
     )
+    # metadata.yml (descriptions, canned queries) is keyed by database name, which Datasette takes
+    # from the file stem: serve any file (build/argentina-test.db too) under the one name it documents.
+    stem = Path(db_path).stem
+    if stem != DATABASE_NAME and stem in ds.databases:
+        db = ds.databases[stem]
+        ds.remove_database(stem)
+        ds.add_database(db, name=DATABASE_NAME)
+    return ds
 
 
 def serve_command(db_path: str, host: str, port: int) -> list[str]:

@@ -1,0 +1,317 @@
+"""metadata.yml, the documentation researchers read in Datasette, generated from the catalogue.
+
+Every table the builder writes is described here from the same catalogue entry that
+created it: the dataset's table, its child tables, its lookup tables and their view.
+Hand-written parts live in ``metadata/``: ``base.yml`` (title, licence, the builder's own
+tables, overrides), ``consultas.yml`` (canned queries) and, when present, ``tableros.yml``
+(chart and dashboard plugins).  Hand-written YAML wins over generated values, so a
+description or a facet list can be corrected without touching code.
+
+    python -m argentina_datos.metadatos           # writes metadata.yml
+    python -m argentina_datos.metadatos --check   # exit 1 if metadata.yml is stale
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+from pathlib import Path
+from typing import Iterator, Optional
+
+import yaml
+
+from .catalogo import DATASETS, FECHA_ISO, FRACCION, LICENCIA, PORCENTAJE
+from .esquema import BOOLEAN, INTEGER, JSON, NUMBER, OMITTED, ORDER, ROW_ID, Children, Dataset, Field, Obj
+from .servidor import DATABASE_NAME as DATABASE, METADATA, REPO
+from .tablas import Layout
+
+# Datasette keys metadata by database name, the file's stem.  Users serve argentina.db;
+# servidor.datasette_for serves any other file (the tests') under this same name.
+PARTS = REPO / "metadata"
+
+# Datasette renders `units` with Pint: only units Pint knows, the rest stays in the text.
+PINT_UNITS = {PORCENTAJE: "percent", "días": "day"}
+KIND_NOTES = {
+    BOOLEAN: "Booleano: 1 = sí, 0 = no.",
+    JSON: "Texto JSON (usar json_extract / json_each para consultarlo).",
+}
+# Columns the builder derives from a record (Dataset.derived) have no Field to read from.
+DERIVED = {
+    "slug": "nombre normalizado (minúsculas, sin tildes, con guiones); es el {nombre} de la ruta "
+            "/v1/finanzas/fci/fondos/{nombre}",
+}
+# The column a row is known by, when another table points at it.
+LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo")
+HEADER = (
+    "# Generado por `python -m argentina_datos.metadatos` desde argentina_datos/catalogo.py y\n"
+    "# metadata/*.yml. No editar a mano: cambiar el catálogo o metadata/ y volver a generar.\n"
+)
+
+
+def sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def describe_field(f: Field, parent: str = "") -> str:
+    text = f.description or f.name
+    if parent:
+        text = f"{parent}: {text}"
+    parts = [sentence(text)]
+    if f.unit and f.unit not in text:
+        parts.append(f"Unidad: {f.unit}.")
+    if f.kind in KIND_NOTES:
+        parts.append(KIND_NOTES[f.kind])
+    if f.optional and "null" not in text:
+        parts.append("Null si el registro original no trae este campo.")
+    return " ".join(parts)
+
+
+def value_columns(members, prefix: str = "", parent: str = "") -> Iterator[tuple[str, Field, str]]:
+    """(column, field, description) for the scalar columns of a record, as tablas.Layout stores them."""
+    for m in members:
+        if isinstance(m, Field):
+            yield prefix + m.name, m, describe_field(m, parent)
+        elif isinstance(m, Obj):
+            yield from value_columns(m.fields, prefix + m.name + "_", m.description or m.name)
+
+
+def routes_text(dataset: Dataset) -> str:
+    paths = [r.path for r in dataset.routes]
+    if not paths:
+        return "No respalda ninguna ruta /v1: está para consultas."
+    return "Respalda " + ("la ruta " if len(paths) == 1 else "las rutas ") + ", ".join(paths) + "."
+
+
+def omitted_text() -> str:
+    return ("Claves del registro original que no venían, separadas por comas (las anidadas con "
+            "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1.")
+
+
+def partition_text(dataset: Dataset, name: str) -> str:
+    param = next(p for p in dataset.partitions if p.name == name)
+    routes = ", ".join(s.route for s in dataset.sources if "{" + name + "}" in s.route)
+    fixed = sorted({str(s.fixed[name]) for s in dataset.sources if name in s.fixed})
+    text = f"{sentence(param.description)} Tomado de la ruta del archivo ({routes})"
+    if fixed:
+        text += "; " + ", ".join(f"«{v}»" for v in fixed) + " para " + ", ".join(
+            s.route for s in dataset.sources if name in s.fixed)
+    return text + "."
+
+
+def table_base(dataset: Dataset, description: str, title: str = "") -> dict:
+    meta = {"title": title} if title else {}
+    meta["description"] = description
+    if dataset.origin:
+        meta["source"] = dataset.origin
+    if dataset.origin_url:
+        meta["source_url"] = dataset.origin_url
+    return meta
+
+
+def facet_and_units(meta: dict, fields: list[tuple[str, Field, str]], stored) -> None:
+    facets = [stored(c) for c, f, _ in fields if f.facet]
+    if facets:
+        meta["facets"] = facets
+    units = {stored(c): PINT_UNITS[f.unit] for c, f, _ in fields if f.unit in PINT_UNITS}
+    if units:
+        meta["units"] = units
+
+
+def label_for(columns) -> Optional[str]:
+    return next((c for c in LABELS if c in columns), None)
+
+
+def dataset_tables(dataset: Dataset) -> dict[str, dict]:
+    """Metadata of every table and view the builder writes for one dataset."""
+    layout = Layout(dataset)
+    out: dict[str, dict] = {}
+    fields = list(value_columns(dataset.fields)) if not dataset.scalar_records else [
+        (dataset.fields[0].name, dataset.fields[0], describe_field(dataset.fields[0]))]
+    extra = []
+    if dataset.has_children:
+        extra.append(f"Las listas anidadas están en {', '.join(c.table for c in layout.all_children())}, "
+                     f"unidas por {dataset.table}_id = {ROW_ID}.")
+    main = table_base(dataset, " ".join([sentence(dataset.description), routes_text(dataset), *extra]),
+                      dataset.title)
+    columns: dict[str, str] = {}
+    if dataset.has_children:
+        columns[ROW_ID] = (f"Clave interna de la fila; las tablas hijas la nombran en {dataset.table}_id. "
+                           "No es un dato de la API.")
+    for p in dataset.partitions:
+        text = partition_text(dataset, p.name)
+        if p.name in layout.lookups:
+            columns[p.name + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(p.name)}."
+        elif p.name not in layout.field_columns:
+            columns[p.name] = text
+    if dataset.ordered:
+        key = ", ".join(layout.key[:-1])
+        columns[ORDER] = (f"Posición del registro en su archivo (0 = primero). Con {key} forma la clave "
+                          "y conserva el orden en que la API lista los registros.")
+    partition_names = set(dataset.partition_names)
+    for column, f, text in fields:
+        if column in partition_names and column in layout.field_columns:
+            text += " También es la partición: " + partition_text(dataset, column)
+        if column in layout.lookups:
+            columns[column + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(column)}."
+        else:
+            columns[column] = text
+    if layout.codec and layout.codec.track_omitted:
+        columns[OMITTED] = omitted_text()
+    for column in dataset.derived:
+        if column not in DERIVED:
+            raise KeyError(f"{dataset.table}.{column}: columna derivada sin descripción en metadatos.DERIVED")
+        columns[column] = sentence(DERIVED[column]) + " Calculada al construir la base."
+    main["columns"] = columns
+    facet_and_units(main, fields, layout.stored)
+    facets = main.get("facets", [])
+    for p in dataset.partitions:
+        if layout.stored(p.name) not in facets and p.name not in layout.field_columns:
+            facets.append(layout.stored(p.name))
+    if facets:
+        main["facets"] = facets
+    if dataset.sort:
+        main["sort_desc"] = dataset.sort[0]
+    if dataset.fts:
+        main["fts_table"] = dataset.table + "_fts"
+        main["fts_pk"] = ROW_ID if dataset.has_children else "rowid"
+        main["searchmode"] = "escaped"
+        main["description"] += " Búsqueda de texto en: " + ", ".join(dataset.fts) + "."
+    label = label_for(columns)
+    if label and dataset.has_children:
+        main["label_column"] = label
+    out[dataset.table] = main
+
+    for child in layout.all_children():
+        member = child.member
+        cfields = list(value_columns(member.fields))
+        path = ".".join(child.path)
+        cmeta = table_base(dataset, (
+            f"{sentence(member.description or member.name)} Cada fila es un elemento de la lista «{path}» "
+            f"de una fila de {child.parent_table}; en /v1 vuelve anidada dentro de su registro. "
+            + routes_text(dataset)))
+        ccols = {
+            ROW_ID: "Clave interna del elemento. No es un dato de la API.",
+            child.parent_column: f"Fila de {child.parent_table} a la que pertenece ({child.parent_table}.{ROW_ID}).",
+            ORDER: f"Posición del elemento en la lista «{path}» (0 = primero).",
+        }
+        ccols.update({c: t for c, _, t in cfields})
+        if child.codec.track_omitted:
+            ccols[OMITTED] = omitted_text()
+        cmeta["columns"] = ccols
+        facet_and_units(cmeta, cfields, lambda c: c)
+        out[child.table] = cmeta
+
+    for column in layout.lookups:
+        table = layout.lookup_table(column)
+        what = columns.get(column + "_id", "").split(" Guardado como")[0]
+        out[table] = table_base(dataset, (
+            f"Valores distintos de «{column}» de {dataset.table}, guardados una vez: {dataset.table}.{column}_id "
+            f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."))
+        out[table]["columns"] = {"id": f"Id del valor (lo usa {dataset.table}.{column}_id).", column: what}
+        out[table]["label_column"] = column
+        out[table]["sort"] = column
+
+    if layout.view_sql():
+        vcols = {}
+        for name, text in columns.items():
+            base = name[:-3] if name.endswith("_id") and name[:-3] in layout.lookups else name
+            vcols[base] = text.split(" Guardado como")[0]
+        out[dataset.table + "_vista"] = table_base(dataset, (
+            f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
+            f"cómoda de consultarla. " + sentence(dataset.description)), dataset.title + " (vista)")
+        out[dataset.table + "_vista"]["columns"] = vcols
+    return out
+
+
+def catalogue_tables() -> dict[str, dict]:
+    tables: dict[str, dict] = {}
+    for dataset in DATASETS:
+        tables.update(dataset_tables(dataset))
+    return tables
+
+
+def merge(base: dict, extra: dict) -> dict:
+    """Deep merge: mappings merge key by key, anything else in ``extra`` replaces."""
+    out = copy.deepcopy(base)
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def read_part(name: str, parts: Path) -> dict:
+    path = parts / name
+    if not path.exists():
+        return {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as e:
+        raise SystemExit(f"{path}: YAML inválido: {e}")
+    if not isinstance(data, dict):
+        raise SystemExit(f"{path}: se esperaba un mapa de claves en el nivel superior")
+    return data
+
+
+def build(parts: Path = PARTS) -> dict:
+    base = read_part("base.yml", parts)
+    # Site-wide keys first (as a reader expects them), then the generated tables under base's overrides.
+    metadata = {k: v for k, v in base.items() if k != "databases"}
+    generated = {DATABASE: {"tables": catalogue_tables()}}
+    metadata["databases"] = merge(generated, base.get("databases") or {})
+    for meta in metadata["databases"][DATABASE]["tables"].values():
+        # Datasette would inherit the site's licence anyway; naming it per table keeps each table's JSON self-contained.
+        meta.setdefault("license", LICENCIA.split(" (")[0])
+        if metadata.get("license_url"):
+            meta.setdefault("license_url", metadata["license_url"])
+    consultas = read_part("consultas.yml", parts)
+    # consultas.yml is either the query mapping itself or a full `databases:` tree.
+    if "databases" not in consultas:
+        consultas = {"databases": {DATABASE: {"queries": consultas}}}
+    metadata = merge(metadata, consultas)
+    tableros = read_part("tableros.yml", parts)
+    metadata = merge(metadata, tableros)
+    return metadata
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (SQL, HTML) as literal blocks, so metadata.yml stays readable."""
+
+
+def _str(dumper, value: str):
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def render(metadata: dict) -> str:
+    return HEADER + yaml.dump(metadata, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m argentina_datos.metadatos",
+                                description="Genera metadata.yml desde el catálogo y metadata/*.yml.")
+    p.add_argument("--check", action="store_true", help="sólo verificar que metadata.yml está al día")
+    p.add_argument("--output", type=Path, default=METADATA)
+    args = p.parse_args(argv)
+    text = render(build())
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
+        if current != text:
+            print(f"{args.output} no está al día: corra python -m argentina_datos.metadatos", file=sys.stderr)
+            return 1
+        return 0
+    args.output.write_text(text, encoding="utf-8")
+    print(f"escrito {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
