@@ -119,13 +119,19 @@ def normalize(path: str) -> str:
     return path.rstrip("/") if len(path) > 1 else path
 
 
+def not_modified(etag: bytes, if_none_match: bytes) -> bool:
+    """If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; "*" matches anything."""
+    tags = [t.strip() for t in if_none_match.split(b",")]
+    return b"*" in tags or etag.removeprefix(b"W/") in [t.removeprefix(b"W/") for t in tags]
+
+
 async def send_response(send, response: Response, headers: dict, head: bool = False, extra=()) -> None:
     out = list(BASE_HEADERS)
     out.append((b"cache-control", response.cache_control))
     out.append((b"etag", response.etag))
     out.extend(extra)
     inm = headers.get(b"if-none-match")
-    if response.status == 200 and inm and response.etag in [t.strip() for t in inm.split(b",")] + [b"*"]:
+    if response.status == 200 and inm and not_modified(response.etag, inm):
         await send({"type": "http.response.start", "status": 304, "headers": out})
         await send({"type": "http.response.body", "body": b""})
         return

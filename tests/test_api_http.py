@@ -1,0 +1,128 @@
+"""HTTP behaviour of /v1: content type, CORS, ETag/Cache-Control, 304, gzip, HEAD, OPTIONS."""
+import gzip
+import re
+
+import orjson
+import pytest
+
+from raw_asgi import call
+
+JSON_TYPE = "application/json; charset=utf-8"
+ROUTES = ["/v1/feriados/2025", "/v1/cotizaciones/dolares/blue", "/v1/finanzas/fci/fondos", "/v1/openapi.json"]
+ANSWERS = ROUTES + ["/v1/feriados/2015", "/v1/feriados/2018", "/v1/nada"]  # 200s, a 400 and 404s
+ETAG = re.compile(r'^(W/)?"[^"]+"$')
+
+
+@pytest.fixture(scope="module")
+def app(ds):
+    return ds.app()
+
+
+@pytest.mark.parametrize("path", ANSWERS)
+async def test_json_utf8_and_cors_on_every_answer(ds, path):
+    response = await ds.client.get(path)
+    assert response.headers["content-type"] == JSON_TYPE
+    assert response.headers["access-control-allow-origin"] == "*"
+    orjson.loads(response.content)
+
+
+async def test_405_is_json_with_cors_too(ds):
+    response = await ds.client.post("/v1/feriados/2025")
+    assert response.status_code == 405
+    assert response.headers["content-type"] == JSON_TYPE
+    assert response.headers["access-control-allow-origin"] == "*"
+
+
+@pytest.mark.parametrize("path", ROUTES)
+async def test_etag_and_cache_control(ds, path):
+    first = await ds.client.get(path)
+    second = await ds.client.get(path)
+    assert first.status_code == 200
+    assert ETAG.match(first.headers["etag"])
+    assert first.headers["etag"] == second.headers["etag"]
+    assert re.search(r"max-age=\d+", first.headers["cache-control"])
+
+
+async def test_different_content_has_a_different_etag(ds):
+    a = await ds.client.get("/v1/feriados/2025")
+    b = await ds.client.get("/v1/feriados/2026")
+    assert a.content != b.content and a.headers["etag"] != b.headers["etag"]
+
+
+async def test_errors_are_cached_for_less_time_than_data(ds):
+    ok = await ds.client.get("/v1/feriados/2025")
+    missing = await ds.client.get("/v1/feriados/2018")
+
+    def max_age(r):
+        return int(re.search(r"max-age=(\d+)", r.headers["cache-control"]).group(1))
+
+    assert max_age(missing) < max_age(ok)
+
+
+@pytest.mark.parametrize("path", ROUTES)
+async def test_if_none_match_gives_304(ds, path):
+    etag = (await ds.client.get(path)).headers["etag"]
+    for header in [etag, f'"otro", {etag}', "*"]:
+        response = await ds.client.get(path, headers={"If-None-Match": header})
+        assert response.status_code == 304, header
+        assert response.content == b""
+        assert response.headers["etag"] == etag
+        assert response.headers["access-control-allow-origin"] == "*"
+
+
+async def test_if_none_match_uses_weak_comparison(ds):
+    # RFC 9110 §13.1.2: If-None-Match compares weakly, so W/"x" matches "x" (as proxies rewrite it).
+    etag = (await ds.client.get("/v1/feriados/2025")).headers["etag"]
+    weak = etag if etag.startswith("W/") else "W/" + etag
+    response = await ds.client.get("/v1/feriados/2025", headers={"If-None-Match": weak})
+    assert response.status_code == 304
+
+
+async def test_stale_etag_gives_the_full_answer(ds):
+    response = await ds.client.get("/v1/feriados/2025", headers={"If-None-Match": '"viejo"'})
+    assert response.status_code == 200 and response.json()
+
+
+async def test_errors_never_answer_304(ds):
+    etag = (await ds.client.get("/v1/feriados/2018")).headers["etag"]
+    response = await ds.client.get("/v1/feriados/2018", headers={"If-None-Match": etag})
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("path", ROUTES)
+async def test_gzip_when_accepted_and_the_same_json(app, path):
+    plain = await call(app, path)
+    zipped = await call(app, path, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert plain.status == zipped.status == 200
+    assert "content-encoding" not in plain.headers
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in zipped.headers["vary"].lower()
+    assert int(zipped.headers["content-length"]) == len(zipped.body) < len(plain.body)
+    assert int(plain.headers["content-length"]) == len(plain.body)
+    assert gzip.decompress(zipped.body) == plain.body
+    assert zipped.headers["content-type"] == JSON_TYPE
+
+
+async def test_no_gzip_without_accept_encoding(app):
+    response = await call(app, "/v1/cotizaciones/dolares/blue", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in response.headers
+    assert orjson.loads(response.body)
+
+
+@pytest.mark.parametrize("path", ROUTES + ["/v1/feriados/2015"])
+async def test_head_has_get_headers_and_no_body(app, path):
+    for encoding in ({}, {"Accept-Encoding": "gzip"}):
+        get = await call(app, path, headers=encoding)
+        head = await call(app, path, method="HEAD", headers=encoding)
+        assert head.status == get.status
+        assert head.body == b""
+        for name in ("content-type", "content-length", "etag", "cache-control", "access-control-allow-origin"):
+            assert head.headers.get(name) == get.headers.get(name), name
+
+
+async def test_options_preflight_allows_any_origin(app):
+    response = await call(app, "/v1/feriados/2025", method="OPTIONS",
+                          headers={"Origin": "https://ejemplo.org", "Access-Control-Request-Method": "GET"})
+    assert response.status == 204
+    assert response.headers["access-control-allow-origin"] == "*"
+    assert "GET" in response.headers["access-control-allow-methods"]
