@@ -98,7 +98,8 @@ CRIPTOPESOS_FIELDS = [
 ]
 CUENTAS_USD_FIELDS = [
     entidad("banco"),
-    number("tasa", "rendimiento anual de la cuenta en dólares", unit=FRACCION),
+    number("tasa", "rendimiento anual de la cuenta en dólares; la fuente mezcla escalas: 0.02 = 2 % pero "
+                   "algunos bancos publican 3.5 = 3,5 % (un valor de 1 o más es porcentaje)", unit=FRACCION),
     number("tope", "saldo máximo que remunera", unit="dólares (USD)"),
 ]
 
@@ -257,7 +258,8 @@ DATASETS: list[Dataset] = [
           "v1/finanzas/indices/uva", "pesos por UVA", *BCRA, "valor de una UVA"),
     Dataset(
         "riesgo_pais", "Riesgo país", "Riesgo país (EMBI de JP Morgan para Argentina), diario.",
-        [number("valor", "riesgo país", unit="puntos básicos"), fecha(description="fecha del dato")],
+        [number("valor", "riesgo país: diferencia de tasa contra los bonos del Tesoro de EE.UU. (500 = 5 puntos "
+                 "porcentuales)", unit="puntos básicos"), fecha(description="fecha del dato")],
         [Source("v1/finanzas/indices/riesgo-pais")], origin="JP Morgan (vía Ámbito)",
         origin_url="https://www.ambito.com/contenidos/riesgo-pais.html", unique=("fecha",), sort=("fecha",),
         routes=[Route("/v1/finanzas/indices/riesgo-pais", summary="Serie de riesgo país"),
@@ -277,7 +279,9 @@ DATASETS: list[Dataset] = [
     ),
     serie("depositos_30_dias", "Depósitos a 30 días",
           "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
-          "v1/finanzas/tasas/depositos30Dias", FRACCION, *BCRA, "tasa nominal anual promedio"),
+          "v1/finanzas/tasas/depositos30Dias", FRACCION, *BCRA,
+          "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde octubre de 2024 la fuente "
+          "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje"),
     Dataset(
         "plazo_fijo", "Plazo fijo", "Tasas nominales anuales de plazo fijo a 30 días por banco (última publicación).",
         plazo_fijo_fields("plazo_fijo_tasas"), [Source("v1/finanzas/tasas/plazoFijo")], origin=BCRA[0],
@@ -587,12 +591,14 @@ DATASETS: list[Dataset] = [
         "Expectativas de los analistas relevadas por el BCRA, por informe mensual. `listado` es el informe "
         "AAAA-MM del archivo, o `ultimo`. Algunos informes usan \"\" donde otros usan null; sólo algunos traen `fuente`.",
         [text("informe", "informe AAAA-MM"), fecha(description="fecha del informe"),
-         text("muestra", "muestra (todos, top 10)", facet=True), text("indicador", "indicador", facet=True),
+         text("muestra", "muestra (todos, top 10)", facet=True),
+         text("indicador", "variable pronosticada (IPC, tipo de cambio, PIB, tasa, ...)", facet=True),
          text("periodo", "período pronosticado"), text("periodoTipo", "mensual, trimestral, anual, ...", facet=True),
          fecha("periodoDesde", "inicio del período"), fecha("periodoHasta", "fin del período"),
          text("referencia", "referencia del indicador"), fecha("referenciaFecha", "fecha de referencia"),
          text("unidad", "unidad del indicador", facet=True),
-         *[number(n, d, unit="la de `unidad`") for n, d in [
+         *[number(n, d, unit="la de `unidad` (\"var. % ...\" = porcentaje: 21.8 = 21,8 %; \"$/USD\" = pesos por dólar)")
+           for n, d in [
              ("mediana", "mediana"), ("promedio", "promedio"), ("desvio", "desvío estándar"),
              ("maximo", "máximo"), ("minimo", "mínimo"), ("percentil90", "percentil 90"),
              ("percentil75", "percentil 75"), ("percentil25", "percentil 25"), ("percentil10", "percentil 10")]],
