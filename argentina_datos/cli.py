@@ -4,8 +4,10 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import sqlite3
 import sys
 import time
+import traceback
 
 from .construir import Builder, BuildError, Outcome
 from .fuentes import SourceError, open_source
@@ -16,8 +18,8 @@ DEFAULT_SOURCE = "https://api.argentinadatos.com"
 class LineReporter:
     """One line per dataset: for logs and CI."""
 
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
 
     def start(self, table: str, total: int):
         return lambda n: None
@@ -38,11 +40,11 @@ class LineReporter:
 class BarReporter(LineReporter):
     """A progress bar per dataset on a terminal."""
 
-    def __init__(self):
+    def __init__(self, console=None):
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.console = Console(stderr=True)
+        self.console = console or Console(stderr=True)
         self.progress = Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=self.console, transient=False)
         self.progress.start()
@@ -84,6 +86,9 @@ def parse_args(argv):
                    help="en modo HTTP, primera fecha de los listados diarios de FCI a buscar (%(default)s)")
     p.add_argument("--concurrency", type=int, default=8, help="en modo HTTP, pedidos simultáneos (%(default)s)")
     p.add_argument("--timeout", type=float, default=30.0, help="en modo HTTP, segundos por pedido (%(default)s)")
+    p.add_argument("--retries", type=int, default=3,
+                   help="en modo HTTP, intentos por URL ante un error o un tiempo agotado, con espera "
+                        "creciente entre ellos (%(default)s)")
     return p.parse_args(argv)
 
 
@@ -94,6 +99,13 @@ def default_history(source: str):
     return sibling if os.path.isdir(sibling) else None
 
 
+def fail(reporter, output: str, message: str) -> int:
+    reporter.close()
+    print(f"error: {message}", file=sys.stderr)
+    print(f"No se modificó {output}.", file=sys.stderr)
+    return 1
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     history = args.history or default_history(args.source)
@@ -101,18 +113,24 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     try:
         source = open_source(args.source, history, fci_since=args.fci_desde, concurrency=args.concurrency,
-                             timeout=args.timeout) \
+                             timeout=args.timeout, retries=args.retries) \
             if args.source.startswith(("http://", "https://")) else open_source(args.source, history)
         report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
     except (BuildError, SourceError) as e:
-        reporter.close()
-        print(f"error: {e}", file=sys.stderr)
-        print(f"No se modificó {args.output}.", file=sys.stderr)
-        return 1
+        return fail(reporter, args.output, str(e))
+    except OSError as e:
+        return fail(reporter, args.output, f"no se pudo escribir {args.output}: {e.strerror or e}"
+                                           + (f" ({e.filename})" if e.filename else ""))
+    except sqlite3.Error as e:
+        return fail(reporter, args.output, f"SQLite: {e}")
     except KeyboardInterrupt:
         reporter.close()
         print(f"interrumpido; no se modificó {args.output}.", file=sys.stderr)
         return 130
+    except Exception as e:  # a bug: one line that says where, not a traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        return fail(reporter, args.output, f"error interno ({type(e).__name__}: {e}) en "
+                                           f"{os.path.basename(where.filename)}:{where.lineno}")
     reporter.close()
     elapsed = time.perf_counter() - start
     if report.unchanged:

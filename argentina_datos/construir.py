@@ -140,6 +140,11 @@ class DatasetLoader:
             self._insert(records, partitions)
         except BadRecord as e:
             raise BuildError(f"{name}: registro {self._at + 1}: {e}") from None
+        if self.dataset.unique:
+            # the unique index is only built at the end: here the record can still be named
+            repeated = self._repeated_key(records)
+            if repeated:
+                raise BuildError(f"{name}: {repeated}")
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
@@ -199,6 +204,17 @@ class DatasetLoader:
                     child_rows[child.table],
                 )
 
+    def _repeated_key(self, records: list) -> Optional[str]:
+        key = self.dataset.unique
+        seen: dict = {}
+        for i, record in enumerate(records):
+            k = tuple(record.get(c) for c in key)
+            if k in seen:
+                shown = ", ".join(f"{c}={v!r}" for c, v in zip(key, k))
+                return f"registro {i + 1}: clave repetida ({shown}), ya estaba en el registro {seen[k] + 1}"
+            seen[k] = i
+        return None
+
     def _collect_children(self, children, parent_id, out) -> None:
         for member, items in children:
             child: ChildLayout = self.children_by_member[id(member)]
@@ -240,10 +256,16 @@ class Builder:
 
     def plan(self) -> list[tuple[Dataset, list]]:
         plan = []
+        self.plan_errors: dict[str, str] = {}
         for ds in self.datasets:
             routes = []
-            for src in ds.sources:
-                routes.extend((src, r) for r in self.source.expand(ds, src))
+            try:
+                for src in ds.sources:
+                    routes.extend((src, r) for r in self.source.expand(ds, src))
+            except SourceError as e:
+                if not self.keep_going:
+                    raise BuildError(str(e)) from None
+                self.plan_errors[ds.table] = str(e)
             plan.append((ds, routes))
         return plan
 
@@ -252,7 +274,11 @@ class Builder:
         for ds, routes in plan:
             for src, route in routes:
                 h.update(f"{ds.table}\0{route}\0".encode())
-                h.update(hashlib.sha256(self.source.read(route, src.history)).digest())
+                try:
+                    body = self.source.read(route, src.history)
+                except SourceError as e:  # reported when the dataset is loaded
+                    body = str(e).encode()
+                h.update(hashlib.sha256(body).digest())
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -267,7 +293,7 @@ class Builder:
 
     def run(self, force: bool = False) -> Report:
         plan = self.plan()
-        if not any(routes for _, routes in plan):
+        if not any(routes for _, routes in plan) and not self.plan_errors:
             raise BuildError(f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo")
         fingerprint = self.fingerprint(plan)
         report = Report()
@@ -279,11 +305,21 @@ class Builder:
         os.close(fd)
         try:
             self._build(tmp, plan, fingerprint, report)
+            os.chmod(tmp, self._mode())
             os.replace(tmp, self.output)
         finally:
             if os.path.exists(tmp):
                 os.remove(tmp)
         return report
+
+    def _mode(self) -> int:
+        """mkstemp makes the file private (0600): keep the previous output's mode, else follow the umask."""
+        try:
+            return self.output.stat().st_mode & 0o777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            return 0o666 & ~umask
 
     def _build(self, path: str, plan, fingerprint: str, report: Report) -> None:
         db = sqlite3.connect(path, isolation_level=None)
@@ -296,6 +332,10 @@ class Builder:
             for ds, routes in plan:
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
+                if ds.table in self.plan_errors:
+                    outcome.error = self.plan_errors[ds.table]
+                    self._say(outcome)
+                    continue
                 if not routes:
                     outcome.missing = True
                     self._say(outcome)
@@ -318,7 +358,8 @@ class Builder:
                 fuentes.extend(loader.fuentes)
                 loaded.append(loader.layout)
                 self._say(outcome)
-            self._finish(db, loaded, fuentes, fingerprint)
+            # a build that skipped datasets is incomplete: the next run must not call it up to date
+            self._finish(db, loaded, fuentes, "" if report.skipped else fingerprint)
             self._check(db, loaded)
         finally:
             db.close()
@@ -327,7 +368,10 @@ class Builder:
         db.execute("BEGIN")
         for layout in layouts:
             for statement in layout.index_sql():
-                db.execute(statement)
+                try:
+                    db.execute(statement)
+                except sqlite3.IntegrityError as e:  # a key repeated across files
+                    raise BuildError(f"{layout.table}: clave repetida entre archivos ({e})") from None
             view = layout.view_sql()
             if view:
                 db.execute(view)

@@ -112,20 +112,26 @@ class HttpSource:
     Routes with placeholders are enumerated: from the spec's bounds (years,
     casas, categories), from the index routes upstream publishes (/v1/rems,
     the funds' envelope) and, for dated FCI listings, by walking dates.
-    A 404 means "no such file"; other failures are retried with backoff.
+    A 404 means "no such file"; other failures are retried with backoff and,
+    if they persist, remembered: the route is listed by ``expand`` and
+    ``read`` raises, so the error is charged to the dataset that reads it
+    (which ``--keep-going`` can skip) instead of stopping the enumeration.
     """
 
     def __init__(self, base_url: str, *, timeout: float = 30.0, retries: int = 3, concurrency: int = 8,
-                 fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None):
+                 fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None,
+                 backoff: float = 0.5):
         self.base = base_url.rstrip("/")
         self.description = self.base
-        self.retries = retries
+        self.timeout = timeout
+        self.retries = max(1, retries)
+        self.backoff = backoff
         self.concurrency = concurrency
         self.fci_since = fci_since
         self.today = today or dt.date.today()
         self.client = httpx.Client(timeout=timeout, follow_redirects=True,
                                    limits=httpx.Limits(max_connections=concurrency))
-        self._cache: dict[str, Optional[bytes]] = {}
+        self._cache: dict[str, bytes | None | SourceError] = {}
         self._lock = threading.Lock()
         self._history_dir = DirectorySource(history, history) if history and Path(history, "v1").is_dir() else None
 
@@ -137,12 +143,14 @@ class HttpSource:
 
     def _fetch(self, route: str) -> Optional[bytes]:
         url = self.url(route)
-        delay = 0.5
+        delay = self.backoff
         for attempt in range(1, self.retries + 1):
             try:
                 r = self.client.get(url)
+            except httpx.TimeoutException:
+                problem = f"sin respuesta en {self.timeout:g} s (tiempo de espera agotado)"
             except httpx.HTTPError as e:
-                problem = f"{type(e).__name__}: {e}"
+                problem = f"error de conexión ({type(e).__name__}: {e})"
             else:
                 if r.status_code == 200:
                     return r.content
@@ -156,20 +164,30 @@ class HttpSource:
                 delay *= 2
         raise SourceError(f"{url}: {problem} (tras {attempt} intento(s))")
 
-    def get(self, route: str) -> Optional[bytes]:
+    def _fetch_or_error(self, route: str) -> bytes | None | SourceError:
         with self._lock:
             if route in self._cache:
                 return self._cache[route]
-        body = self._fetch(route)
+        try:
+            body = self._fetch(route)
+        except SourceError as e:
+            body = e
         with self._lock:
             self._cache[route] = body
+        return body
+
+    def get(self, route: str) -> Optional[bytes]:
+        """The body, or None for a 404; raises SourceError for any other failure."""
+        body = self._fetch_or_error(route)
+        if isinstance(body, SourceError):
+            raise SourceError(str(body))
         return body
 
     def prefetch(self, routes: Iterable[tuple[str, bool]]) -> None:
         todo = [r for r, history in routes if not history and r not in self._cache]
         if todo:
             with ThreadPoolExecutor(self.concurrency) as pool:
-                list(pool.map(self.get, todo))
+                list(pool.map(self._fetch_or_error, todo))
 
     def read(self, route: str, history: bool = False) -> bytes:
         if history:
@@ -218,7 +236,7 @@ class HttpSource:
             return self._history_dir.expand(dataset, source) if self._history_dir else []
         routes = self.candidates(dataset, source)
         self.prefetch((r, False) for r in routes)
-        return [r for r in routes if self._cache.get(r) is not None]
+        return [r for r in routes if self._cache.get(r) is not None]  # a failed route stays: read raises
 
 
 def open_source(spec: str, history: Optional[str] = None, **http_options):

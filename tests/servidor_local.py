@@ -1,0 +1,105 @@
+"""A small threaded HTTP server on 127.0.0.1 that serves a directory in the upstream
+static layout the way the public API does: ``GET /v1/X`` answers ``v1/X/index.json``,
+anything else is 404.
+
+Tests can make chosen paths misbehave, to check retries, errors and timeouts::
+
+    with ServidorLocal(root, fallas={"/v1/feriados/2025": [500, 500]}) as srv:
+        ...  # the first two GETs answer 500, the third serves the file
+
+A falla is an HTTP status to answer, or ``("lento", segundos)`` to wait before
+answering (longer than the client's timeout = a timeout).  ``pedidos`` counts GETs
+per path.
+"""
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+Falla = Union[int, tuple]
+
+
+class ServidorLocal:
+    def __init__(self, root: Path, fallas: Optional[dict[str, Iterable[Falla]]] = None):
+        self.root = Path(root)
+        self.fallas = {path: collections.deque(items) for path, items in (fallas or {}).items()}
+        self.pedidos: collections.Counter = collections.Counter()
+        self._lock = threading.Lock()
+        self._httpd: Optional[ThreadingHTTPServer] = None
+        self._thread: Optional[threading.Thread] = None
+
+    @property
+    def url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def fallar(self, path: str, *fallas: Falla) -> None:
+        """Make the next GETs of ``path`` misbehave (e.g. once the server is running)."""
+        with self._lock:
+            self.fallas[path] = collections.deque(fallas)
+
+    def _next_falla(self, path: str) -> Optional[Falla]:
+        with self._lock:
+            self.pedidos[path] += 1
+            queue = self.fallas.get(path)
+            return queue.popleft() if queue else None
+
+    def _file(self, path: str) -> Optional[Path]:
+        parts = [p for p in path.split("/") if p]
+        if not parts or parts[0] != "v1" or any(p in (".", "..") for p in parts):
+            return None
+        f = self.root.joinpath(*parts, "index.json")
+        return f if f.is_file() else None
+
+    def _handler(self):
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive: the client reuses connections
+            # headers and body go out in two writes: with Nagle on, each answer on a
+            # kept-alive connection would wait ~40 ms for the client's delayed ACK
+            disable_nagle_algorithm = True
+
+            def do_GET(self):
+                path = self.path.split("?", 1)[0].rstrip("/")
+                falla = server._next_falla(path)
+                if isinstance(falla, tuple) and falla[0] == "lento":
+                    time.sleep(falla[1])
+                    falla = None
+                if falla is not None:
+                    return self._send(falla, b'{"error": "falla de prueba"}')
+                f = server._file(path)
+                if f is None:
+                    return self._send(404, b'{"error": "no existe"}')
+                self._send(200, f.read_bytes())
+
+            def _send(self, status: int, body: bytes):
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test): nothing to answer
+
+            def log_message(self, format, *args):
+                pass
+
+        return Handler
+
+    def __enter__(self) -> "ServidorLocal":
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join()

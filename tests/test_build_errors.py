@@ -1,0 +1,247 @@
+"""Bad input stops the build with a clear message and leaves the previous database alone.
+
+Each test writes a tiny source in the upstream layout (two datasets: feriados 2025 and
+UVA) and drives the real command line, capturing what a user would read on stderr.
+"""
+import datetime as dt
+import hashlib
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from argentina_datos import cli
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.construir import Builder, BuildError
+from argentina_datos.fuentes import DirectorySource
+from servidor_local import ServidorLocal
+
+FERIADOS = [
+    {"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},
+    {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
+]
+UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+UVA_RUTA = "v1/finanzas/indices/uva"
+
+
+def escribir(root: Path, route: str, content) -> Path:
+    path = root / route / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))
+    return path
+
+
+@pytest.fixture
+def fuente(tmp_path) -> Path:
+    root = tmp_path / "fuente"
+    escribir(root, "v1/feriados/2025", FERIADOS)
+    escribir(root, UVA_RUTA, UVA)
+    return root
+
+
+@pytest.fixture
+def salida(tmp_path) -> Path:
+    d = tmp_path / "salida"
+    d.mkdir()
+    return d / "argentina.db"
+
+
+@pytest.fixture
+def construir(capsys):
+    """Run build-db; return (exit code, stderr)."""
+
+    def run(*args):
+        capsys.readouterr()
+        code = cli.main([str(a) for a in args])
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        return code, err
+
+    return run
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def filas(db: Path, table: str) -> int:
+    with sqlite3.connect(db) as con:
+        return con.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+
+
+def tablas(db: Path) -> set:
+    with sqlite3.connect(db) as con:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def buena_construccion(construir, fuente, salida):
+    code, err = construir("--source", fuente, "--output", salida)
+    assert code == 0, err
+    assert filas(salida, "uva") == 2 and filas(salida, "feriados") == 2
+    return sha256(salida)
+
+
+MALOS = {
+    "no es JSON": ('[{"fecha": "2016-03-31", "valor": 14.05},', ["no es JSON válido"]),
+    "falta un campo obligatorio": ([UVA[0], {"fecha": "2016-04-01"}],
+                                   ["registro 2", "falta el campo obligatorio «valor»"]),
+    "tipo equivocado": ([UVA[0], {"fecha": "2016-04-01", "valor": "abc"}],
+                        ["registro 2", "«valor» debe ser número y es texto", '"abc"']),
+    "campo desconocido": ([UVA[0], {**UVA[1], "otro": 1}], ["registro 2", "campo no declarado", "«otro»"]),
+    "registro que no es objeto": ([UVA[0], 7], ["registro 2", "se esperaba un objeto"]),
+    "lista vacía": ([], ["la lista de registros está vacía"]),
+    "no es una lista": ({"fecha": "2016-03-31"}, ["se esperaba una lista de registros"]),
+    "clave repetida": ([UVA[0], UVA[1], UVA[0]],
+                       ["registro 3", "clave repetida", "fecha='2016-03-31'", "registro 1"]),
+}
+
+
+@pytest.mark.parametrize("caso", sorted(MALOS))
+def test_bad_input_stops_the_build_and_keeps_the_previous_output(construir, fuente, salida, caso):
+    antes = buena_construccion(construir, fuente, salida)
+    contenido, esperado = MALOS[caso]
+    archivo = escribir(fuente, UVA_RUTA, contenido)
+
+    code, err = construir("--source", fuente, "--output", salida)
+
+    assert code != 0
+    error = next(line for line in err.splitlines() if line.startswith("error: "))
+    assert str(archivo) in error
+    for texto in esperado:
+        assert texto in error
+    assert sha256(salida) == antes
+    assert os.listdir(salida.parent) == [salida.name]  # no temporary file left behind
+
+
+def test_keep_going_skips_the_bad_dataset_builds_the_rest_and_lists_it(construir, fuente, salida):
+    buena_construccion(construir, fuente, salida)
+    archivo = escribir(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "abc"}])
+
+    code, err = construir("--source", fuente, "--output", salida, "--keep-going")
+
+    assert code == 0, err
+    assert "uva" not in tablas(salida)
+    assert filas(salida, "feriados") == 2
+    final = err[err.index("Omitidos por error (--keep-going):"):].splitlines()
+    assert len(final) == 2
+    assert final[1].strip().startswith(f"uva: {archivo}: registro 2: «valor» debe ser número")
+    assert os.listdir(salida.parent) == [salida.name]
+
+    # a build that skipped something is not "up to date": the next run tries again
+    code, err = construir("--source", fuente, "--output", salida, "--keep-going")
+    assert code == 0 and "ya está al día" not in err
+    escribir(fuente, UVA_RUTA, UVA)
+    code, err = construir("--source", fuente, "--output", salida)
+    assert code == 0 and filas(salida, "uva") == 2
+
+
+def test_builder_api_with_a_subset_of_datasets(fuente, salida):
+    escribir(fuente, UVA_RUTA, [{"fecha": "2016-03-31", "valor": True}])
+    builder = Builder(DirectorySource(fuente), salida, datasets=[BY_TABLE["feriados"], BY_TABLE["uva"]])
+    with pytest.raises(BuildError, match=r"uva/index\.json: registro 1: «valor» debe ser número y es booleano"):
+        builder.run()
+    assert not salida.exists()
+    assert os.listdir(salida.parent) == []
+
+    report = Builder(DirectorySource(fuente), salida, datasets=[BY_TABLE["uva"]], keep_going=True).run()
+    assert [o.table for o in report.skipped] == ["uva"]
+
+
+def test_a_source_without_any_dataset_is_an_error(construir, tmp_path, salida):
+    (tmp_path / "vacia" / "v1").mkdir(parents=True)
+    code, err = construir("--source", tmp_path / "vacia", "--output", salida)
+    assert code != 0
+    assert "la fuente no tiene ninguno de los conjuntos de datos" in err
+    code, err = construir("--source", tmp_path / "no-existe", "--output", salida)
+    assert code != 0
+    assert f"{tmp_path / 'no-existe'}: no es un directorio con el formato de upstream" in err
+    assert not salida.exists()
+
+
+def test_an_output_that_cannot_be_written_is_a_clear_error(construir, fuente, tmp_path):
+    code, err = construir("--source", fuente, "--output", tmp_path)
+    assert code != 0
+    assert f"no se pudo escribir {tmp_path}" in err
+    assert not [p for p in tmp_path.parent.iterdir() if p.name.startswith(tmp_path.name + ".tmp-")]
+
+
+def test_an_unexpected_error_is_one_line_not_a_traceback(construir, fuente, salida, monkeypatch):
+    def roto(self, force=False):
+        raise ZeroDivisionError("división por cero")
+
+    monkeypatch.setattr(Builder, "run", roto)
+    code, err = construir("--source", fuente, "--output", salida)
+    assert code != 0
+    assert "error interno (ZeroDivisionError: división por cero) en test_build_errors.py:" in err
+
+
+# ---- HTTP errors ---------------------------------------------------------------------
+def http_args(srv, salida, *extra):
+    # only today's FCI dates: these tests are about errors, not about the walk
+    return ("--source", srv.url, "--output", salida, "--fci-desde", dt.date.today().isoformat(), *extra)
+
+
+@pytest.mark.parametrize("falla, problema", [
+    (500, "HTTP 500 (tras 2 intento(s))"),
+    (("lento", 2.0), "sin respuesta en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
+])
+def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente, salida, falla, problema):
+    with ServidorLocal(fuente) as srv:
+        code, err = construir(*http_args(srv, salida))
+        assert code == 0, err
+        antes = sha256(salida)
+        srv.fallar(f"/{UVA_RUTA}", falla, falla)
+
+        code, err = construir(*http_args(srv, salida, "--timeout", "0.3", "--retries", "2", "--force"))
+
+    assert code != 0
+    assert f"error: {srv.url}/{UVA_RUTA}: {problema}" in err
+    assert sha256(salida) == antes
+    assert os.listdir(salida.parent) == [salida.name]
+
+
+def test_http_error_with_keep_going_skips_only_that_dataset(construir, fuente, salida):
+    with ServidorLocal(fuente, fallas={f"/{UVA_RUTA}": [503, 503]}) as srv:
+        code, err = construir(*http_args(srv, salida, "--retries", "2", "--keep-going"))
+    assert code == 0, err
+    assert filas(salida, "feriados") == 2
+    assert "uva" not in tablas(salida)
+    assert f"  uva: {srv.url}/{UVA_RUTA}: HTTP 503 (tras 2 intento(s))" in err.splitlines()
+
+
+# ---- rebuilds and the output file ----------------------------------------------------
+def test_no_change_rebuild_does_not_rewrite_and_force_does(construir, fuente, salida):
+    buena_construccion(construir, fuente, salida)
+    antes = salida.stat()
+
+    code, err = construir("--source", fuente, "--output", salida)
+    assert code == 0
+    assert "ya está al día" in err
+    despues = salida.stat()
+    assert (despues.st_ino, despues.st_mtime_ns) == (antes.st_ino, antes.st_mtime_ns)
+
+    code, err = construir("--source", fuente, "--output", salida, "--force")
+    assert code == 0 and "ya está al día" not in err
+    assert salida.stat().st_ino != antes.st_ino
+    assert filas(salida, "uva") == 2
+
+    escribir(fuente, UVA_RUTA, UVA + [{"fecha": "2016-04-02", "valor": 14.06}])
+    code, err = construir("--source", fuente, "--output", salida)
+    assert code == 0 and filas(salida, "uva") == 3
+
+
+def test_output_gets_normal_permissions(construir, fuente, salida):
+    viejo = os.umask(0o022)
+    try:
+        buena_construccion(construir, fuente, salida)
+    finally:
+        os.umask(viejo)
+    assert salida.stat().st_mode & 0o777 == 0o644
+
+    # a rebuild keeps whatever mode the owner gave the file
+    salida.chmod(0o640)
+    code, err = construir("--source", fuente, "--output", salida, "--force")
+    assert code == 0, err
+    assert salida.stat().st_mode & 0o777 == 0o640
