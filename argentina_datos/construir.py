@@ -12,6 +12,7 @@ import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -161,6 +162,10 @@ class DatasetLoader:
             value = partitions[p.name]
             prefix.append(self._lookup(p.name, value) if p.name in layout.lookups else value)
         shared = {p.name: partitions[p.name] for p in self.dataset.partitions if p not in layout.partition_only}
+        if not layout.has_children and layout.codec is not None:
+            columns = layout.codec.encode_columns(records)
+            if columns is not None and self._insert_columns(records, prefix, shared, columns):
+                return
         field_lookups = [i for i, c in enumerate(layout.field_columns) if c in layout.lookups]
         derived = list(self.dataset.derived.values())
         ordered = self.dataset.ordered
@@ -204,6 +209,35 @@ class DatasetLoader:
                     child_rows[child.table],
                 )
 
+    def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
+        """What the record-by-record loop of ``_insert`` does, a column at a time.
+
+        Returns False, having written nothing, when a value needs that loop to
+        name the record at fault.
+        """
+        layout = self.layout
+        n = len(records)
+        for name, expected in shared.items():
+            if columns[layout.field_columns.index(name)].count(expected) != n:
+                return False
+        for j, column_name in enumerate(layout.field_columns):
+            if column_name in layout.lookups:
+                ids = self.lookup_ids[column_name]
+                for value in dict.fromkeys(columns[j]):  # ids in order of first appearance
+                    if value not in ids and value is not None:
+                        ids[value] = len(ids) + 1
+                columns[j] = list(map(ids.get, columns[j]))
+        head = [repeat(value, n) for value in prefix]
+        if self.dataset.ordered:
+            head.append(range(n))
+        derived = [list(map(fn, records)) for fn in self.dataset.derived.values()]
+        cols = layout.insert_columns
+        self.db.executemany(
+            f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
+            zip(*head, *columns, *derived),
+        )
+        return True
+
     def _repeated_key(self, records: list) -> Optional[str]:
         key = self.dataset.unique
         seen: dict = {}
@@ -239,6 +273,8 @@ class DatasetLoader:
         found = ids.get(value)
         if found is None:
             if value is None:
+                if self.layout.lookup_nullable(column):
+                    return None
                 raise BadRecord(f"«{column}» no puede ser null", column)
             found = ids[value] = len(ids) + 1
         return found
@@ -399,6 +435,9 @@ class Builder:
                 lite[layout.table].enable_fts(layout.dataset.fts, tokenize=FTS_TOKENIZE)
                 lite[layout.table].populate_fts(layout.dataset.fts)
         db.execute("ANALYZE")
+        # Pages filled by inserts into a WITHOUT ROWID table are ~85% full; VACUUM
+        # rewrites them full, about a tenth off the file, for a fraction of a second.
+        db.execute("VACUUM")
 
     def _check(self, db: sqlite3.Connection, layouts: list[Layout]) -> None:
         result = db.execute("PRAGMA integrity_check").fetchone()[0]

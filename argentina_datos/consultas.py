@@ -28,7 +28,7 @@ class RecordQuery:
         for col in lay.field_columns:
             if col in lay.lookups:
                 select.append(f"l_{col}.{quote(col)}")
-                joins.append(f"JOIN {quote(lay.lookup_table(col))} l_{col} ON l_{col}.id = t.{quote(col + '_id')}")
+                joins.append(lay.lookup_join(col, f"l_{col}"))
             else:
                 select.append(f"t.{quote(col)}")
         self.base = f"SELECT {', '.join(select)} FROM {quote(lay.table)} t {' '.join(joins)}"

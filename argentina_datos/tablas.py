@@ -88,6 +88,18 @@ class Layout:
     def lookup_table(self, column: str) -> str:
         return f"{self.table}_{column}"
 
+    def lookup_nullable(self, column: str) -> bool:
+        """A lookup on a field that may be null or absent: its id is then NULL."""
+        field = dict(self.codec.columns).get(column) if self.codec else None
+        return bool(field and (field.nullable or field.optional))
+
+    def lookup_join(self, column: str, alias: str, table_alias: str = "t") -> str:
+        """The join that turns ``<column>_id`` back into the value (LEFT for nullable lookups,
+        so that rows with a NULL id stay; inner otherwise, which lets SQLite start from the lookup)."""
+        kind = "LEFT JOIN" if self.lookup_nullable(column) else "JOIN"
+        return (f"{kind} {quote(self.lookup_table(column))} {alias} "
+                f"ON {alias}.id = {table_alias}.{quote(column + '_id')}")
+
     @property
     def key(self) -> list[str]:
         return [self.stored(p.name) for p in self.dataset.partitions] + [ORDER]
@@ -181,7 +193,7 @@ class Layout:
             if col in self.lookups:
                 alias = f"l_{col}"
                 select.append(f"{alias}.{quote(col)} AS {quote(col)}")
-                joins.append(f"JOIN {quote(self.lookup_table(col))} {alias} ON {alias}.id = t.{quote(col + '_id')}")
+                joins.append(self.lookup_join(col, alias))
             else:
                 select.append(f"t.{quote(col)}")
         return (f"CREATE VIEW {quote(self.table + '_vista')} AS SELECT " + ", ".join(select)
