@@ -21,6 +21,9 @@ SETTINGS = {
     "default_cache_ttl": 3600,
     "allow_download": True,
     "allow_csv_stream": True,
+    # Suggesting facets probes every column: 2.3 s per page of the 850,000-row fci_valores, 0.17 s
+    # without. Facets set in metadata.yml still show, and any column can be faceted from its menu.
+    "suggest_facets": False,
 }
 
 

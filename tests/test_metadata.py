@@ -164,3 +164,21 @@ def test_tableros_and_extra_queries_are_merged(tmp_path):
 
 def test_test_database_is_served_under_the_documented_name(ds):
     assert DB in ds.databases
+
+
+async def test_served_read_only(ds, conn):
+    from argentina_datos.servidor import SETTINGS
+
+    assert not ds.databases[DB].is_mutable
+    before = conn.execute("SELECT count(*) FROM fuentes").fetchone()[0]
+    r = await ds.client.get(f"/{DB}.json", params={"sql": "insert into fuentes (ruta) values ('x')"})
+    assert r.status_code == 400
+    r = await ds.client.post(f"/{DB}/fuentes", data={"ruta": "x"})
+    assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
+    assert conn.execute("SELECT count(*) FROM fuentes").fetchone()[0] == before
+    assert SETTINGS["sql_time_limit_ms"] <= 5000 and SETTINGS["max_returned_rows"] <= 10000
+
+
+def test_no_canned_query_writes(metadata):
+    for name, q in metadata["databases"][DB]["queries"].items():
+        assert not q.get("write"), name

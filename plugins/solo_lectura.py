@@ -1,0 +1,26 @@
+"""Datasette plugin: the site only reads. Outside /v1 (which answers its own methods), anything but
+GET and HEAD gets a 405 instead of reaching Datasette, where a POST to a table page is a 500."""
+from datasette import hookimpl
+
+READ_METHODS = {"GET", "HEAD"}
+
+
+def _is_v1(path: str) -> bool:
+    return path == "/v1" or path.startswith("/v1/")
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    def wrap(app):
+        async def read_only(scope, receive, send):
+            if scope["type"] != "http" or scope.get("method", "GET") in READ_METHODS or _is_v1(scope.get("path", "")):
+                return await app(scope, receive, send)
+            body = "Este sitio es de sólo lectura: use GET.\n".encode()
+            await send({"type": "http.response.start", "status": 405, "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"), (b"allow", b"GET, HEAD"),
+                (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+        return read_only
+
+    return wrap
