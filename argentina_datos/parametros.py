@@ -86,7 +86,7 @@ CATEGORIA_FCI = Param(
 )
 NOMBRE_FONDO = Param(
     "nombre", r"[a-z0-9]+(?:-[a-z0-9]+)*", TEXT,
-    "nombre normalizado del fondo, en minúsculas y con guiones", example="1810-ahorro",
+    "nombre normalizado del fondo, en minúsculas y con guiones", example="1810-renta-dolar-clase-a",
 )
 SENADOR_ID = Param("id", r"[0-9]{1,9}", TEXT, "identificador numérico del senador", example="580")
 MES = Param(

@@ -2,7 +2,7 @@
 from datasette import hookimpl
 
 from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response
-from argentina_datos.openapi import openapi_document
+from argentina_datos.openapi import OPENAPI_PATH, openapi_document
 
 MARKER_TABLE = "_construccion"
 
@@ -53,7 +53,7 @@ class V1Middleware:
             return await send_response(send, response, headers, method == "HEAD")
         response = self.v1.cached(path)
         if response is None:
-            if path == "/v1/openapi.json":
+            if path == OPENAPI_PATH:
                 response = self.v1.remember(path, make_response(200, openapi_document(self.v1.router)))
             else:
                 db = await self.database()

@@ -1,0 +1,195 @@
+"""/v1/openapi.json: a valid OpenAPI 3 document of exactly what is served, with the spec's bounds.
+
+The spec (../shared/spec/interface.md) is read here, not copied: its limits table and its route
+tables are what the document and the README must agree with.
+"""
+import re
+
+import orjson
+import pytest
+from openapi_schema_validator import OAS30Validator
+from openapi_spec_validator import validate
+
+from argentina_datos.openapi import OPENAPI_PATH, build_document, markdown_table
+from argentina_datos.rutas import Router
+from paths import REPO, SHARED
+
+SPEC = (SHARED / "spec" / "interface.md").read_text()
+README = (REPO / "README.md").read_text()
+ROUTER = Router()
+DOC = build_document(ROUTER)
+OPERATIONS = {path: item["get"] for path, item in DOC["paths"].items()}
+
+
+def example_path(path: str, operation: dict) -> str:
+    for p in operation["parameters"]:
+        path = path.replace("{" + p["name"] + "}", str(p["example"]))
+    return path
+
+
+def schema_validator(schema: dict) -> OAS30Validator:
+    # $refs point into #/components: validate with the document's components at the root.
+    return OAS30Validator({**schema, "components": DOC["components"]})
+
+
+def resolve(obj: dict) -> dict:
+    while "$ref" in obj:
+        node = DOC
+        for part in obj["$ref"].removeprefix("#/").split("/"):
+            node = node[part]
+        obj = node
+    return obj
+
+
+async def test_served_document_is_the_generated_one(ds):
+    response = await ds.client.get(OPENAPI_PATH)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/json; charset=utf-8"
+    assert orjson.loads(response.content) == orjson.loads(orjson.dumps(DOC))
+
+
+def test_document_validates():
+    validate(DOC)
+
+
+def test_paths_are_exactly_the_router_endpoints():
+    assert set(DOC["paths"]) == {e.path for e in ROUTER.endpoints} | {OPENAPI_PATH}
+
+
+def test_operation_ids_are_unique_ascii():
+    ids = [op["operationId"] for op in OPERATIONS.values()]
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[A-Za-z0-9]+", i) for i in ids)
+
+
+@pytest.mark.parametrize("path", sorted(OPERATIONS))
+def test_every_parameter_has_an_example_its_schema_accepts(path):
+    for p in OPERATIONS[path]["parameters"]:
+        assert "example" in p, (path, p["name"])
+        OAS30Validator(p["schema"]).validate(p["example"])
+        assert p["description"]
+
+
+@pytest.mark.parametrize("path", sorted(OPERATIONS))
+async def test_every_path_answers_200_with_its_examples_and_matches_its_schema(ds, path):
+    operation = OPERATIONS[path]
+    response = await ds.client.get(example_path(path, operation))
+    assert response.status_code == 200, response.text[:300]
+    schema = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    schema_validator(schema).validate(orjson.loads(response.content))
+
+
+@pytest.mark.parametrize("path", sorted(OPERATIONS))
+def test_errors_reference_the_error_schema(path):
+    responses = OPERATIONS[path]["responses"]
+    expected = {"200", "404", "414"} | ({"400"} if OPERATIONS[path]["parameters"] else set())
+    assert set(responses) == expected
+    for status in expected - {"200"}:
+        content = resolve(responses[status])["content"]["application/json"]
+        assert content["schema"] == {"$ref": "#/components/schemas/Error"}
+
+
+def test_error_schema_describes_the_error_shape():
+    error = DOC["components"]["schemas"]["Error"]
+    assert set(error["required"]) == {"status", "error", "mensaje", "parametro"}
+    assert error["properties"]["parametro"]["nullable"] is True
+    schema_validator(error).validate(error["example"])
+
+
+# ---- the spec's bounds ------------------------------------------------------------
+def spec_limits() -> list[tuple[str, int, int | None]]:
+    """(route, minimum, maximum) for each año row of the spec's limits table."""
+    out = []
+    for route, lo, hi in re.findall(r"^\| año, (/v1/\S+) \| (?:minimum )?(\d{4})(?: to (\d{4}))?", SPEC, re.M):
+        out.append((route, int(lo), int(hi) if hi else None))
+    return out
+
+
+def param(path: str, name: str) -> dict:
+    return next(p for p in OPERATIONS[path]["parameters"] if p["name"] == name)
+
+
+def test_spec_limits_are_read():
+    assert len(spec_limits()) == 4
+
+
+@pytest.mark.parametrize("route,lo,hi", spec_limits())
+def test_year_bounds_are_the_spec_bounds(route, lo, hi):
+    schema = param(route, "año")["schema"]
+    assert schema["type"] == "integer"
+    assert schema["minimum"] == lo
+    assert schema.get("maximum") == hi
+
+
+def test_mes_pattern_is_the_spec_pattern():
+    spec = re.search(r"\| mes \| matches (\S+) \|", SPEC).group(1).replace("\\|", "|")
+    for path in ("/v1/rems/{año}/{mes}", "/v1/senado/viajes/nacionales/{año}/{mes}"):
+        ours = param(path, "mes")["schema"]["pattern"]
+        for text in [f"{m:02d}" for m in range(0, 100)] + ["1", "001", "1a", ""]:
+            assert bool(re.search(ours, text)) == bool(re.search(spec, text)), (path, text)
+
+
+def test_casa_enum_is_the_spec_enum_plus_tarjeta():
+    spec = re.search(r"\| casa \| string, one of: ([^|]+) \|", SPEC).group(1)
+    spec_enum = {c.strip() for c in spec.split(",")}
+    for path in ("/v1/cotizaciones/dolares/{casa}", "/v1/cotizaciones/dolares/{casa}/{fecha}"):
+        assert set(param(path, "casa")["schema"]["enum"]) == spec_enum | {"tarjeta"}
+
+
+@pytest.mark.parametrize("path,name,good,bad", [
+    ("/v1/cotizaciones/dolares/{casa}/{fecha}", "fecha", ["2025/01/02"], ["2025-01-02", "ultimo", "25/01/02"]),
+    ("/v1/finanzas/fci/{categoria}/{fecha}", "fecha", ["2025/01/02", "ultimo", "penultimo"], ["ayer", "2025-01-02"]),
+    ("/v1/finanzas/fci/fondos/{nombre}", "nombre", ["1810-ahorro", "fondo-x"], ["Fondo", "a--b", "-a", "a_b"]),
+    ("/v1/senado/senadores/{id}/viajes", "id", ["580"], ["abc", ""]),
+])
+def test_string_parameters_carry_their_pattern(path, name, good, bad):
+    validator = OAS30Validator(param(path, name)["schema"])
+    assert all(validator.is_valid(v) for v in good)
+    assert not any(validator.is_valid(v) for v in bad)
+
+
+# ---- the spec's routes are all served -----------------------------------------------
+def spec_routes() -> list[str]:
+    section = SPEC[SPEC.index("## Endpoints"):SPEC.index("## Authentication")]
+    return sorted(set(re.findall(r"^\| (/v1/\S+) \|", section, re.M)))
+
+
+def test_spec_routes_are_read():
+    assert len(spec_routes()) > 30
+
+
+def param_example(name: str):
+    return next(p["example"] for op in OPERATIONS.values() for p in op["parameters"] if p["name"] == name)
+
+
+def served_path(spec_route: str) -> str:
+    """The router's template answering a spec route (e.g. the five FCI categories share one)."""
+    filled = re.sub(r"{([^}]+)}", lambda m: str(param_example(m.group(1))), spec_route)
+    return ROUTER.match(filled)[0].path
+
+
+@pytest.mark.parametrize("route", spec_routes())
+def test_every_spec_route_is_documented_and_routed(route):
+    assert served_path(route) in DOC["paths"]
+
+
+def routes_beyond_the_spec() -> list[str]:
+    return sorted({e.path for e in ROUTER.endpoints} - {served_path(r) for r in spec_routes()})
+
+
+# ---- the README ----------------------------------------------------------------
+def test_readme_route_table_is_current():
+    start, end = "<!-- rutas:inicio -->\n", "<!-- rutas:fin -->"
+    assert start in README and end in README, "README.md debe tener la tabla de rutas entre los marcadores"
+    table = README[README.index(start) + len(start):README.index(end)]
+    assert table.strip() == markdown_table(ROUTER).strip(), (
+        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.openapi --markdown")
+
+
+def test_readme_names_every_route_beyond_the_spec():
+    section = README[README.index("## API /v1"):]
+    beyond = routes_beyond_the_spec()
+    assert "/v1/feriados" in beyond and "/v1/rems/ultimo" in beyond
+    missing = [r for r in beyond if f"`{r}`" not in section.split("<!-- rutas:fin -->")[1]]
+    assert not missing, f"el README no explica estas rutas fuera de la especificación: {missing}"
+    assert OPENAPI_PATH in section
