@@ -7,4 +7,9 @@ export ARGENTINA_DATOS_SOURCE="${ARGENTINA_DATOS_SOURCE:-../shared/upstream}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
+# tests/test_navegador.py drives Debian's chromium (no browser download): install it when missing
+# and we can (root with apt-get, as in CI); otherwise that test says how to install it.
+if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
 exec .venv/bin/python -m pytest tests notebooks --nbval-lax "$@"

@@ -1,0 +1,318 @@
+"""The Datasette UI as a user sees it, in a real headless Chromium.
+
+Starts `serve-datos` (python -m argentina_datos.servidor) on a free port
+against the test database and visits the home page, a faceted table, a canned query, a
+full-text search and the charts page.  Each page must answer without an error banner, show
+what the database holds (counts are taken from SQLite, not written here) and fetch nothing
+from outside 127.0.0.1: tests have no internet, and neither may a user's offline copy.
+
+Uses Debian's chromium (`apt-get install chromium`; scripts/test.sh does it when missing)
+through the playwright package, which downloads no browser when given `executable_path`.
+Screenshots go to screenshots/ (git-ignored).  Alone:
+`.venv/bin/pytest tests/test_navegador.py`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import yaml
+
+from argentina_datos.servidor import METADATA, REPO
+from paths import TEST_DB
+
+CHROMIUM = Path(os.environ.get("ARGENTINA_DATOS_CHROMIUM", "/usr/bin/chromium"))
+SCREENSHOTS = REPO / "screenshots"
+DASHBOARD = "series"
+# Flags that let Chromium run as root in a container without reaching the network by itself.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'")
+
+
+def _db_path() -> Path:
+    return Path(os.environ.get("ARGENTINA_DATOS_DB", TEST_DB))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _metadata() -> dict:
+    meta = yaml.safe_load(METADATA.read_text()) if METADATA.exists() else None
+    if "datasette-dashboards" not in ((meta or {}).get("plugins") or {}):
+        pytest.fail("metadata.yml no tiene los gráficos de metadata/tableros.yml: "
+                    "regenérelo con `python -m argentina_datos.metadatos`")
+    return meta
+
+
+def _get_json(url: str):
+    with urllib.request.urlopen(url, timeout=2) as r:
+        return json.load(r)
+
+
+@pytest.fixture(scope="module")
+def servidor():
+    db = _db_path()
+    assert db.exists(), f"falta la base de prueba {db}"
+    meta = _metadata()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    # Exactly what a user runs: `serve-datos DB --host --port`.
+    cmd = [sys.executable, "-m", "argentina_datos.servidor", str(db), "--host", "127.0.0.1", "--port", str(port)]
+    with tempfile.TemporaryFile("w+") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                if proc.poll() is not None:
+                    log.seek(0)
+                    pytest.fail(f"serve-datos terminó con código {proc.returncode}:\n{log.read()[-3000:]}")
+                try:
+                    databases = _get_json(f"{base}/-/databases.json")
+                    break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    pytest.fail(f"serve-datos no respondió en 30 s en {base}")
+                time.sleep(0.2)
+            # The name Datasette gives the database (the file's stem, unless the server renames it).
+            names = [d["name"] for d in databases if not d["name"].startswith("_")]
+            assert len(names) == 1, names
+            yield {"base": base, "db": db, "name": names[0], "meta": meta}
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def navegador():
+    if not CHROMIUM.exists():
+        pytest.fail(f"no está {CHROMIUM}: instálelo con `apt-get install chromium` (scripts/test.sh lo hace)")
+    with playwright_api.sync_playwright() as p:
+        # launch() gives every run a fresh temporary profile (the --user-data-dir).
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class Visita:
+    """One page of one browser context, recording what a user would not see but should know:
+    script errors, failed or outside requests, and the JSON the page fetched."""
+
+    def __init__(self, browser, base: str):
+        self.base = base
+        self.context = browser.new_context(viewport={"width": 1366, "height": 900}, locale="es-AR")
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.outside: list[tuple[str, str]] = []
+        self.json_responses: list = []
+        self.context.route("**/*", self._route)
+        self.page.on("pageerror", lambda exc: self.errors.append(f"error de script: {exc}"))
+        # A failed load is reported below with its URL; the console only repeats it without one.
+        self.page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
+                     and self.errors.append(f"consola: {m.text}"))
+        self.page.on("requestfailed", self._failed)
+        self.page.on("response", self._response)
+
+    def _route(self, route):
+        url = route.request.url
+        if url.startswith((self.base, "data:", "blob:", "about:")):
+            return route.continue_()
+        # Blocked rather than left to time out on DNS: there is no internet in tests.
+        self.outside.append((route.request.resource_type, url))
+        route.abort()
+
+    def _failed(self, request):
+        if not any(url == request.url for _, url in self.outside):
+            self.errors.append(f"pedido fallido: {request.url} {request.failure}")
+
+    def _response(self, response):
+        if response.status >= 400:
+            self.errors.append(f"HTTP {response.status}: {response.url}")
+        elif ".json?" in response.url:
+            self.json_responses.append(response)
+
+    def go(self, path: str):
+        response = self.page.goto(self.base + path, wait_until="networkidle")
+        assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+        return self.page
+
+    def check(self, shot: str):
+        page = self.page
+        SCREENSHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{shot}.png"), full_page=True)
+        banners = page.locator(".message-error").all_inner_texts()
+        assert not banners, f"{shot}: mensajes de error en la página: {banners}"
+        assert not page.title().lower().startswith("error"), f"{shot}: página de error: {page.title()}"
+        assert not self.errors, f"{shot}: " + "; ".join(self.errors)
+        # Images may be data (the senators' photos are URLs upstream); the page itself
+        # (scripts, styles, fonts, the charts' data) must come from this server.
+        assets = [(kind, url) for kind, url in self.outside if kind != "image"]
+        assert not assets, f"{shot}: la página pide recursos fuera de 127.0.0.1: {assets}"
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visita(navegador, servidor):
+    v = Visita(navegador, servidor["base"])
+    try:
+        yield v
+    finally:
+        v.close()
+
+
+def _sql(db: Path, query: str, *params):
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return conn.execute(query, params).fetchall()
+
+
+def _rows(page):
+    return page.locator("table.rows-and-columns tbody tr")
+
+
+def test_inicio(visita, servidor):
+    page = visita.go("/")
+    title = servidor["meta"].get("title")
+    if title:
+        assert page.locator("h1").first.inner_text().strip() == title
+    tables = {name for (name,) in _sql(servidor["db"], "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"cotizaciones_dolares", "inflacion", "riesgo_pais", "uva"} <= tables
+    db_link = page.locator(f'a[href="/{servidor["name"]}"]')
+    assert db_link.count() >= 1, "la página de inicio no enlaza la base"
+    body = page.locator("body").inner_text()
+    assert "cotizaciones_dolares" in body
+    visita.check("01_inicio")
+
+
+def _table_metadata(servidor, table: str) -> dict:
+    databases = servidor["meta"].get("databases") or {}
+    db = databases.get(servidor["name"]) or (next(iter(databases.values())) if len(databases) == 1 else {})
+    return (db.get("tables") or {}).get(table) or {}
+
+
+def test_tabla_con_faceta(visita, servidor):
+    table = "cotizaciones_dolares"
+    # The facet metadata.yml configures; asking for it again in the URL would draw it twice.
+    configured = "casa" in (_table_metadata(servidor, table).get("facets") or [])
+    page = visita.go(f"/{servidor['name']}/{table}" + ("" if configured else "?_facet=casa"))
+    (total,), = _sql(servidor["db"], f"SELECT count(*) FROM {table}")
+    assert f"{total:,} row" in page.locator("h3").first.inner_text()
+    assert _rows(page).count() > 0
+    facets = page.locator('.facet-info[data-column="casa"]')
+    assert facets.count() == 1, f"la faceta casa aparece {facets.count()} veces"
+    shown = [(" ".join(t.split()[:-1]), t.split()[-1]) for t in facets.locator("li").all_inner_texts()]
+    expected = _sql(servidor["db"], f"SELECT casa, count(*) FROM {table} GROUP BY casa")
+    assert sorted(shown) == sorted((casa, f"{n:,}") for casa, n in expected), shown
+    visita.check("02_tabla_faceta_casa")
+
+    # Choosing a value filters the table, as a user clicking it would.
+    with page.expect_navigation(wait_until="networkidle"):
+        facets.get_by_role("link", name="blue", exact=True).click()
+    (blue,), = _sql(servidor["db"], f"SELECT count(*) FROM {table} WHERE casa = 'blue'")
+    assert f"{blue:,} row" in page.locator("h3").first.inner_text()
+    assert set(page.locator("table.rows-and-columns td.col-casa").all_inner_texts()) == {"blue"}
+    visita.check("02b_tabla_casa_blue")
+
+
+def _canned_queries(servidor) -> dict:
+    databases = servidor["meta"].get("databases") or {}
+    queries = (databases.get(servidor["name"]) or {}).get("queries")
+    if not queries and len(databases) == 1:
+        queries = next(iter(databases.values())).get("queries")
+    return queries or {}
+
+
+def test_consulta_guardada(visita, servidor):
+    queries = _canned_queries(servidor)
+    if not queries:
+        pytest.skip("metadata.yml todavía no define consultas guardadas")
+    name, spec = next(iter(queries.items()))
+    page = visita.go(f"/{servidor['name']}/{name}")
+    expected_title = spec.get("title") or name
+    assert expected_title in page.locator("h1").first.inner_text()
+    assert _rows(page).count() > 0, f"la consulta guardada {name} no devolvió filas"
+    visita.check("03_consulta_guardada")
+
+
+def test_busqueda_de_texto(visita, servidor):
+    term = "rodriguez"
+    (expected,), = _sql(servidor["db"], "SELECT count(*) FROM senadores_fts WHERE senadores_fts MATCH ?", term)
+    assert expected > 1
+    page = visita.go(f"/{servidor['name']}/senadores?_search={term}")
+    assert page.locator("input#_search").input_value() == term
+    assert f"{expected:,} row" in page.locator("h3").first.inner_text()
+    names = page.locator("table.rows-and-columns tbody td.col-nombre").all_inner_texts()
+    assert len(names) == min(expected, 100)
+    # FTS ignores accents (remove_diacritics): "Rodríguez" matches too.
+    assert all("rodriguez" in n.lower().replace("í", "i") for n in names), names
+    visita.check("04_busqueda_senadores")
+
+
+def test_graficos(visita, servidor):
+    dashboards = (servidor["meta"].get("plugins") or {}).get("datasette-dashboards") or {}
+    assert DASHBOARD in dashboards, "metadata/tableros.yml no define el tablero de series"
+    dashboard = dashboards[DASHBOARD]
+    page = visita.go(f"/-/dashboards/{DASHBOARD}")
+    assert page.locator("h1").first.inner_text().strip() == dashboard["title"]
+    charts = dashboard["charts"]
+    for slug, chart in charts.items():
+        card = page.locator(f"#card-{slug}")
+        assert chart["title"] in card.locator(".dashboard-card-title").inner_text()
+        target = page.locator(f"#chart-{slug}")
+        if chart["library"] == "vega-lite":
+            target.locator("svg.marks").wait_for(state="visible")
+        else:
+            target.locator("p").first.wait_for(state="visible")
+        # The warning the plugin shows when a query hit max_returned_rows.
+        assert not page.locator(f"#chart-tooltip-{slug}").is_visible(), f"{slug}: datos truncados"
+    page.wait_for_load_state("networkidle")
+
+    data = [r for r in visita.json_responses if "sql=" in r.url]
+    assert len(data) == len(charts), [r.url for r in data]
+    for response in data:
+        assert response.json()["rows"], f"sin filas: {response.url}"
+
+    # What was drawn: one line per series, one bar per month since the default "desde".
+    desde = dashboard["filters"]["desde"]["default"]
+    lines = {slug: page.locator(f"#chart-{slug} g.mark-line path") for slug in ("dolar", "riesgo-pais", "uva")}
+    assert lines["dolar"].count() == 2, "dólar: se esperaban las líneas oficial y blue"
+    assert lines["riesgo-pais"].count() == 1 and lines["uva"].count() == 1
+    for slug, paths in lines.items():
+        for d in [paths.nth(i).get_attribute("d") for i in range(paths.count())]:
+            assert d and d.count("L") > 50, f"{slug}: línea vacía o casi vacía: {d!r:.80}"
+    legend = page.locator("#chart-dolar g.role-legend").text_content()
+    assert "Oficial" in legend and "Blue" in legend
+    (months,), = _sql(servidor["db"], "SELECT count(*) FROM inflacion WHERE fecha >= ?", desde)
+    assert page.locator("#chart-inflacion g.mark-rect path").count() == months
+
+    (blue, fecha), = _sql(servidor["db"],
+                         "SELECT venta, strftime('%d/%m/%Y', fecha) FROM cotizaciones_dolares "
+                         "WHERE casa = 'blue' ORDER BY fecha DESC LIMIT 1")
+    metric = page.locator("#chart-blue-ultimo").inner_text()
+    assert f"{blue:g}" in metric and fecha in metric, metric
+    visita.check("05_graficos")
