@@ -126,3 +126,11 @@ async def test_options_preflight_allows_any_origin(app):
     assert response.status == 204
     assert response.headers["access-control-allow-origin"] == "*"
     assert "GET" in response.headers["access-control-allow-methods"]
+
+
+async def test_slashes_of_a_date_may_come_encoded(ds):
+    # OpenAPI clients encode a path parameter's "/" as %2F; the document says both forms work.
+    plain = await ds.client.get("/v1/cotizaciones/dolares/blue/2025/01/02")
+    encoded = await ds.client.get("/v1/cotizaciones/dolares/blue/2025%2F01%2F02")
+    assert plain.status_code == encoded.status_code == 200
+    assert plain.content == encoded.content
