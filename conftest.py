@@ -20,3 +20,7 @@ def pytest_configure(config):
         raise SystemExit(f"tests need the upstream mirror at {UPSTREAM} (set ARGENTINA_DATOS_SOURCE)")
     Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
     os.environ["ARGENTINA_DATOS_DB"] = str(TEST_DB)
+    # A `python3` kernelspec elsewhere on the Jupyter path (~/.local/share/jupyter, $JUPYTER_PATH) would
+    # win over the venv's and run the notebooks with another interpreter: use the one running pytest.
+    if hasattr(config.option, "nbval_current_env") and not config.option.nbval_kernel_name:
+        config.option.nbval_current_env = True
