@@ -20,8 +20,9 @@ from typing import Iterator, Optional
 
 import yaml
 
-from .catalogo import DATASETS, FECHA_ISO, FRACCION, LICENCIA, PORCENTAJE
-from .esquema import BOOLEAN, INTEGER, JSON, NUMBER, OMITTED, ORDER, ROW_ID, Children, Dataset, Field, Obj
+from .catalogo import DATASETS, LICENCIA, PORCENTAJE
+from .esquema import BOOLEAN, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
+from .parametros import slash_date_to_iso
 from .servidor import DATABASE_NAME as DATABASE, METADATA, REPO
 from .tablas import Layout
 
@@ -96,6 +97,8 @@ def partition_text(dataset: Dataset, name: str) -> str:
     routes = ", ".join(s.route for s in dataset.sources if "{" + name + "}" in s.route)
     fixed = sorted({str(s.fixed[name]) for s in dataset.sources if name in s.fixed})
     text = f"{sentence(param.description)} Tomado de la ruta del archivo ({routes})"
+    if param.convert is slash_date_to_iso:
+        text += ", con guiones en lugar de barras (2025/03/05 → 2025-03-05)"
     if fixed:
         text += "; " + ", ".join(f"«{v}»" for v in fixed) + " para " + ", ".join(
             s.route for s in dataset.sources if name in s.fixed)
@@ -169,7 +172,8 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
     facet_and_units(main, fields, layout.stored)
     facets = main.get("facets", [])
     for p in dataset.partitions:
-        if layout.stored(p.name) not in facets and p.name not in layout.field_columns:
+        # A dated history has hundreds of file dates: a facet of them would be noise.
+        if layout.stored(p.name) not in facets and p.name not in layout.field_columns and p.name != "fecha":
             facets.append(layout.stored(p.name))
     if facets:
         main["facets"] = facets
@@ -192,7 +196,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         cmeta = table_base(dataset, (
             f"{sentence(member.description or member.name)} Cada fila es un elemento de la lista «{path}» "
             f"de una fila de {child.parent_table}; en /v1 vuelve anidada dentro de su registro. "
-            + routes_text(dataset)))
+            + routes_text(dataset)), f"{dataset.title} — {member.description or member.name}")
         ccols = {
             ROW_ID: "Clave interna del elemento. No es un dato de la API.",
             child.parent_column: f"Fila de {child.parent_table} a la que pertenece ({child.parent_table}.{ROW_ID}).",
@@ -210,7 +214,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         what = columns.get(column + "_id", "").split(" Guardado como")[0]
         out[table] = table_base(dataset, (
             f"Valores distintos de «{column}» de {dataset.table}, guardados una vez: {dataset.table}.{column}_id "
-            f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."))
+            f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."), f"{dataset.title} — valores de «{column}»")
         out[table]["columns"] = {"id": f"Id del valor (lo usa {dataset.table}.{column}_id).", column: what}
         out[table]["label_column"] = column
         out[table]["sort"] = column
