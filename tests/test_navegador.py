@@ -284,10 +284,11 @@ def test_graficos(visita, servidor):
         card = page.locator(f"#card-{slug}")
         assert chart["title"] in card.locator(".dashboard-card-title").inner_text()
         target = page.locator(f"#chart-{slug}")
-        if chart["library"] == "vega-lite":
-            target.locator("svg.marks").wait_for(state="visible")
-        else:
-            target.locator("p").first.wait_for(state="visible")
+        drawn = target.locator("svg.marks") if chart["library"] == "vega-lite" else target.locator("p").first
+        try:
+            drawn.wait_for(state="visible")
+        except playwright_api.TimeoutError:
+            pytest.fail(f"{slug}: el gráfico no se dibujó en {TIMEOUT_MS} ms; {visita.errors}")
         # The warning the plugin shows when a query hit max_returned_rows.
         assert not page.locator(f"#chart-tooltip-{slug}").is_visible(), f"{slug}: datos truncados"
     page.wait_for_load_state("networkidle")
