@@ -206,6 +206,7 @@ def test_inicio(visita, servidor):
     assert db_link.count() >= 1, "la página de inicio no enlaza la base"
     body = page.locator("body").inner_text()
     assert "cotizaciones_dolares" in body
+    assert page.locator(f'a[href="/-/dashboards/{DASHBOARD}"]').count() >= 1, "la portada no enlaza los gráficos"
     visita.check("01_inicio")
 
 
