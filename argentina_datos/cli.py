@@ -15,6 +15,10 @@ from .fuentes import SourceError, open_source
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
 
+def cuantos(n: int, cosa: str) -> str:
+    return f"{n:,} {cosa}" if n == 1 else f"{n:,} {cosa}s"
+
+
 class LineReporter:
     """One line per dataset: for logs and CI."""
 
@@ -30,7 +34,7 @@ class LineReporter:
         elif o.error:
             line = f"{o.table}: OMITIDO — {o.error}"
         else:
-            line = f"{o.table}: {o.rows:,} filas de {o.files:,} archivo(s) en {o.seconds:.2f} s"
+            line = f"{o.table}: {cuantos(o.rows, 'fila')} de {cuantos(o.files, 'archivo')} en {o.seconds:.2f} s"
         print(line, file=self.stream, flush=True)
 
     def close(self) -> None:
@@ -60,7 +64,7 @@ class BarReporter(LineReporter):
         if task is None:
             task = self.progress.add_task(o.table, total=1)
         label = o.table if not (o.missing or o.error) else f"{o.table} ({'falta' if o.missing else 'OMITIDO'})"
-        self.progress.update(task, description=f"{label} {o.rows:,} filas", completed=self.progress.tasks[task].total)
+        self.progress.update(task, description=f"{label} {cuantos(o.rows, 'fila')}", completed=self.progress.tasks[task].total)
 
     def close(self) -> None:
         self.progress.stop()
