@@ -29,6 +29,13 @@ from .esquema import (
 NONE = type(None)
 
 
+class _Absent:
+    """Stands for a key a record does not carry, where None would mean null."""
+
+
+_ABSENT = _Absent()
+
+
 class BadRecord(ValueError):
     """A record that does not fit its declared shape; ``path`` names the field."""
 
@@ -67,13 +74,6 @@ class Codec:
                 frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in self.members
             ]
             self._has_bool = any(m.kind == BOOLEAN for m in self.members)
-            self._required = frozenset(m.name for m in self.members if not m.optional)
-            self._optional = [m.name for m in self.members if m.optional]
-            self._column_getters = [
-                (lambda rs, n=m.name: list(map(dict.get, rs, repeat(n)))) if m.optional
-                else (lambda rs, g=operator.itemgetter(m.name): list(map(g, rs)))
-                for m in self.members
-            ]
 
     # ---- encoding -----------------------------------------------------------
     def encode(self, record: Any) -> tuple[tuple, list[tuple[Children, list]]]:
@@ -103,27 +103,34 @@ class Codec:
         if not self._simple or not set(map(type, records)) <= {dict}:
             return None
         n = len(records)
-        omitted = None
-        full = list(map(operator.eq, map(dict.keys, records), repeat(self._keys)))
-        if not all(full):
-            if not self._optional:
-                return None
-            omitted = [None] * n
-            for i in compress(range(n), map(operator.not_, full)):
-                keys = records[i].keys()
-                if not (keys <= self._keys and self._required <= keys):
+        columns: list[list] = []
+        omitted: Optional[list] = None
+        absent = 0
+        for m, allowed in zip(self.members, self._allowed):
+            if m.optional:
+                column = list(map(dict.get, records, repeat(m.name), repeat(_ABSENT)))
+            else:
+                try:
+                    column = list(map(operator.itemgetter(m.name), records))
+                except KeyError:
                     return None
-                omitted[i] = ",".join(name for name in self._optional if name not in keys)
-        columns = []
-        for get, allowed in zip(self._column_getters, self._allowed):
-            column = get(records)
-            # An optional key that is absent reads as None: a non-nullable one fails here
-            # and goes the slow way, which tells absent from null.
-            if not set(map(type, column)) <= allowed:
+            types = set(map(type, column))
+            if _Absent in types:
+                types.discard(_Absent)
+                omitted = omitted or [None] * n
+                for i in compress(range(n), map(operator.is_, column, repeat(_ABSENT))):
+                    column[i] = None
+                    omitted[i] = m.name if omitted[i] is None else omitted[i] + "," + m.name
+                    absent += 1
+            if not types <= allowed:
                 return None
             columns.append(column)
+        # Every declared key a record lacks is counted in ``absent``: any key beyond
+        # that is one the catalogue does not declare.
+        if sum(map(len, records)) != n * len(self.members) - absent:
+            return None
         if self.track_omitted:
-            columns.append(omitted if omitted is not None else [None] * n)
+            columns.append(omitted or [None] * n)
         return columns
 
     def _encode_into(self, record, members, prefix, values, omitted, children):

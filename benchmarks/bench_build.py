@@ -106,12 +106,39 @@ def plain_insert(source: DirectorySource, dataset) -> tuple[float, int]:
     return elapsed, len(rows)
 
 
+def grown_mirror(root: Path, dest: Path, times: int) -> int:
+    """A mirror ``times`` as big in FCI dates, made of symlinks (no data is copied).
+
+    Every dated FCI listing v1/finanzas/fci/<categoria>/AAAA/MM/DD is also published
+    under the years AAAA+100, AAAA+200...: the way the mirror grows, more dates.
+    Returns how many files were added.
+    """
+    added = 0
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            path = Path(dirpath) / name
+            rel = path.relative_to(root)
+            targets = [rel]
+            parts = rel.parts
+            if parts[:3] == ("v1", "finanzas", "fci") and len(parts) == 8 and parts[4].isdigit():
+                for k in range(1, times):
+                    targets.append(Path(*parts[:4], str(int(parts[4]) + 100 * k), *parts[5:]))
+            for t in targets:
+                (dest / t).parent.mkdir(parents=True, exist_ok=True)
+                (dest / t).symlink_to(path)
+            added += len(targets) - 1
+    return added
+
+
 def main(argv=None) -> int:
     shared = REPO.parent / "shared"
     p = argparse.ArgumentParser(description="Mide la construcción de la base (no es una prueba: no afirma nada).")
     p.add_argument("--source", type=Path, default=Path(os.environ.get("ARGENTINA_DATOS_SOURCE", shared / "upstream")))
     p.add_argument("--history", type=Path, default=shared / "upstream-history")
     p.add_argument("--repeat", type=int, default=1, help="repeticiones de cada medición; se informa la mejor")
+    p.add_argument("--escala", type=int, default=2,
+                   help="también construye un espejo con N veces las fechas de FCI (enlaces simbólicos) "
+                        "para ver si el tiempo crece linealmente; 1 = no (por defecto %(default)s)")
     args = p.parse_args(argv)
     history = args.history if args.history.is_dir() else None
 
@@ -122,7 +149,9 @@ def main(argv=None) -> int:
     print(f"máquina: {os.cpu_count()} núcleo(s), Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "argentina.db"
+        cpu = time.process_time()
         full, report = timed(lambda: Builder(source(), out).run(force=True), args.repeat)
+        cpu = (time.process_time() - cpu) / args.repeat
         rows = sum(o.rows for o in report.outcomes)
         unchanged, again = timed(lambda: Builder(source(), out).run(), args.repeat)
         size = out.stat().st_size
@@ -136,10 +165,20 @@ def main(argv=None) -> int:
         paths = all_files(source())
         parse, _ = timed(lambda: parse_all(paths), args.repeat)
         insert, insert_rows = plain_insert(source(), big)
+        grown = None
+        if args.escala > 1:
+            mirror_dir = Path(tmp) / "espejo"
+            extra = grown_mirror(args.source, mirror_dir, args.escala)
+            big_out = Path(tmp) / "grande.db"
+            g_cpu = time.process_time()
+            g_time, g_report = timed(lambda: Builder(DirectorySource(mirror_dir, history), big_out).run(force=True))
+            g_cpu = time.process_time() - g_cpu
+            grown = (extra, g_time, g_cpu, sum(o.rows for o in g_report.outcomes), big_out.stat().st_size)
 
     mirror, mirror_files = mirror_bytes(args.source, history)
     mb = 1024 * 1024
-    print(f"construcción completa (--force): {full:6.2f} s  ({rows:,} filas de {read_files:,} archivos)")
+    print(f"construcción completa (--force): {full:6.2f} s  ({rows:,} filas de {read_files:,} archivos;"
+          f" CPU de este proceso {cpu:.2f} s)")
     print(f"reconstrucción sin cambios:      {unchanged:6.2f} s  (sin cambios: {again.unchanged})")
     print(f"tamaño de la base:               {size / mb:6.1f} MB  (página de {page_size} bytes)")
     print(f"bytes leídos (fuentes.bytes):    {read_bytes / mb:6.1f} MB  -> base / leídos = {size / read_bytes:.3f}")
@@ -151,6 +190,14 @@ def main(argv=None) -> int:
     print(f"  insertar {insert_rows:,} filas de {big.table} con executemany plano: {insert:6.2f} s"
           f"  (construcción = {full / insert:.1f}x)")
     print(f"  parseo + inserción plana: {parse + insert:6.2f} s  (construcción = {full / (parse + insert):.1f}x)")
+    if grown:
+        extra, g_time, g_cpu, g_rows, g_size = grown
+        print(f"linealidad: espejo con {args.escala}x fechas de FCI (+{extra:,} archivos):"
+              f" {g_time:.2f} s (CPU {g_cpu:.2f} s), {g_rows:,} filas, {g_size / mb:.1f} MB")
+        print(f"  segundos por 100.000 filas: {100_000 * full / rows:.3f} (1x) y {100_000 * g_time / g_rows:.3f}"
+              f" ({args.escala}x); CPU {100_000 * cpu / rows:.3f} y {100_000 * g_cpu / g_rows:.3f}")
+        print(f"  costo marginal de las filas agregadas: {100_000 * (g_time - full) / (g_rows - rows):.3f}"
+              f" s por 100.000 filas")
     if tables:
         print("objetos más grandes de la base:")
         for name, nbytes in tables:
