@@ -11,7 +11,7 @@ import logging
 import sqlite3
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import orjson
@@ -39,11 +39,24 @@ class Response:
     etag: bytes
     cache_control: bytes
     _gzipped: Optional[bytes] = None
+    _headers: dict = field(default_factory=dict, repr=False)
 
     def gzipped(self) -> bytes:
         if self._gzipped is None:
             self._gzipped = gzip.compress(self.body, compresslevel=6, mtime=0)
         return self._gzipped
+
+    def headers(self, gzipped: bool) -> list:
+        """Every header of the full answer, built once per response and encoding: the cached hot path
+        then only picks a list (the server copies it, so sharing it between requests is safe)."""
+        out = self._headers.get(gzipped)
+        if out is None:
+            out = [*BASE_HEADERS, (b"cache-control", self.cache_control), (b"etag", self.etag)]
+            if gzipped:
+                out.append((b"content-encoding", b"gzip"))
+            out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
+            self._headers[gzipped] = out
+        return out
 
 
 def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> bytes:
@@ -125,20 +138,20 @@ def not_modified(etag: bytes, if_none_match: bytes) -> bool:
     return b"*" in tags or etag.removeprefix(b"W/") in [t.removeprefix(b"W/") for t in tags]
 
 
+def wants_gzip(response: Response, headers: dict) -> bool:
+    return len(response.body) > 512 and b"gzip" in headers.get(b"accept-encoding", b"")
+
+
 async def send_response(send, response: Response, headers: dict, head: bool = False, extra=()) -> None:
-    out = list(BASE_HEADERS)
-    out.append((b"cache-control", response.cache_control))
-    out.append((b"etag", response.etag))
-    out.extend(extra)
     inm = headers.get(b"if-none-match")
     if response.status == 200 and inm and not_modified(response.etag, inm):
+        out = [*BASE_HEADERS, (b"cache-control", response.cache_control), (b"etag", response.etag), *extra]
         await send({"type": "http.response.start", "status": 304, "headers": out})
         await send({"type": "http.response.body", "body": b""})
         return
-    body = response.body
-    if b"gzip" in headers.get(b"accept-encoding", b"") and len(body) > 512:
-        body = response.gzipped()
-        out.append((b"content-encoding", b"gzip"))
-    out.append((b"content-length", str(len(body)).encode()))
+    zipped = wants_gzip(response, headers)
+    out = response.headers(zipped)
+    if extra:
+        out = [*out, *extra]
     await send({"type": "http.response.start", "status": response.status, "headers": out})
-    await send({"type": "http.response.body", "body": b"" if head else body})
+    await send({"type": "http.response.body", "body": b"" if head else response.gzipped() if zipped else response.body})

@@ -58,19 +58,36 @@ def serve_command(db_path: str, host: str, port: int) -> list[str]:
     return cmd
 
 
+DB_ENV = "ARGENTINA_DATOS_SERVE_DB"
+
+
+def app():
+    """The ASGI app `serve-datos` runs: one per worker process, each with its own response cache."""
+    return datasette_for(os.environ[DB_ENV]).app()
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="serve-datos", description="Sirve la base con Datasette y la API /v1.")
     p.add_argument("db", nargs="?", default="argentina.db", help="archivo SQLite (por defecto %(default)s)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8001)
+    p.add_argument("--workers", type=int, default=int(os.environ.get("ARGENTINA_DATOS_WORKERS", "1")),
+                   help="procesos que atienden pedidos (por defecto %(default)s; $ARGENTINA_DATOS_WORKERS)")
+    p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
     args = p.parse_args(argv)
     if not Path(args.db).exists():
         print(f"error: no existe {args.db}; constrúyalo antes con build-db", file=sys.stderr)
         return 1
-    cmd = serve_command(args.db, args.host, args.port)
-    exe = Path(sys.executable).with_name("datasette")
-    cmd[0] = str(exe) if exe.exists() else "datasette"
-    os.execv(cmd[0], cmd) if exe.exists() else os.execvp(cmd[0], cmd)
+    if args.workers < 1:
+        print(f"error: --workers debe ser 1 o más, no {args.workers}", file=sys.stderr)
+        return 1
+    import uvicorn
+
+    # uvicorn itself rather than `datasette serve`: it lets us drop the per-request access log
+    # (a large share of a cached /v1 answer's cost) and run several workers.
+    os.environ[DB_ENV] = str(Path(args.db).resolve())
+    uvicorn.run("argentina_datos.servidor:app", factory=True, host=args.host, port=args.port,
+                workers=args.workers, access_log=args.access_log, lifespan="on", log_level="info")
     return 0
 
 

@@ -1,10 +1,13 @@
 """Datasette plugin: the public /v1 JSON API, answered from SQL on the built database."""
+import asyncio
+
 from datasette import hookimpl
 
-from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response
+from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 from argentina_datos.openapi import OPENAPI_PATH, openapi_document
 
 MARKER_TABLE = "_construccion"
+GZIP_IN_THREAD = 64 * 1024
 
 
 class V1Middleware:
@@ -62,6 +65,9 @@ class V1Middleware:
                 else:
                     response = await db.execute_fn(lambda conn: self.v1.compute(conn, path))
                     self.v1.remember(path, response)
+        if response._gzipped is None and len(response.body) > GZIP_IN_THREAD and wants_gzip(response, headers):
+            # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
+            await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
         await send_response(send, response, headers, method == "HEAD")
 
 
