@@ -90,8 +90,12 @@ class Layout:
 
     def lookup_nullable(self, column: str) -> bool:
         """A lookup on a field that may be null or absent: its id is then NULL."""
-        field = dict(self.codec.columns).get(column) if self.codec else None
-        return bool(field and (field.nullable or field.optional))
+        return column in self._nullable_lookups
+
+    @cached_property
+    def _nullable_lookups(self) -> frozenset:
+        fields = dict(self.codec.columns) if self.codec else {}
+        return frozenset(c for c in self.lookups if c in fields and (fields[c].nullable or fields[c].optional))
 
     def lookup_join(self, column: str, alias: str, table_alias: str = "t") -> str:
         """The join that turns ``<column>_id`` back into the value (LEFT for nullable lookups,
