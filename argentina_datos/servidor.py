@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -47,23 +48,14 @@ def datasette_for(db_path, **kwargs):
     return ds
 
 
-def serve_command(db_path: str, host: str, port: int) -> list[str]:
-    cmd = ["datasette", "serve", "-i", db_path, "--plugins-dir", str(PLUGINS), "-h", host, "-p", str(port)]
-    if METADATA.exists():
-        cmd += ["--metadata", str(METADATA)]
-    if TEMPLATES.is_dir():
-        cmd += ["--template-dir", str(TEMPLATES)]
-    for name, value in SETTINGS.items():
-        cmd += ["--setting", name, str(value).lower() if isinstance(value, bool) else str(value)]
-    return cmd
-
-
 DB_ENV = "ARGENTINA_DATOS_SERVE_DB"
+SECRET_ENV = "DATASETTE_SECRET"
 
 
 def app():
-    """The ASGI app `serve-datos` runs: one per worker process, each with its own response cache."""
-    return datasette_for(os.environ[DB_ENV]).app()
+    """The ASGI app `serve-datos` runs: one per worker process, each with its own response cache.
+    The workers share one signing secret, so a cookie or CSRF token signed by one is valid in all."""
+    return datasette_for(os.environ[DB_ENV], secret=os.environ.get(SECRET_ENV)).app()
 
 
 def main(argv=None) -> int:
@@ -86,6 +78,7 @@ def main(argv=None) -> int:
     # uvicorn itself rather than `datasette serve`: it lets us drop the per-request access log
     # (a large share of a cached /v1 answer's cost) and run several workers.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
+    os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
     uvicorn.run("argentina_datos.servidor:app", factory=True, host=args.host, port=args.port,
                 workers=args.workers, access_log=args.access_log, lifespan="on", log_level="info")
     return 0

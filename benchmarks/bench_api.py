@@ -17,7 +17,10 @@ Requiere nginx y wrk (paquetes Debian):
 
 Uso:
 
-    .venv/bin/python benchmarks/bench_api.py [--duration 5] [--connections 32] [--threads 1]
+    .venv/bin/python benchmarks/bench_api.py [--duration 5] [--rounds 3] [--connections 32] [--workers 1]
+
+Cada ruta se mide en rondas alternadas (nginx, nuestro, nginx, ...) y de cada servidor se informa
+su mejor ronda: si otra cosa usa la máquina a la vez, castiga a los dos por igual.
 """
 from __future__ import annotations
 
@@ -164,10 +167,11 @@ def start_nginx(procs: Processes, nginx: str, tmp: Path) -> int:
     return port
 
 
-def start_ours(procs: Processes, db: Path, tmp: Path, tag: str) -> tuple[subprocess.Popen, int]:
+def start_ours(procs: Processes, db: Path, tmp: Path, tag: str, workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     log = tmp / f"datasette-{tag}.log"
-    cmd = [sys.executable, "-m", "argentina_datos.servidor", str(db), "--host", HOST, "--port", str(port)]
+    cmd = [sys.executable, "-m", "argentina_datos.servidor", str(db), "--host", HOST, "--port", str(port),
+           "--workers", str(workers)]
     proc = procs.start("datasette", cmd, log, cwd=REPO)
     # Datasette's own page, so the /v1 caches stay cold for the first-response measurement.
     wait_ready(proc, port, "/-/versions.json", "datasette", log)
@@ -185,6 +189,25 @@ def ensure_db(db: Path) -> Path:
     db.parent.mkdir(parents=True, exist_ok=True)
     Builder(DirectorySource(UPSTREAM, HISTORY), db).run()
     return db
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time used so far by a process and its descendants (Linux /proc), to tell work from waiting
+    when the machine is busy with other things."""
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 UNIT = {"us": 1e-3, "ms": 1.0, "s": 1000.0, "m": 60000.0}
@@ -224,6 +247,8 @@ def main(argv=None) -> int:
     p.add_argument("--duration", type=int, default=5, help="segundos de wrk por ruta y servidor (%(default)s)")
     p.add_argument("--connections", type=int, default=32, help="conexiones abiertas de wrk (%(default)s)")
     p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
+    p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
+    p.add_argument("--workers", type=int, default=1, help="procesos de nuestro servidor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     args = p.parse_args(argv)
 
@@ -240,15 +265,16 @@ def main(argv=None) -> int:
             nginx_port = start_nginx(procs, nginx, tmp)
 
             # First, uncached response of the large route on a freshly started server.
-            fresh, port = start_ours(procs, db, tmp, "fresca")
-            t0 = time.perf_counter()
+            fresh, port = start_ours(procs, db, tmp, "fresca", args.workers)
+            c0, t0 = tree_cpu_seconds(fresh.pid), time.perf_counter()
             status, body = get(port, ROUTES[2][1])
             first_ms = (time.perf_counter() - t0) * 1000
+            first_cpu_ms = (tree_cpu_seconds(fresh.pid) - c0) * 1000
             if status != 200:
                 raise BenchError(f"{ROUTES[2][1]} respondió {status}: {body[:200]!r}")
             procs.stop(fresh)
 
-            _, port = start_ours(procs, db, tmp, "carga")
+            _, port = start_ours(procs, db, tmp, "carga", args.workers)
             rows = []
             for label, path, target in ROUTES:
                 s_ng, b_ng = get(nginx_port, path)
@@ -259,12 +285,16 @@ def main(argv=None) -> int:
                     print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
                 print(f"midiendo {path} ({len(b_ng):,} bytes en el espejo, {len(b_us):,} nuestros) ...",
                       flush=True)
-                r_ng = run_wrk(wrk, nginx_port, path, args)
-                r_us = run_wrk(wrk, port, path, args)
-                rows.append((label, path, target, r_ng, r_us))
+                ng, us = [], []
+                for _ in range(args.rounds):
+                    ng.append(run_wrk(wrk, nginx_port, path, args))
+                    us.append(run_wrk(wrk, port, path, args))
+                best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
+                rows.append((label, path, target, best(ng), best(us)))
 
         print()
-        print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, {os.cpu_count()} CPU, todo en {HOST}")
+        print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
+              f"{args.workers} proceso(s) nuestro(s); {os.cpu_count()} CPU; todo en {HOST}")
         head = f"{'ruta':<36} {'servidor':<9} {'req/s':>10} {'p50':>10} {'p99':>10}"
         print(head)
         print("-" * len(head))
@@ -283,7 +313,8 @@ def main(argv=None) -> int:
         passed = first_ms <= FIRST_LARGE_TARGET_MS
         ok &= passed
         print(f"\nprimera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
-              f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'})")
+              f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
+              f"CPU del servidor en ella: {first_cpu_ms:.0f} ms")
         return 0 if ok else 1
     except BenchError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -63,12 +63,24 @@ class V1Middleware:
                 if db is None:
                     response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
                 else:
-                    response = await db.execute_fn(lambda conn: self.v1.compute(conn, path))
+                    response = await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path))
                     self.v1.remember(path, response)
         if response._gzipped is None and len(response.body) > GZIP_IN_THREAD and wants_gzip(response, headers):
             # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
             await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
         await send_response(send, response, headers, method == "HEAD")
+
+
+def compute_plain(v1: V1, conn, path: str):
+    # Datasette's connections build sqlite3.Row objects and decode every text value through a Python
+    # lambda; the API reads rows by position and its database is valid UTF-8, so plain tuples and str
+    # do, and halve the time of the biggest lists.
+    saved = conn.row_factory, conn.text_factory
+    conn.row_factory, conn.text_factory = None, str
+    try:
+        return v1.compute(conn, path)
+    finally:
+        conn.row_factory, conn.text_factory = saved
 
 
 @hookimpl
