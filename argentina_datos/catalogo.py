@@ -64,7 +64,8 @@ def entidad(description="entidad financiera", **kw):
 def serie(table, title, description, route, unit, origin, origin_url, valor_desc, first="fecha"):
     """A date/value series: one file, one route."""
     valor = number("valor", valor_desc, unit=unit)
-    fields = [fecha(description="fecha del dato"), valor] if first == "fecha" else [valor, fecha(description="fecha del dato")]
+    day = fecha(description="fecha del dato", nullable=False)
+    fields = [day, valor] if first == "fecha" else [valor, day]
     return Dataset(
         table, title, description, fields, [Source(route)], origin=origin, origin_url=origin_url,
         unique=("fecha",), routes=[Route("/" + route, summary=title)], sort=("fecha",),
@@ -172,7 +173,7 @@ DATASETS: list[Dataset] = [
         "feriados", "Feriados nacionales",
         "Feriados nacionales por año. `listado` es el año del archivo, o `actual` para /v1/feriados "
         "(la versión más nueva del año en curso).",
-        [fecha(description="día del feriado"),
+        [fecha(description="día del feriado", nullable=False),
          text("tipo", "inamovible, trasladable o puente", facet=True),
          text("nombre", "nombre del feriado")],
         [Source("v1/feriados/{listado}"), Source("v1/feriados", fixed={"listado": "actual"})],
@@ -188,7 +189,7 @@ DATASETS: list[Dataset] = [
         "feriados_bancarios", "Feriados bancarios",
         "Días no laborables para la actividad bancaria, por año. `listado` es el año del archivo, "
         "o `actual` para /v1/feriados-bancarios.",
-        [fecha(description="día no laborable bancario"), text("nombre", "motivo")],
+        [fecha(description="día no laborable bancario", nullable=False), text("nombre", "motivo")],
         [Source("v1/feriados-bancarios/{listado}"), Source("v1/feriados-bancarios", fixed={"listado": "actual"})],
         origin=BCRA[0], origin_url=BCRA[1], partitions=[LISTADO_AÑO],
         routes=[
@@ -220,10 +221,10 @@ DATASETS: list[Dataset] = [
         "cotizaciones_dolares", "Cotizaciones del dólar",
         "Cotización diaria de compra y venta de cada casa (oficial, blue, bolsa/MEP, contado con "
         "liquidación, cripto, mayorista, solidario, tarjeta), tal como la publica /v1/cotizaciones/dolares.",
-        [text("casa", "casa de cambio (tarjeta = la que la especificación llama turista)", facet=True),
+        [text("casa", "casa de cambio (tarjeta = la que la especificación llama turista)", facet=True, nullable=False),
          number("compra", "precio de compra; null = sin dato", unit="pesos por dólar"),
          number("venta", "precio de venta", unit="pesos por dólar"),
-         fecha(description="día de la cotización")],
+         fecha(description="día de la cotización", nullable=False)],
         [Source("v1/cotizaciones/dolares")], origin="Ámbito / BCRA", origin_url="https://www.ambito.com/contenidos/dolar.html",
         unique=("casa", "fecha"), sort=("fecha",),
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
@@ -232,10 +233,10 @@ DATASETS: list[Dataset] = [
         "cotizaciones_dolares_casa", "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
         "Difiere en algunos días de la serie completa: se guarda tal cual.",
-        [text("casa", "casa de cambio", facet=True),
+        [text("casa", "casa de cambio", facet=True, nullable=False),
          number("compra", "precio de compra; null = sin dato", unit="pesos por dólar"),
          number("venta", "precio de venta", unit="pesos por dólar"),
-         fecha(description="día de la cotización")],
+         fecha(description="día de la cotización", nullable=False)],
         [Source("v1/cotizaciones/dolares/{casa}")], origin="Ámbito / BCRA",
         origin_url="https://www.ambito.com/contenidos/dolar.html", partitions=[CASA],
         indexes=[("casa", "fecha")], sort=("fecha",),
@@ -259,7 +260,7 @@ DATASETS: list[Dataset] = [
     Dataset(
         "riesgo_pais", "Riesgo país", "Riesgo país (EMBI de JP Morgan para Argentina), diario.",
         [number("valor", "riesgo país: diferencia de tasa contra los bonos del Tesoro de EE.UU. (500 = 5 puntos "
-                 "porcentuales)", unit="puntos básicos"), fecha(description="fecha del dato")],
+                 "porcentuales)", unit="puntos básicos"), fecha(description="fecha del dato", nullable=False)],
         [Source("v1/finanzas/indices/riesgo-pais")], origin="JP Morgan (vía Ámbito)",
         origin_url="https://www.ambito.com/contenidos/riesgo-pais.html", unique=("fecha",), sort=("fecha",),
         routes=[Route("/v1/finanzas/indices/riesgo-pais", summary="Serie de riesgo país"),
@@ -268,7 +269,7 @@ DATASETS: list[Dataset] = [
     Dataset(
         "confianza_gobierno", "Índice de confianza en el gobierno",
         "Índice mensual de confianza en el gobierno (escala 0 a 5) de la Universidad Torcuato Di Tella.",
-        [fecha(description="mes del relevamiento (primer día)"),
+        [fecha(description="mes del relevamiento (primer día)", nullable=False),
          number("valor", "índice", unit="puntos (0 a 5)"),
          number("variacion", "variación contra el mes anterior; la primera fila no la trae", unit=FRACCION,
                 optional=True)],
@@ -280,7 +281,7 @@ DATASETS: list[Dataset] = [
     serie("depositos_30_dias", "Depósitos a 30 días",
           "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
           "v1/finanzas/tasas/depositos30Dias", FRACCION, *BCRA,
-          "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde octubre de 2024 la fuente "
+          "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la fuente "
           "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje"),
     Dataset(
         "plazo_fijo", "Plazo fijo", "Tasas nominales anuales de plazo fijo a 30 días por banco (última publicación).",
@@ -531,8 +532,8 @@ DATASETS: list[Dataset] = [
          text("horizonte", "horizonte", facet=True),
          number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
          number("patrimonio", "patrimonio", unit="moneda del fondo"),
-         number("retornoDiario", "retorno diario; null = primer día", unit=FRACCION),
-         number("retornoAcumulado", "retorno acumulado desde el primer día", unit=FRACCION),
+         number("retornoDiario", "variación diaria de la cuotaparte; null = primer día", unit=PORCENTAJE),
+         number("retornoAcumulado", "variación acumulada de la cuotaparte desde el primer día", unit=PORCENTAJE),
          number("flujoEstimado", "suscripciones menos rescates estimados; null = sin dato", unit="moneda del fondo"),
          text("origen", "origen del dato", facet=True)],
         [Source("v1/finanzas/fci/fondos/{slug}/historico")], origin=CAFCI[0], origin_url=CAFCI[1],

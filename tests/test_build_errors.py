@@ -91,6 +91,8 @@ MALOS = {
                         ["registro 2", "«valor» debe ser número y es texto", '"abc"']),
     "campo desconocido": ([UVA[0], {**UVA[1], "otro": 1}], ["registro 2", "campo no declarado", "«otro»"]),
     "registro que no es objeto": ([UVA[0], 7], ["registro 2", "se esperaba un objeto"]),
+    "null en un campo que no lo admite": ([UVA[0], {"fecha": None, "valor": 14.06}],
+                                          ["registro 2", "«fecha» no puede ser null"]),
     "lista vacía": ([], ["la lista de registros está vacía"]),
     "no es una lista": ({"fecha": "2016-03-31"}, ["se esperaba una lista de registros"]),
     "clave repetida": ([UVA[0], UVA[1], UVA[0]],
