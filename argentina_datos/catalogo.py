@@ -92,6 +92,15 @@ def plazo_fijo_fields(tasas_table):
     ]
 
 
+def cotizacion_fields(casa_description):
+    return [
+        text("casa", casa_description, facet=True, nullable=False),
+        number("compra", "precio de compra; null = sin dato", unit="pesos por dólar"),
+        number("venta", "precio de venta", unit="pesos por dólar"),
+        fecha(description="día de la cotización", nullable=False),
+    ]
+
+
 CRIPTOPESOS_FIELDS = [
     text("token", "token del criptopeso", facet=True),
     entidad("emisor o plataforma"),
@@ -168,35 +177,38 @@ def history(table, title, route, fields, origin):
     )
 
 
+def por_año(table, title, description, route, fields, año, what, origin):
+    """A dataset published once per year (``route/{año}``) plus the current year at ``route``."""
+    return Dataset(
+        table, title, description, fields,
+        [Source(route + "/{listado}"), Source(route, fixed={"listado": "actual"})],
+        origin=origin[0], origin_url=origin[1], partitions=[LISTADO_AÑO],
+        routes=[
+            Route("/" + route, where={"listado": "actual"}, summary=f"{what} del año en curso"),
+            Route(f"/{route}/{{año}}", [año], where={"listado": lambda p: str(p["año"])},
+                  summary=f"{what} de un año"),
+        ],
+    )
+
 DATASETS: list[Dataset] = [
-    Dataset(
+    por_año(
         "feriados", "Feriados nacionales",
         "Feriados nacionales por año. `listado` es el año del archivo, o `actual` para /v1/feriados "
         "(la versión más nueva del año en curso).",
+        "v1/feriados",
         [fecha(description="día del feriado", nullable=False),
          text("tipo", "inamovible, trasladable o puente", facet=True),
          text("nombre", "nombre del feriado")],
-        [Source("v1/feriados/{listado}"), Source("v1/feriados", fixed={"listado": "actual"})],
-        origin="Ministerio del Interior", origin_url="https://www.argentina.gob.ar/interior/feriados-nacionales",
-        partitions=[LISTADO_AÑO],
-        routes=[
-            Route("/v1/feriados", where={"listado": "actual"}, summary="Feriados del año en curso"),
-            Route("/v1/feriados/{año}", [year(2016, 2026, "del feriado")],
-                  where={"listado": lambda p: str(p["año"])}, summary="Feriados de un año"),
-        ],
+        year(2016, 2026, "del feriado"), "Feriados",
+        ("Ministerio del Interior", "https://www.argentina.gob.ar/interior/feriados-nacionales"),
     ),
-    Dataset(
+    por_año(
         "feriados_bancarios", "Feriados bancarios",
         "Días no laborables para la actividad bancaria, por año. `listado` es el año del archivo, "
         "o `actual` para /v1/feriados-bancarios.",
+        "v1/feriados-bancarios",
         [fecha(description="día no laborable bancario", nullable=False), text("nombre", "motivo")],
-        [Source("v1/feriados-bancarios/{listado}"), Source("v1/feriados-bancarios", fixed={"listado": "actual"})],
-        origin=BCRA[0], origin_url=BCRA[1], partitions=[LISTADO_AÑO],
-        routes=[
-            Route("/v1/feriados-bancarios", where={"listado": "actual"}, summary="Feriados bancarios del año en curso"),
-            Route("/v1/feriados-bancarios/{año}", [year(2011, 2026, "del feriado bancario")],
-                  where={"listado": lambda p: str(p["año"])}, summary="Feriados bancarios de un año"),
-        ],
+        year(2011, 2026, "del feriado bancario"), "Feriados bancarios", BCRA,
     ),
     Dataset(
         "eventos_presidenciales", "Eventos presidenciales",
@@ -221,10 +233,7 @@ DATASETS: list[Dataset] = [
         "cotizaciones_dolares", "Cotizaciones del dólar",
         "Cotización diaria de compra y venta de cada casa (oficial, blue, bolsa/MEP, contado con "
         "liquidación, cripto, mayorista, solidario, tarjeta), tal como la publica /v1/cotizaciones/dolares.",
-        [text("casa", "casa de cambio (tarjeta = la que la especificación llama turista)", facet=True, nullable=False),
-         number("compra", "precio de compra; null = sin dato", unit="pesos por dólar"),
-         number("venta", "precio de venta", unit="pesos por dólar"),
-         fecha(description="día de la cotización", nullable=False)],
+        cotizacion_fields("casa de cambio (tarjeta = la que la especificación llama turista)"),
         [Source("v1/cotizaciones/dolares")], origin="Ámbito / BCRA", origin_url="https://www.ambito.com/contenidos/dolar.html",
         unique=("casa", "fecha"), sort=("fecha",),
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
@@ -233,10 +242,7 @@ DATASETS: list[Dataset] = [
         "cotizaciones_dolares_casa", "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
         "Difiere en algunos días de la serie completa: se guarda tal cual.",
-        [text("casa", "casa de cambio", facet=True, nullable=False),
-         number("compra", "precio de compra; null = sin dato", unit="pesos por dólar"),
-         number("venta", "precio de venta", unit="pesos por dólar"),
-         fecha(description="día de la cotización", nullable=False)],
+        cotizacion_fields("casa de cambio"),
         [Source("v1/cotizaciones/dolares/{casa}")], origin="Ámbito / BCRA",
         origin_url="https://www.ambito.com/contenidos/dolar.html", partitions=[CASA],
         indexes=[("casa", "fecha")], sort=("fecha",),

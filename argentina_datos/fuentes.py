@@ -20,7 +20,7 @@ import httpx
 import orjson
 
 from .esquema import Dataset, Source
-from .parametros import CASAS, CATEGORIAS_FCI, Param
+from .parametros import CASAS, CATEGORIAS_FCI, Param, group_name, template_regex
 from .slug import slugify
 
 
@@ -29,14 +29,7 @@ class SourceError(RuntimeError):
 
 
 def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
-    regex = ""
-    for part in re.split(r"({\w+})", source.route):
-        if part.startswith("{"):
-            name = part[1:-1]
-            regex += f"(?P<{name}>{params[name].pattern})"
-        else:
-            regex += re.escape(part)
-    return re.compile(regex)
+    return template_regex(source.route, params)[0]
 
 
 def partition_values(dataset: Dataset, source: Source, route: str) -> dict:
@@ -47,7 +40,7 @@ def partition_values(dataset: Dataset, source: Source, route: str) -> dict:
     m = _pattern_regex(source, params).fullmatch(route)
     if not m:
         raise SourceError(f"{route}: no corresponde al patrón {source.route}")
-    return {name: params[name].convert(text) for name, text in m.groupdict().items()}
+    return {name: params[name].convert(m.group(group_name(name))) for name in source.placeholders}
 
 
 class DirectorySource:

@@ -48,6 +48,26 @@ class Param:
         return self.maximum is not None and value > self.maximum
 
 
+def group_name(name: str) -> str:
+    """A regex group name for a parameter (``año`` is not ASCII)."""
+    return "p_" + name.encode("ascii", "backslashreplace").decode().replace("\\", "_")
+
+
+def template_regex(template: str, params: dict, *, loose: bool = False) -> tuple[re.Pattern, int]:
+    """Compile a path template such as ``v1/feriados/{listado}`` with each parameter's regex
+    (its strict ``pattern``, or the ``loose`` one the router captures before validating);
+    also return how many literal characters the template has."""
+    regex, literal = "", 0
+    for part in re.split(r"({[^}]+})", template):
+        if part.startswith("{"):
+            p = params[part[1:-1]]
+            regex += f"(?P<{group_name(p.name)}>{p.loose if loose else p.pattern})"
+        else:
+            regex += re.escape(part)
+            literal += len(part)
+    return re.compile(regex), literal
+
+
 def year(lo: int, hi: Optional[int], what: str, example: str = "2025") -> Param:
     # The example must answer 200 on every route using this parameter (tests/test_openapi.py checks it).
     bounds = f"de {lo} a {hi}" if hi else f"desde {lo}"

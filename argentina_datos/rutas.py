@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 from .catalogo import BY_TABLE, DATASETS
 from .consultas import envelope, query_for, table_exists
 from .esquema import Dataset, Route
-from .parametros import SENADOR_ID, BadParam, Param
+from .parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
 
 
 class ApiError(Exception):
@@ -34,23 +34,13 @@ class Endpoint:
     literal_length: int = field(init=False)
 
     def __post_init__(self):
-        by_name = {p.name: p for p in self.params}
-        regex, literal = "", 0
-        for part in re.split(r"({[^}]+})", self.path):
-            if part.startswith("{"):
-                name = part[1:-1]
-                regex += f"(?P<{_group(name)}>{by_name[name].loose})"
-            else:
-                regex += re.escape(part)
-                literal += len(part)
-        self.regex = re.compile(regex)
-        self.literal_length = literal
+        self.regex, self.literal_length = template_regex(self.path, {p.name: p for p in self.params}, loose=True)
 
     def parse(self, match: re.Match) -> dict:
         values = {}
         for p in self.params:
             try:
-                values[p.name] = p.parse(match.group(_group(p.name)))
+                values[p.name] = p.parse(match.group(group_name(p.name)))
             except BadParam as e:
                 raise ApiError(400, str(e), e.param) from None
         return values
@@ -60,10 +50,6 @@ class Endpoint:
             if p.above_maximum(values[p.name]):
                 return p
         return None
-
-
-def _group(name: str) -> str:
-    return "p_" + name.encode("ascii", "backslashreplace").decode().replace("\\", "_")
 
 
 # ---- endpoints built from catalogue routes ----------------------------------------
@@ -107,7 +93,7 @@ def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
         return ApiError(404, "no hay datos")
     # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.
     match = endpoint.regex.fullmatch(path)
-    typed = {p.name: match.group(_group(p.name)) if match else values[p.name] for p in endpoint.params}
+    typed = {p.name: match.group(group_name(p.name)) if match else values[p.name] for p in endpoint.params}
     shown = ", ".join(f"{k} = {v}" for k, v in typed.items())
     # The last parameter is the most specific one: the date of a quote, the month of a report.
     return ApiError(404, f"no hay datos para {shown}", endpoint.params[-1].name)
