@@ -46,12 +46,16 @@ class Response:
             self._gzipped = gzip.compress(self.body, compresslevel=6, mtime=0)
         return self._gzipped
 
+    def etag_for(self, gzipped: bool) -> bytes:
+        """Each encoding is its own representation, so the gzip body gets its own strong tag."""
+        return self.etag[:-1] + b'-gz"' if gzipped else self.etag
+
     def headers(self, gzipped: bool) -> list:
         """Every header of the full answer, built once per response and encoding: the cached hot path
         then only picks a list (the server copies it, so sharing it between requests is safe)."""
         out = self._headers.get(gzipped)
         if out is None:
-            out = [*BASE_HEADERS, (b"cache-control", self.cache_control), (b"etag", self.etag)]
+            out = [*BASE_HEADERS, (b"cache-control", self.cache_control), (b"etag", self.etag_for(gzipped))]
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -132,24 +136,43 @@ def normalize(path: str) -> str:
     return path.rstrip("/") if len(path) > 1 else path
 
 
-def not_modified(etag: bytes, if_none_match: bytes) -> bool:
-    """If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; "*" matches anything."""
-    tags = [t.strip() for t in if_none_match.split(b",")]
-    return b"*" in tags or etag.removeprefix(b"W/") in [t.removeprefix(b"W/") for t in tags]
+def not_modified(response: Response, if_none_match: bytes) -> bool:
+    """If-None-Match compares weakly (RFC 9110 §13.1.2): W/"x" matches "x"; "*" matches anything.
+    Both encodings carry the same data, so either one's tag matches."""
+    tags = {t.strip().removeprefix(b"W/") for t in if_none_match.split(b",")}
+    return b"*" in tags or response.etag in tags or response.etag_for(True) in tags
+
+
+def accepts_gzip(accept_encoding: bytes) -> bool:
+    """gzip (or *) listed without q=0 (RFC 9110 §12.5.3)."""
+    accepted = {}
+    for item in accept_encoding.lower().split(b","):
+        coding, _, params = item.strip().partition(b";")
+        q = 1.0
+        for param in params.split(b";"):
+            name, _, value = param.strip().partition(b"=")
+            if name == b"q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        accepted[coding.strip()] = q
+    return accepted.get(b"gzip", accepted.get(b"x-gzip", accepted.get(b"*", 0.0))) > 0
 
 
 def wants_gzip(response: Response, headers: dict) -> bool:
-    return len(response.body) > 512 and b"gzip" in headers.get(b"accept-encoding", b"")
+    return len(response.body) > 512 and accepts_gzip(headers.get(b"accept-encoding", b""))
 
 
 async def send_response(send, response: Response, headers: dict, head: bool = False, extra=()) -> None:
+    zipped = wants_gzip(response, headers)
     inm = headers.get(b"if-none-match")
-    if response.status == 200 and inm and not_modified(response.etag, inm):
-        out = [*BASE_HEADERS, (b"cache-control", response.cache_control), (b"etag", response.etag), *extra]
+    if response.status == 200 and inm and not_modified(response, inm):
+        out = [*BASE_HEADERS, (b"cache-control", response.cache_control), (b"etag", response.etag_for(zipped)),
+               *extra]
         await send({"type": "http.response.start", "status": 304, "headers": out})
         await send({"type": "http.response.body", "body": b""})
         return
-    zipped = wants_gzip(response, headers)
     out = response.headers(zipped)
     if extra:
         out = [*out, *extra]

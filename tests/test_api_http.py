@@ -109,6 +109,30 @@ async def test_no_gzip_without_accept_encoding(app):
     assert orjson.loads(response.body)
 
 
+@pytest.mark.parametrize("accept", ["gzip;q=0", "identity, gzip;q=0", "br", "*;q=0", "gzip;q=abc"])
+async def test_no_gzip_when_the_client_refuses_it(app, accept):
+    response = await call(app, "/v1/cotizaciones/dolares/blue", headers={"Accept-Encoding": accept})
+    assert "content-encoding" not in response.headers
+    assert orjson.loads(response.body)
+
+
+@pytest.mark.parametrize("accept", ["gzip;q=0.5", "*", "deflate, GZIP"])
+async def test_gzip_with_quality_or_wildcard(app, accept):
+    response = await call(app, "/v1/cotizaciones/dolares/blue", headers={"Accept-Encoding": accept})
+    assert response.headers["content-encoding"] == "gzip"
+
+
+async def test_each_encoding_has_its_own_etag_and_either_revalidates(app):
+    path = "/v1/cotizaciones/dolares/blue"
+    plain = await call(app, path)
+    zipped = await call(app, path, headers={"Accept-Encoding": "gzip"})
+    assert plain.headers["etag"] != zipped.headers["etag"]
+    for tag in (plain.headers["etag"], zipped.headers["etag"]):
+        again = await call(app, path, headers={"Accept-Encoding": "gzip", "If-None-Match": tag})
+        assert again.status == 304
+        assert again.headers["etag"] == zipped.headers["etag"]
+
+
 @pytest.mark.parametrize("path", ROUTES + ["/v1/feriados/2015"])
 async def test_head_has_get_headers_and_no_body(app, path):
     for encoding in ({}, {"Accept-Encoding": "gzip"}):
