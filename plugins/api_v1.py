@@ -19,7 +19,6 @@ class V1Middleware:
         self.datasette = datasette
         self.v1 = V1()
         self._database = None
-        self._openapi = None
 
     def _resolve_at_startup(self, send):
         # Finding the database (plugin config, a query per database) costs the first /v1 request
