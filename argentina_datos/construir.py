@@ -27,6 +27,8 @@ from .registros import BadRecord
 from .tablas import ChildLayout, Layout, quote
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+# Written last by every build: its presence marks a database as an argentina-datos build.
+BUILD_TABLE = "_construccion"
 
 
 class BuildError(RuntimeError):
@@ -322,7 +324,7 @@ class Builder:
             return None
         try:
             with sqlite3.connect(f"file:{self.output}?mode=ro", uri=True) as con:
-                row = con.execute("SELECT valor FROM _construccion WHERE clave = 'huella'").fetchone()
+                row = con.execute(f"SELECT valor FROM {BUILD_TABLE} WHERE clave = 'huella'").fetchone()
             return row[0] if row else None
         except sqlite3.Error:
             return None
@@ -421,8 +423,8 @@ class Builder:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(f.ruta, f.tabla, f.archivo, f.registros, f.bytes, f.sha256, f.actualizado, f.envoltorio) for f in fuentes],
         )
-        db.execute("CREATE TABLE _construccion (clave TEXT PRIMARY KEY, valor TEXT)")
-        db.executemany("INSERT INTO _construccion VALUES (?, ?)", [
+        db.execute(f"CREATE TABLE {BUILD_TABLE} (clave TEXT PRIMARY KEY, valor TEXT)")
+        db.executemany(f"INSERT INTO {BUILD_TABLE} VALUES (?, ?)", [
             ("huella", fingerprint),
             ("fuente", self.source.description),
             ("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),

@@ -6,9 +6,9 @@ import logging
 from datasette import hookimpl
 
 from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
+from argentina_datos.construir import BUILD_TABLE as MARKER_TABLE
 from argentina_datos.openapi import OPENAPI_PATH, openapi_document
 
-MARKER_TABLE = "_construccion"
 GZIP_IN_THREAD = 64 * 1024
 log = logging.getLogger("argentina_datos.api_v1")
 

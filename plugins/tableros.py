@@ -9,8 +9,9 @@ database after its file: `argentina.db` is `argentina`, the tests' `argentina-te
 """
 from datasette import hookimpl
 
+from argentina_datos.construir import BUILD_TABLE as MARKER_TABLE
+
 PLUGIN = "datasette-dashboards"
-MARKER_TABLE = "_construccion"
 
 
 def _file_databases(datasette):
