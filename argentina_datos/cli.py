@@ -28,6 +28,11 @@ class LineReporter:
     def start(self, table: str, total: int):
         return lambda n: None
 
+    def download(self, table: str, total: int):
+        """HTTP mode asks for every candidate route first: say so, it can take minutes."""
+        print(f"{table}: consultando {cuantos(total, 'ruta')} en la fuente...", file=self.stream, flush=True)
+        return lambda n: None
+
     def done(self, o: Outcome) -> None:
         if o.missing:
             line = f"{o.table}: la fuente no lo tiene (sin archivos)"
@@ -58,6 +63,9 @@ class BarReporter(LineReporter):
         task = self.progress.add_task(table, total=total)
         self.tasks[table] = task
         return lambda n: self.progress.advance(task, n)
+
+    def download(self, table: str, total: int):
+        return self.start(f"{table} (consultas HTTP)", total)
 
     def done(self, o: Outcome) -> None:
         task = self.tasks.get(o.table)

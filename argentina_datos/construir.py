@@ -295,6 +295,8 @@ class Builder:
     def plan(self) -> list[tuple[Dataset, list]]:
         plan = []
         self.plan_errors: dict[str, str] = {}
+        if self.reporter and hasattr(self.source, "progress"):
+            self.source.progress = self.reporter.download
         for ds in self.datasets:
             routes = []
             try:

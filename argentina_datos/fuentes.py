@@ -116,6 +116,8 @@ class HttpSource:
                  backoff: float = 0.5):
         self.base = base_url.rstrip("/")
         self.description = self.base
+        # Set by the builder: (label, total) -> advance(n), to show the downloads' progress.
+        self.progress = None
         self.timeout = timeout
         self.retries = max(1, retries)
         self.backoff = backoff
@@ -176,11 +178,19 @@ class HttpSource:
             raise SourceError(str(body))
         return body
 
-    def prefetch(self, routes: Iterable[tuple[str, bool]]) -> None:
+    def prefetch(self, routes: Iterable[tuple[str, bool]], label: str = "") -> None:
         todo = [r for r, history in routes if not history and r not in self._cache]
-        if todo:
-            with ThreadPoolExecutor(self.concurrency) as pool:
-                list(pool.map(self._fetch_or_error, todo))
+        if not todo:
+            return
+        advance = self.progress(label, len(todo)) if self.progress and label else None
+
+        def fetch(route):
+            self._fetch_or_error(route)
+            if advance:
+                advance(1)
+
+        with ThreadPoolExecutor(self.concurrency) as pool:
+            list(pool.map(fetch, todo))
 
     def read(self, route: str, history: bool = False) -> bytes:
         if history:
@@ -228,7 +238,7 @@ class HttpSource:
         if source.history:
             return self._history_dir.expand(dataset, source) if self._history_dir else []
         routes = self.candidates(dataset, source)
-        self.prefetch((r, False) for r in routes)
+        self.prefetch(((r, False) for r in routes), label=dataset.table)
         return [r for r in routes if self._cache.get(r) is not None]  # a failed route stays: read raises
 
 
