@@ -476,6 +476,7 @@ DATASETS: list[Dataset] = [
          number("patrimonio", "patrimonio del fondo; null = sin dato", unit="moneda del fondo")],
         [Source("v1/finanzas/fci/{categoria}/{listado}")], origin=CAFCI[0], origin_url=CAFCI[1],
         partitions=[CATEGORIA_FCI, LISTADO_FCI], lookups=("categoria", "listado", "fondo", "horizonte"),
+        fts=("fondo",),
         routes=[Route("/v1/finanzas/fci/{categoria}/{fecha}", [CATEGORIA_FCI, FECHA_FCI],
                       where={"categoria": lambda p: p["categoria"], "listado": lambda p: p["fecha"]},
                       summary="Valores de los fondos de una categoría en una fecha")],

@@ -435,9 +435,9 @@ class Builder:
         db.execute("COMMIT")
         lite = sqlite_utils.Database(db)
         for layout in layouts:
-            if layout.dataset.fts:
-                lite[layout.table].enable_fts(layout.dataset.fts, tokenize=FTS_TOKENIZE)
-                lite[layout.table].populate_fts(layout.dataset.fts)
+            for table, columns in layout.fts_targets():
+                lite[table].enable_fts(columns, tokenize=FTS_TOKENIZE)
+                lite[table].populate_fts(columns)
         db.execute("ANALYZE")
         # Pages filled by inserts into a WITHOUT ROWID table are ~85% full; VACUUM
         # rewrites them full, about a tenth off the file, for a fraction of a second.

@@ -179,11 +179,12 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         main["facets"] = facets
     if dataset.sort:
         main["sort_desc"] = dataset.sort[0]
-    if dataset.fts:
+    own_fts = [c for c in dataset.fts if c not in layout.lookups]
+    if own_fts:
         main["fts_table"] = dataset.table + "_fts"
         main["fts_pk"] = ROW_ID if dataset.has_children else "rowid"
         main["searchmode"] = "escaped"
-        main["description"] += " Búsqueda de texto en: " + ", ".join(dataset.fts) + "."
+        main["description"] += " Búsqueda de texto en: " + ", ".join(own_fts) + "."
     label = label_for(columns)
     if label and dataset.has_children:
         main["label_column"] = label
@@ -218,6 +219,12 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         out[table]["columns"] = {"id": f"Id del valor (lo usa {dataset.table}.{column}_id).", column: what}
         out[table]["label_column"] = column
         out[table]["sort"] = column
+        if column in dataset.fts:
+            out[table]["fts_table"] = table + "_fts"
+            out[table]["fts_pk"] = "id"
+            out[table]["searchmode"] = "escaped"
+            out[table]["description"] += (f" Búsqueda de texto en «{column}»: cada resultado enlaza a sus filas "
+                                          f"de {dataset.table}.")
 
     if layout.view_sql():
         vcols = {}

@@ -88,6 +88,14 @@ class Layout:
     def lookup_table(self, column: str) -> str:
         return f"{self.table}_{column}"
 
+    def fts_targets(self) -> list[tuple[str, list[str]]]:
+        """(table, columns) to index for full-text search: a searched lookup column is indexed
+        in its table of distinct values, where each name is stored once."""
+        own = [c for c in self.dataset.fts if c not in self.lookups]
+        targets = [(self.table, own)] if own else []
+        targets += [(self.lookup_table(c), [c]) for c in self.dataset.fts if c in self.lookups]
+        return targets
+
     def lookup_nullable(self, column: str) -> bool:
         """A lookup on a field that may be null or absent: its id is then NULL."""
         return column in self._nullable_lookups

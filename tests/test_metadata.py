@@ -107,10 +107,11 @@ def test_configured_columns_exist(conn, tables):
 
 
 @pytest.mark.parametrize("table", ["fci_fondos", "remesas", "cobros_comisiones", "brokers_comisiones",
-                                   "senadores", "senado_viajes_internacionales", "senado_viajes_nacionales"])
+                                   "senadores", "senado_viajes_internacionales", "senado_viajes_nacionales",
+                                   "fci_valores_fondo"])
 async def test_search_finds_rows(ds, conn, tables, table):
     column = tables[table]["columns"] and next(iter(
-        c for c in ("compania", "nombre", "entidad", "destino") if c in tables[table]["columns"]))
+        c for c in ("compania", "nombre", "entidad", "destino", "fondo") if c in tables[table]["columns"]))
     value = conn.execute(f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL LIMIT 1').fetchone()[0]
     word = max(re.findall(r"\w+", value), key=len)
     r = await ds.client.get(f"/{DB}/{table}.json", params={"_search": word, "_shape": "array"})
