@@ -125,8 +125,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     try:
         source = open_source(args.source, history, fci_since=args.fci_desde, concurrency=args.concurrency,
-                             timeout=args.timeout, retries=args.retries) \
-            if args.source.startswith(("http://", "https://")) else open_source(args.source, history)
+                             timeout=args.timeout, retries=args.retries)
         report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
     except (BuildError, SourceError) as e:
         return fail(reporter, args.output, str(e))

@@ -21,7 +21,7 @@ import sqlite_utils
 
 from . import __version__
 from .catalogo import DATASETS
-from .esquema import ORDER, Dataset
+from .esquema import Dataset
 from .fuentes import SourceError, partition_values
 from .registros import BadRecord
 from .tablas import ChildLayout, Layout, quote
@@ -93,13 +93,6 @@ class DatasetLoader:
         self.lookup_ids: dict[str, dict] = {c: {} for c in self.layout.lookups}
         self.children_by_member = {id(c.member): c for c in self.layout.all_children()}
         self.fuentes: list[Fuente] = []
-
-    def routes(self) -> list[tuple[object, str]]:
-        out = []
-        for src in self.dataset.sources:
-            for route in self.source.expand(self.dataset, src):
-                out.append((src, route))
-        return out
 
     def load(self, routes) -> int:
         for statement in self.layout.create_sql():

@@ -95,9 +95,6 @@ class DirectorySource:
     def name(self, route: str, history: bool = False) -> str:
         return str(self.path(route, history))
 
-    def prefetch(self, routes: Iterable[tuple[str, bool]]) -> None:
-        """Nothing to do on disk."""
-
 
 class HttpSource:
     """An HTTP base URL serving the static layout (the public API or a mirror).

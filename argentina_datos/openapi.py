@@ -16,7 +16,6 @@ import orjson
 from . import __version__
 from .catalogo import BY_TABLE
 from .esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
-from .parametros import CASA
 from .rutas import Router
 
 OPENAPI_PATH = "/v1/openapi.json"
@@ -150,8 +149,6 @@ def _parameter(p) -> dict:
         schema["maximum"] = p.maximum
         description += (f". {p.maximum} es el máximo de la especificación; un año posterior se acepta "
                         f"sólo si hay datos de ese año (si no, 400)")
-    if p is CASA:
-        description += f". «turista» (especificación) y «tarjeta» (datos) devuelven lo mismo"
     if "/" in p.pattern:
         description += ". Las barras van tal cual o codificadas como %2F"
     out = {"name": p.name, "in": "path", "required": True, "description": description, "schema": schema}

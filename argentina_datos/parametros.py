@@ -87,7 +87,8 @@ CASA_ALIASES = {"turista": "tarjeta"}
 CATEGORIAS_FCI = ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
 
 CASA = Param(
-    "casa", "|".join(CASAS), TEXT, "casa de cambio: " + ", ".join(CASAS),
+    "casa", "|".join(CASAS), TEXT,
+    "casa de cambio: " + ", ".join(CASAS) + ". «turista» (especificación) y «tarjeta» (datos) devuelven lo mismo",
     choices=CASAS, convert=lambda s: CASA_ALIASES.get(s, s), example="blue",
 )
 FECHA = Param(

@@ -62,8 +62,6 @@ class Codec:
         self.track_omitted = has_optional(self.members)
         if self.track_omitted:
             self.column_names.append(OMITTED)
-        self.children = [m for m in _walk_children(self.members)]
-        self.child_codecs = {id(c): Codec(c.fields) for c in self.children}
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members)
         if self._simple:
             names = [m.name for m in self.members]
@@ -198,14 +196,6 @@ class Codec:
     def plain(self) -> bool:
         """True when a row is the record's values as they are (no nesting, no conversion)."""
         return self._simple and not self._has_bool and not self.track_omitted
-
-
-def _walk_children(members):
-    for m in members:
-        if isinstance(m, Children):
-            yield m
-        elif isinstance(m, Obj):
-            yield from _walk_children(m.fields)
 
 
 def _width(m: Member) -> int:
