@@ -13,12 +13,17 @@ from paths import HISTORY, TEST_DB, UPSTREAM  # noqa: E402
 
 
 def pytest_configure(config):
-    from argentina_datos.construir import Builder
-    from argentina_datos.fuentes import DirectorySource
+    import pytest
+
+    from argentina_datos.construir import Builder, BuildError
+    from argentina_datos.fuentes import DirectorySource, SourceError
 
     if not (UPSTREAM / "v1").is_dir():
         raise SystemExit(f"tests need the upstream mirror at {UPSTREAM} (set ARGENTINA_DATOS_SOURCE)")
-    Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
+    try:
+        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
+    except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
+        pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)
     os.environ["ARGENTINA_DATOS_DB"] = str(TEST_DB)
     # A `python3` kernelspec elsewhere on the Jupyter path (~/.local/share/jupyter, $JUPYTER_PATH) would
     # win over the venv's and run the notebooks with another interpreter: use the one running pytest.

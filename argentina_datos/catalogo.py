@@ -7,7 +7,7 @@ an entry here.
 """
 from __future__ import annotations
 
-from .esquema import BOOLEAN, INTEGER, JSON, NUMBER, TEXT, Children, Dataset, Field, Obj, Route, Source
+from .esquema import BOOLEAN, DATE_UNIT, INTEGER, JSON, NUMBER, TEXT, Children, Dataset, Field, Obj, Route, Source
 from .parametros import (
     CASA,
     CATEGORIA_FCI,
@@ -29,7 +29,7 @@ UPSTREAM = "https://api.argentinadatos.com"
 
 FRACCION = "fracción (0.25 = 25 %)"
 PORCENTAJE = "porcentaje (2.1 = 2,1 %)"
-FECHA_ISO = "fecha AAAA-MM-DD"
+FECHA_ISO = DATE_UNIT
 
 
 # ---- small constructors: the catalogue reads like a table of fields ----------

@@ -19,6 +19,21 @@ def cuantos(n: int, cosa: str) -> str:
     return f"{n:,} {cosa}" if n == 1 else f"{n:,} {cosa}s"
 
 
+def outcome_line(o: Outcome) -> str:
+    if o.missing:
+        return f"{o.table}: la fuente no lo tiene (sin archivos)"
+    if o.error:
+        return f"{o.table}: OMITIDO — {o.error}"
+    line = f"{o.table}: {cuantos(o.rows, 'fila')} de {cuantos(o.files, 'archivo')} en {o.seconds:.2f} s"
+    if o.skipped_files:
+        line += f" ({skipped_text(len(o.skipped_files))})"
+    return line
+
+
+def skipped_text(n: int) -> str:
+    return f"{cuantos(n, 'archivo')} omitido{'s' if n > 1 else ''}"
+
+
 class LineReporter:
     """One line per dataset: for logs and CI."""
 
@@ -34,13 +49,10 @@ class LineReporter:
         return lambda n: None
 
     def done(self, o: Outcome) -> None:
-        if o.missing:
-            line = f"{o.table}: la fuente no lo tiene (sin archivos)"
-        elif o.error:
-            line = f"{o.table}: OMITIDO — {o.error}"
-        else:
-            line = f"{o.table}: {cuantos(o.rows, 'fila')} de {cuantos(o.files, 'archivo')} en {o.seconds:.2f} s"
-        print(line, file=self.stream, flush=True)
+        print(outcome_line(o), file=self.stream, flush=True)
+
+    def warn(self, line: str) -> None:
+        print(f"aviso: {line}", file=self.stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -71,8 +83,16 @@ class BarReporter(LineReporter):
         task = self.tasks.get(o.table)
         if task is None:
             task = self.progress.add_task(o.table, total=1)
-        label = o.table if not (o.missing or o.error) else f"{o.table} ({'falta' if o.missing else 'OMITIDO'})"
+        if o.missing or o.error:
+            label = f"{o.table} ({'falta' if o.missing else 'OMITIDO'})"
+        elif o.skipped_files:
+            label = f"{o.table} ({skipped_text(len(o.skipped_files))})"
+        else:
+            label = o.table
         self.progress.update(task, description=f"{label} {cuantos(o.rows, 'fila')}", completed=self.progress.tasks[task].total)
+
+    def warn(self, line: str) -> None:
+        self.progress.console.print(f"[yellow]aviso:[/] {line}", highlight=False, markup=True)
 
     def close(self) -> None:
         self.progress.stop()
@@ -92,7 +112,8 @@ def parse_args(argv):
                         "por defecto $ARGENTINA_DATOS_HISTORY o, si la fuente es un directorio, "
                         "su hermano upstream-history")
     p.add_argument("--keep-going", action="store_true",
-                   help="si un conjunto de datos tiene un error, omitirlo y seguir (se listan al final)")
+                   help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
+                        "omitirlo y seguir (se listan al final)")
     p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
     p.add_argument("--fci-desde", default="2019-01-01", type=dt.date.fromisoformat,
                    help="en modo HTTP, primera fecha de los listados diarios de FCI a buscar (%(default)s)")
@@ -153,10 +174,16 @@ def main(argv=None) -> int:
           f"conjuntos de datos, {elapsed:.1f} s.", file=sys.stderr)
     if report.missing:
         print("La fuente no tiene: " + ", ".join(o.table for o in report.missing), file=sys.stderr)
-    if report.skipped:
+    if report.findings:
+        print(f"{cuantos(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
+              f"ver la tabla calidad.", file=sys.stderr)
+    if report.skipped or report.skipped_files:
         print("Omitidos por error (--keep-going):", file=sys.stderr)
         for o in report.skipped:
             print(f"  {o.table}: {o.error}", file=sys.stderr)
+        for o in report.outcomes:
+            for problem in o.skipped_files:
+                print(f"  {o.table}: {problem}", file=sys.stderr)
     return 0
 
 

@@ -6,6 +6,7 @@ exactly as it was.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
@@ -19,11 +20,10 @@ from typing import Callable, Optional
 import orjson
 import sqlite_utils
 
-from . import __version__
+from . import __version__, calidad
 from .catalogo import DATASETS
 from .esquema import Dataset
-from .fuentes import SourceError, partition_values
-from .registros import BadRecord
+from .fuentes import SourceError, SourceUnreachable, partition_values
 from .tablas import ChildLayout, Layout, quote
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -54,17 +54,27 @@ class Outcome:
     files: int = 0
     seconds: float = 0.0
     missing: bool = False
-    error: Optional[str] = None
+    error: Optional[str] = None  # the whole dataset was skipped (--keep-going)
+    skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
 
 
 @dataclass
 class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     unchanged: bool = False
+    findings: list[calidad.Finding] = field(default_factory=list)
 
     @property
     def skipped(self):
         return [o for o in self.outcomes if o.error]
+
+    @property
+    def skipped_files(self) -> list[str]:
+        return [f for o in self.outcomes for f in o.skipped_files]
+
+    @property
+    def complete(self) -> bool:
+        return not (self.skipped or self.skipped_files)
 
     @property
     def missing(self):
@@ -80,26 +90,46 @@ def catalogue_fingerprint() -> str:
 
 
 class DatasetLoader:
-    """Reads one dataset's files and writes its rows."""
+    """Reads one dataset's files and writes its rows.
 
-    def __init__(self, db: sqlite3.Connection, dataset: Dataset, source, progress: Callable[[int], None]):
+    A record that does not fit the catalogue is kept as it came and reported
+    (``findings``).  Only a file that cannot be read as a list of records stops
+    the dataset; with ``keep_going`` that file alone is skipped.
+    """
+
+    def __init__(self, db: sqlite3.Connection, dataset: Dataset, source, progress: Callable[[int], None],
+                 *, keep_going: bool = False, dates: Optional[calidad.DateChecker] = None):
         self.db = db
         self.dataset = dataset
         self.layout = Layout(dataset)
         self.source = source
         self.progress = progress
+        self.keep_going = keep_going
+        self.dates = dates or calidad.DateChecker()
         self.next_id = {c.table: 1 for c in self.layout.all_children()}
         self.next_id[self.layout.table] = 1
         self.lookup_ids: dict[str, dict] = {c: {} for c in self.layout.lookups}
         self.children_by_member = {id(c.member): c for c in self.layout.all_children()}
         self.fuentes: list[Fuente] = []
+        self.findings: list[calidad.Finding] = []
+        self.skipped_files: list[str] = []
+        self._date_columns = _date_positions(self.layout.codec)
+        self._route = ""
 
     def load(self, routes) -> int:
         for statement in self.layout.create_sql():
             self.db.execute(statement)
         total = 0
         for src, route in routes:
-            total += self._load_file(src, route)
+            self.db.execute("SAVEPOINT archivo")
+            try:
+                total += self._load_file(src, route)
+            except (BuildError, SourceError) as e:
+                self.db.execute("ROLLBACK TO archivo")
+                if not self.keep_going or isinstance(e, SourceUnreachable):
+                    raise
+                self.skipped_files.append(str(e))
+            self.db.execute("RELEASE archivo")
             self.progress(1)
         return total
 
@@ -129,18 +159,8 @@ class DatasetLoader:
             if type(data) is not list:
                 raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
             records = data
-        if not records:
-            raise BuildError(f"{name}: la lista de registros está vacía")
-        partitions = partition_values(self.dataset, src, route)
-        try:
-            self._insert(records, partitions)
-        except BadRecord as e:
-            raise BuildError(f"{name}: registro {self._at + 1}: {e}") from None
-        if self.dataset.unique:
-            # the unique index is only built at the end: here the record can still be named
-            repeated = self._repeated_key(records)
-            if repeated:
-                raise BuildError(f"{name}: {repeated}")
+        self._route = "/" + route
+        self._insert(records, partition_values(self.dataset, src, route))
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
@@ -152,12 +172,10 @@ class DatasetLoader:
 
     def _insert(self, records: list, partitions: dict) -> None:
         layout = self.layout
-        prefix = []
-        for p in layout.partition_only:
-            value = partitions[p.name]
-            prefix.append(self._lookup(p.name, value) if p.name in layout.lookups else value)
+        prefix = [self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
+                  for p in layout.partition_only]
         shared = {p.name: partitions[p.name] for p in self.dataset.partitions if p not in layout.partition_only}
-        if not layout.has_children and layout.codec is not None:
+        if not layout.has_children:
             columns = layout.codec.encode_columns(records)
             if columns is not None and self._insert_columns(records, prefix, shared, columns):
                 return
@@ -166,16 +184,16 @@ class DatasetLoader:
         ordered = self.dataset.ordered
         rows = []
         child_rows: dict[str, list] = {}
+        encoded = []
         for i, record in enumerate(records):
-            self._at = i
-            if self.dataset.scalar_records:
-                values = (self._scalar(record),)
-                children = ()
-            else:
-                values, children = layout.codec.encode(record)
+            values, children, deviations = layout.codec.encode(record)
+            encoded.append(values)
+            for d in deviations:
+                self._report(d.problem, i, d.field or None, d.value, d.describe())
             for name, expected in shared.items():
-                if record.get(name) != expected:
-                    raise BadRecord(f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}", name)
+                if type(record) is dict and record.get(name) != expected:
+                    self._report(calidad.PARTITION_MISMATCH, i, name, record.get(name),
+                                 f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}")
             if field_lookups:
                 values = list(values)
                 for j in field_lookups:
@@ -185,11 +203,12 @@ class DatasetLoader:
                 parent_id = self.next_id[layout.table]
                 self.next_id[layout.table] += 1
                 row.insert(0, parent_id)
-                self._collect_children(children, parent_id, child_rows)
+                self._collect_children(children, parent_id, child_rows, (), i)
             row.extend(values)
             for fn in derived:
-                row.append(fn(record))
+                row.append(_derive(fn, record))
             rows.append(row)
+        self._check_dates(layout.codec, encoded, None)
         cols = layout.insert_columns
         self.db.executemany(
             f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
@@ -207,8 +226,8 @@ class DatasetLoader:
     def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
         """What the record-by-record loop of ``_insert`` does, a column at a time.
 
-        Returns False, having written nothing, when a value needs that loop to
-        name the record at fault.
+        Returns False, having written nothing, when a record needs that loop to
+        be reported.
         """
         layout = self.layout
         n = len(records)
@@ -222,6 +241,9 @@ class DatasetLoader:
                     if value not in ids and value is not None:
                         ids[value] = len(ids) + 1
                 columns[j] = list(map(ids.get, columns[j]))
+        for j, column_name in self._date_columns:
+            for i in self.dates.bad_positions(columns[j]):
+                self._report_date(i, column_name, columns[j][i])
         head = [repeat(value, n) for value in prefix]
         if self.dataset.ordered:
             head.append(range(n))
@@ -233,46 +255,61 @@ class DatasetLoader:
         )
         return True
 
-    def _repeated_key(self, records: list) -> Optional[str]:
-        key = self.dataset.unique
-        seen: dict = {}
-        for i, record in enumerate(records):
-            k = tuple(record.get(c) for c in key)
-            if k in seen:
-                shown = ", ".join(f"{c}={v!r}" for c, v in zip(key, k))
-                return f"registro {i + 1}: clave repetida ({shown}), ya estaba en el registro {seen[k] + 1}"
-            seen[k] = i
-        return None
-
-    def _collect_children(self, children, parent_id, out) -> None:
+    def _collect_children(self, children, parent_id, out, prefix: tuple, record_at: int) -> None:
         for member, items in children:
             child: ChildLayout = self.children_by_member[id(member)]
+            encoded = []
             for pos, item in enumerate(items):
-                try:
-                    values, grandchildren = child.codec.encode(item)
-                except BadRecord as e:
-                    raise BadRecord(f"{member.name}[{pos}]: {e}", e.path) from None
+                values, grandchildren, deviations = child.codec.encode(item)
+                encoded.append(values)
+                where = prefix + (f"{'.'.join(child.path)}[{pos}]",)
+                for d in deviations:
+                    field = ".".join(where + d.path)
+                    self._report(d.problem, record_at, field, d.value, f"{'.'.join(where)}: {d.describe()}")
                 own_id = self.next_id[child.table]
                 self.next_id[child.table] += 1
                 out.setdefault(child.table, []).append((own_id, parent_id, pos, *values))
-                self._collect_children(grandchildren, own_id, out)
+                self._collect_children(grandchildren, own_id, out, where, record_at)
+            self._check_dates(child.codec, encoded, record_at, ".".join(prefix + child.path))
 
-    def _scalar(self, value):
-        kind = self.dataset.fields[0]
-        if type(value) is not str:
-            raise BadRecord(f"se esperaba texto y llegó {value!r}", kind.name)
-        return value
+    def _check_dates(self, codec, rows: list[tuple], record_at: Optional[int], prefix: str = "") -> None:
+        for j, column_name in _date_positions(codec):
+            column = [r[j] for r in rows]
+            for i in self.dates.bad_positions(column):
+                field = f"{prefix}[{i}].{column_name}" if prefix else column_name
+                self._report_date(i if record_at is None else record_at, field, column[i])
+
+    def _report_date(self, at: int, field: str, value) -> None:
+        self._report(calidad.IMPOSSIBLE_DATE, at, field, value,
+                     f"«{field}» = {value!r} no es una fecha del calendario AAAA-MM-DD")
+
+    def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
+        self.findings.append(calidad.Finding(
+            self.layout.table, control, self._route, None if at is None else at + 1, field,
+            calidad.as_json(value), detail,
+        ))
 
     def _lookup(self, column: str, value):
         ids = self.lookup_ids[column]
         found = ids.get(value)
         if found is None:
             if value is None:
-                if self.layout.lookup_nullable(column):
-                    return None
-                raise BadRecord(f"«{column}» no puede ser null", column)
+                return None
             found = ids[value] = len(ids) + 1
         return found
+
+
+def _date_positions(codec) -> list[tuple[int, str]]:
+    return [(j, name) for j, (name, f) in enumerate(codec.columns) if f.is_date]
+
+
+def _derive(fn, record):
+    """A derived column of a record that is not what the catalogue expects is NULL (the record
+    itself is kept, and reported, by the codec)."""
+    try:
+        return fn(record)
+    except (KeyError, TypeError, AttributeError, ValueError):
+        return None
 
 
 # ---- the whole build -------------------------------------------------------------
@@ -296,7 +333,7 @@ class Builder:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
             except SourceError as e:
-                if not self.keep_going:
+                if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
                 self.plan_errors[ds.table] = str(e)
             plan.append((ds, routes))
@@ -325,6 +362,17 @@ class Builder:
             return None
 
     def run(self, force: bool = False) -> Report:
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        with BuildLock(self.output):
+            self._remove_stale_temporaries()
+            return self._run(force)
+
+    def _remove_stale_temporaries(self) -> None:
+        """Left by a build that was killed: under the lock no other build can be writing them."""
+        for stale in self.output.parent.glob(self.output.name + ".tmp-*"):
+            stale.unlink(missing_ok=True)
+
+    def _run(self, force: bool) -> Report:
         plan = self.plan()
         if not any(routes for _, routes in plan) and not self.plan_errors:
             raise BuildError(f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo")
@@ -333,7 +381,6 @@ class Builder:
         if not force and fingerprint == self.existing_fingerprint():
             report.unchanged = True
             return report
-        self.output.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=self.output.name + ".tmp-", dir=self.output.parent)
         os.close(fd)
         try:
@@ -362,6 +409,7 @@ class Builder:
             db.execute("PRAGMA foreign_keys = OFF")
             fuentes: list[Fuente] = []
             loaded: list[Layout] = []
+            dates = calidad.DateChecker()
             for ds, routes in plan:
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
@@ -374,7 +422,8 @@ class Builder:
                     self._say(outcome)
                     continue
                 start = time.perf_counter()
-                loader = DatasetLoader(db, ds, self.source, self._progress_for(ds, len(routes)))
+                loader = DatasetLoader(db, ds, self.source, self._progress_for(ds, len(routes)),
+                                       keep_going=self.keep_going, dates=dates)
                 db.execute("BEGIN")
                 try:
                     outcome.rows = loader.load(routes)
@@ -382,32 +431,38 @@ class Builder:
                     db.execute("COMMIT")
                 except (BuildError, SourceError) as e:
                     db.execute("ROLLBACK")
-                    if not self.keep_going:
+                    if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
                     outcome.error = str(e)
                     self._say(outcome)
                     continue
                 outcome.seconds = time.perf_counter() - start
+                outcome.skipped_files = loader.skipped_files
                 fuentes.extend(loader.fuentes)
+                report.findings.extend(loader.findings)
                 loaded.append(loader.layout)
                 self._say(outcome)
-            # a build that skipped datasets is incomplete: the next run must not call it up to date
-            self._finish(db, loaded, fuentes, "" if report.skipped else fingerprint)
+                self._warn(loader.findings)
+            # a build that skipped anything is incomplete: the next run must not call it up to date
+            self._finish(db, loaded, fuentes, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
             db.close()
 
-    def _finish(self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str):
+    def _finish(self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str,
+                report: Report):
         db.execute("BEGIN")
         for layout in layouts:
-            for statement in layout.index_sql():
-                try:
-                    db.execute(statement)
-                except sqlite3.IntegrityError as e:  # a key repeated across files
-                    raise BuildError(f"{layout.table}: clave repetida entre archivos ({e})") from None
+            repeated = _repeated_keys(db, layout)
+            report.findings.extend(repeated)
+            self._warn(repeated)
+            for statement in layout.index_sql(unique=not repeated):
+                db.execute(statement)
             view = layout.view_sql()
             if view:
                 db.execute(view)
+        db.execute(calidad.create_sql())
+        calidad.insert(db, report.findings)
         db.execute(
             "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "
             "archivo TEXT NOT NULL, registros INTEGER NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, "
@@ -440,9 +495,6 @@ class Builder:
         result = db.execute("PRAGMA integrity_check").fetchone()[0]
         if result != "ok":
             raise BuildError(f"la base construida no pasa PRAGMA integrity_check: {result}")
-        for layout in layouts:
-            if not db.execute(f"SELECT 1 FROM {quote(layout.table)} LIMIT 1").fetchone():
-                raise BuildError(f"{layout.table}: la fuente tiene archivos pero la tabla quedó vacía")
 
     # ---- reporting -------------------------------------------------------------
     def _progress_for(self, ds: Dataset, total: int):
@@ -453,3 +505,64 @@ class Builder:
     def _say(self, outcome: Outcome) -> None:
         if self.reporter:
             self.reporter.done(outcome)
+
+    def _warn(self, findings: list[calidad.Finding]) -> None:
+        if self.reporter and findings:
+            for line in calidad.summary(findings):
+                self.reporter.warn(line)
+
+
+def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:
+    """Records sharing the natural key (in one file or across files): kept, and reported."""
+    key = layout.dataset.unique
+    if not key:
+        return []
+    stored = ", ".join(quote(layout.stored(c)) for c in key)
+    # NULL keys are no key (a UNIQUE index allows them): records that lack one are reported as such.
+    present = " AND ".join(f"{quote(layout.stored(c))} IS NOT NULL" for c in key)
+    rows = db.execute(
+        f"SELECT {stored}, count(*) FROM {quote(layout.table)} WHERE {present} GROUP BY {stored} HAVING count(*) > 1"
+    ).fetchall()
+    return [
+        calidad.Finding(layout.table, calidad.REPEATED_KEY, None, None, ", ".join(key),
+                        calidad.as_json(list(r[:-1])),
+                        f"{r[-1]} registros comparten la clave ("
+                        + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1])) + ")")
+        for r in rows
+    ]
+
+
+class BuildLock:
+    """One build at a time per output file: a second one is refused, naming the first."""
+
+    def __init__(self, output: Path):
+        self.path = output.with_name(output.name + ".lock")
+        self.fd: Optional[int] = None
+
+    def __enter__(self):
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                os.close(fd)
+                raise BuildError(f"{self.path.with_suffix('')}: otra construcción está en curso (pid {holder}); "
+                                 "espere a que termine") from None
+            # The previous holder may have removed the file between our open and our lock.
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc):
+        self.path.unlink(missing_ok=True)
+        os.close(self.fd)
+        return False

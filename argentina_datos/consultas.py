@@ -59,12 +59,13 @@ class RecordQuery:
             sql += f" LIMIT {int(limit)}"
         rows = conn.execute(sql, args).fetchall()
         lay = self.layout
-        if lay.codec is None:  # a list of bare values
-            return [r[0] for r in rows]
         codec = lay.codec
+        if codec.scalar:  # a list of bare values
+            return [r[0] if r[1] is None else codec.decode(r) for r in rows]
         if codec.plain:
-            names = codec.column_names
-            return [dict(zip(names, r)) for r in rows]
+            names = codec.plain_names
+            # zip stops at the last name, before the row's _extra
+            return [dict(zip(names, r)) if r[-1] is None else codec.decode(r) for r in rows]
         if not lay.has_children:
             return [codec.decode(r) for r in rows]
         ids = [r[0] for r in rows]
@@ -106,6 +107,11 @@ def envelope(conn: sqlite3.Connection, ruta: str) -> Optional[dict]:
     if row is None:
         return None
     return orjson.loads(row[0]) if row[0] else {}
+
+
+def published(conn: sqlite3.Connection, ruta: str) -> bool:
+    """Whether upstream published a file at ``ruta`` (an empty list is an answer, not a 404)."""
+    return conn.execute("SELECT 1 FROM fuentes WHERE ruta = ? LIMIT 1", [ruta]).fetchone() is not None
 
 
 def table_exists(conn: sqlite3.Connection, table: str) -> bool:

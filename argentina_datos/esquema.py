@@ -24,11 +24,16 @@ PY_TYPES = {
     NUMBER: (int, float),
     BOOLEAN: (bool,),
 }
+# The unit of text fields holding a calendar date; the builder reports values that are not one.
+DATE_UNIT = "fecha AAAA-MM-DD"
 OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: "boolean"}
 
 # Column recording which declared keys a record did not carry, so that "absent"
 # and "null" both survive the trip through SQLite.
 OMITTED = "_omitidas"
+# Column keeping, as JSON, whatever a record carries that its declared shape does not foresee (a new
+# field, a value of another type, a missing required key), so that /v1 can give it back exactly.
+EXTRA = "_extra"
 ORDER = "orden"
 # Internal key of tables with child tables (an API field may itself be called "id").
 ROW_ID = "_id"
@@ -45,6 +50,10 @@ class Field:
     nullable: bool = True
     optional: bool = False  # the key itself may be absent from a record
     facet: bool = False
+
+    @property
+    def is_date(self) -> bool:
+        return self.kind == TEXT and self.unit == DATE_UNIT
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,11 @@ class SourceError(RuntimeError):
     """A source file or URL that could not be read; the message names it."""
 
 
+class SourceUnreachable(SourceError):
+    """The HTTP source stopped answering altogether: the build gives up instead of trying
+    every remaining URL (``--keep-going`` does not skip this)."""
+
+
 def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
     return template_regex(source.route, params)[0]
 
@@ -110,7 +115,7 @@ class HttpSource:
 
     def __init__(self, base_url: str, *, timeout: float = 30.0, retries: int = 3, concurrency: int = 8,
                  fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None,
-                 backoff: float = 0.5):
+                 backoff: float = 0.5, max_failures: int = 5):
         self.base = base_url.rstrip("/")
         self.description = self.base
         # Set by the builder: (label, total) -> advance(n), to show the downloads' progress.
@@ -119,6 +124,10 @@ class HttpSource:
         self.retries = max(1, retries)
         self.backoff = backoff
         self.concurrency = concurrency
+        # URLs in a row that got no HTTP answer at all (refused, reset, timed out) before giving up.
+        self.max_failures = max(1, max_failures)
+        self._failures_in_a_row = 0
+        self._unreachable: Optional[str] = None
         self.fci_since = fci_since
         self.today = today or dt.date.today()
         self.client = httpx.Client(timeout=timeout, follow_redirects=True,
@@ -137,13 +146,19 @@ class HttpSource:
         url = self.url(route)
         delay = self.backoff
         for attempt in range(1, self.retries + 1):
+            if self._unreachable:
+                raise SourceUnreachable(self._unreachable)
             try:
                 r = self.client.get(url)
             except httpx.TimeoutException:
                 problem = f"sin respuesta en {self.timeout:g} s (tiempo de espera agotado)"
+                self._no_answer(url, problem)
             except httpx.HTTPError as e:
                 problem = f"error de conexión ({type(e).__name__}: {e})"
+                self._no_answer(url, problem)
             else:
+                with self._lock:
+                    self._failures_in_a_row = 0
                 if r.status_code == 200:
                     return r.content
                 if r.status_code == 404:
@@ -155,6 +170,13 @@ class HttpSource:
                 time.sleep(delay)
                 delay *= 2
         raise SourceError(f"{url}: {problem} (tras {attempt} intento(s))")
+
+    def _no_answer(self, url: str, problem: str) -> None:
+        with self._lock:
+            self._failures_in_a_row += 1
+            if self._failures_in_a_row >= self.max_failures and not self._unreachable:
+                self._unreachable = (f"{self.base}: la fuente dejó de responder ({self._failures_in_a_row} pedidos "
+                                     f"seguidos sin respuesta; el último, {url}: {problem})")
 
     def _fetch_or_error(self, route: str) -> bytes | None | SourceError:
         with self._lock:
@@ -172,8 +194,18 @@ class HttpSource:
         """The body, or None for a 404; raises SourceError for any other failure."""
         body = self._fetch_or_error(route)
         if isinstance(body, SourceError):
-            raise SourceError(str(body))
+            raise type(body)(str(body))
         return body
+
+    def get_json(self, route: str):
+        """An index route's JSON (None for a 404); a body that is not JSON names the URL."""
+        body = self.get(route)
+        if body is None:
+            return None
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError as e:
+            raise SourceError(f"{self.url(route)}: no es JSON válido ({e}); empieza con {body[:40]!r}") from None
 
     def prefetch(self, routes: Iterable[tuple[str, bool]], label: str = "") -> None:
         todo = [r for r, history in routes if not history and r not in self._cache]
@@ -216,12 +248,11 @@ class HttpSource:
         if name == "categoria":
             return list(CATEGORIAS_FCI)
         if name == "slug":
-            body = self.get("v1/finanzas/fci/fondos")
-            fondos = orjson.loads(body).get("fondos", []) if body else []
+            envelope = self.get_json("v1/finanzas/fci/fondos")
+            fondos = envelope.get("fondos", []) if isinstance(envelope, dict) else []
             return sorted({slugify(f["nombre"]) for f in fondos if isinstance(f, dict) and "nombre" in f})
         if name == "listado" and "rems" in source.route:
-            body = self.get("v1/rems")
-            index = orjson.loads(body) if body else []
+            index = self.get_json("v1/rems") or []
             return [s.removeprefix("/rems/") for s in index if isinstance(s, str)]
         if name == "listado" and "fci" in source.route:
             days = (self.today - self.fci_since).days
@@ -236,6 +267,8 @@ class HttpSource:
             return self._history_dir.expand(dataset, source) if self._history_dir else []
         routes = self.candidates(dataset, source)
         self.prefetch(((r, False) for r in routes), label=dataset.table)
+        if self._unreachable:
+            raise SourceUnreachable(self._unreachable)
         return [r for r in routes if self._cache.get(r) is not None]  # a failed route stays: read raises
 
 

@@ -21,7 +21,7 @@ from typing import Iterator, Optional
 import yaml
 
 from .catalogo import DATASETS, LICENCIA, PORCENTAJE
-from .esquema import BOOLEAN, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
+from .esquema import BOOLEAN, EXTRA, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
 from .parametros import slash_date_to_iso
 from .servidor import DATABASE_NAME as DATABASE, METADATA, REPO
 from .tablas import Layout
@@ -90,6 +90,12 @@ def routes_text(dataset: Dataset) -> str:
 def omitted_text() -> str:
     return ("Claves del registro original que no venían, separadas por comas (las anidadas con "
             "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1.")
+
+
+def extra_text() -> str:
+    return ("Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
+            "un campo obligatorio que faltaba), tal como llegó, en JSON: [[camino], valor] para poner y "
+            "[[camino]] para quitar. null = nada. Cada caso es también una fila de la tabla calidad.")
 
 
 def partition_text(dataset: Dataset, name: str) -> str:
@@ -162,8 +168,9 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             columns[column + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(column)}."
         else:
             columns[column] = text
-    if layout.codec and layout.codec.track_omitted:
+    if layout.codec.track_omitted:
         columns[OMITTED] = omitted_text()
+    columns[EXTRA] = extra_text()
     for column in dataset.derived:
         if column not in DERIVED:
             raise KeyError(f"{dataset.table}.{column}: columna derivada sin descripción en metadatos.DERIVED")
@@ -206,6 +213,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         ccols.update({c: t for c, _, t in cfields})
         if child.codec.track_omitted:
             ccols[OMITTED] = omitted_text()
+        ccols[EXTRA] = extra_text()
         cmeta["columns"] = ccols
         facet_and_units(cmeta, cfields, lambda c: c)
         out[child.table] = cmeta

@@ -3,18 +3,22 @@
 One codec per record shape turns an API record into a row tuple (and the rows
 of its child tables), checking every value against the declared kind, and turns
 a row back into exactly the record it came from: absent keys stay absent, nulls
-stay null, integers stay integers.
+stay null, integers stay integers.  What does not fit the declared shape is not
+refused: it is kept in the row's ``_extra`` column and reported as a Deviation.
 """
 from __future__ import annotations
 
 import operator
+from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any, Optional, Sequence
 
 import orjson
 
+from .calidad import FORBIDDEN_NULL, MISSING, UNDECLARED, WRONG_TYPE
 from .esquema import (
     BOOLEAN,
+    EXTRA,
     JSON,
     OMITTED,
     PY_TYPES,
@@ -44,25 +48,85 @@ class BadRecord(ValueError):
         self.path = path
 
 
+@dataclass(frozen=True)
+class Deviation:
+    """Something a record carries that its declared shape does not foresee.  It does not stop a
+    build: the value is kept as it came (in its column, or in ``_extra``) and the deviation
+    becomes a row of the ``calidad`` table."""
+
+    path: tuple  # keys from the record down to the value; () is the record itself
+    problem: str
+    value: Any = None  # as it came (irrelevant for MISSING)
+
+    @property
+    def field(self) -> str:
+        return ".".join(self.path)
+
+    @property
+    def kept_in_extra(self) -> bool:
+        """A null in a field that should not be null is already in its column, as NULL."""
+        return self.problem != FORBIDDEN_NULL
+
+    def describe(self) -> str:
+        where = f"«{self.field}»" if self.path else "el registro"
+        if self.problem == MISSING:
+            return f"falta el campo obligatorio {where}"
+        if self.problem == FORBIDDEN_NULL:
+            return f"{where} es null"
+        shown = orjson.dumps(self.value).decode()[:60]
+        if self.problem == UNDECLARED:
+            return f"campo no declarado en el catálogo: {where} = {shown}"
+        return f"{where} es {_type_name(self.value)} ({shown})"
+
+
+def extra_json(deviations: Sequence[Deviation]) -> Optional[str]:
+    """The ``_extra`` value of a row: [path, value] to set, [path] to remove, in record order."""
+    kept = [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value]
+            for d in deviations if d.kept_in_extra]
+    return orjson.dumps(kept).decode() if kept else None
+
+
+def apply_extra(record: Any, extra: str) -> Any:
+    for entry in orjson.loads(extra):
+        path = entry[0]
+        if not path:
+            record = entry[1]
+            continue
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        if len(entry) == 1:
+            target.pop(path[-1], None)
+        else:
+            target[path[-1]] = entry[1]
+    return record
+
+
 def _type_name(value: Any) -> str:
     return {dict: "objeto", list: "lista", str: "texto", bool: "booleano", int: "entero",
             float: "número", NONE: "null"}.get(type(value), type(value).__name__)
 
 
-_KIND_NAMES = {"text": "texto", "integer": "entero", "number": "número", "boolean": "booleano"}
-
-
 class Codec:
-    """Encodes and decodes the records of one table (a dataset or a child table)."""
+    """Encodes and decodes the records of one table (a dataset or a child table).
 
-    def __init__(self, members: Sequence[Member]):
+    A row is the record's flattened scalar columns, then ``_omitidas`` (when some
+    member is optional), then ``_extra``.  With ``scalar`` the records are bare
+    values (a list of strings), stored in the single field's column.
+    """
+
+    def __init__(self, members: Sequence[Member], *, scalar: bool = False):
         self.members = list(members)
+        self.scalar = scalar
         self.columns = flat_columns(self.members)  # [(column name, Field)]
         self.column_names = [c for c, _ in self.columns]
-        self.track_omitted = has_optional(self.members)
+        self.track_omitted = has_optional(self.members) and not scalar
         if self.track_omitted:
             self.column_names.append(OMITTED)
-        self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members)
+        self.column_names.append(EXTRA)
+        self.width = len(self.column_names)
+        self._tail = (None, None) if self.track_omitted else (None,)
+        self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
             names = [m.name for m in self.members]
             self._keys = set(names)
@@ -71,32 +135,41 @@ class Codec:
             self._allowed = [
                 frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in self.members
             ]
-            self._has_bool = any(m.kind == BOOLEAN for m in self.members)
+        self._has_bool = any(f.kind == BOOLEAN for _, f in self.columns)
 
     # ---- encoding -----------------------------------------------------------
-    def encode(self, record: Any) -> tuple[tuple, list[tuple[Children, list]]]:
-        """Return the row and, for each child array, its list of child records."""
+    def encode(self, record: Any) -> tuple[tuple, list[tuple[Children, list]], list[Deviation]]:
+        """The row, each child array with its list of child records, and what did not fit."""
+        if self.scalar:
+            kind = self.members[0]
+            if type(record) in PY_TYPES[kind.kind]:
+                return (record, None), [], []
+            dev = [Deviation((), WRONG_TYPE, record)]
+            return (None, extra_json(dev)), [], dev
         if type(record) is not dict:
-            raise BadRecord(f"se esperaba un objeto y llegó {_type_name(record)}")
+            dev = [Deviation((), WRONG_TYPE, record)]
+            return (None,) * (self.width - 1) + (extra_json(dev),), [], dev
         if self._simple and record.keys() == self._keys:
             values = self._get(record)
             if all(map(frozenset.__contains__, self._allowed, map(type, values))):
-                return (values + (None,) if self.track_omitted else values), []
+                return values + self._tail, [], []
         values: list = []
         omitted: list[str] = []
         children: list = []
-        self._encode_into(record, self.members, "", values, omitted, children)
+        deviations: list[Deviation] = []
+        self._encode_into(record, self.members, (), values, omitted, children, deviations)
         if self.track_omitted:
             values.append(",".join(omitted) if omitted else None)
-        return tuple(values), children
+        values.append(extra_json(deviations))
+        return tuple(values), children, deviations
 
     def encode_columns(self, records: list) -> Optional[list[list]]:
         """The rows of many flat records as columns, in ``column_names`` order.
 
-        Checks what ``encode`` checks, a column at a time (the loops run in C,
-        which is what makes the big datasets fast).  Returns None whenever a
-        record needs more than that, nesting or any problem: the caller then
-        encodes record by record, and ``encode`` names the record and the fault.
+        Does what ``encode`` does, a column at a time (the loops run in C, which
+        is what makes the big datasets fast).  Returns None whenever a record
+        needs more than that, nesting or any deviation: the caller then encodes
+        record by record, and ``encode`` keeps and reports what did not fit.
         """
         if not self._simple or not set(map(type, records)) <= {dict}:
             return None
@@ -129,51 +202,55 @@ class Codec:
             return None
         if self.track_omitted:
             columns.append(omitted or [None] * n)
+        columns.append([None] * n)
         return columns
 
-    def _encode_into(self, record, members, prefix, values, omitted, children):
+    def _encode_into(self, record, members, prefix, values, omitted, children, deviations):
         known = 0
         for m in members:
-            path = prefix + m.name
+            path = prefix + (m.name,)
             if m.name not in record:
-                if not m.optional:
-                    raise BadRecord(f"falta el campo obligatorio «{path}»", path)
-                omitted.append(path)
                 values.extend([None] * _width(m))
+                if m.optional:
+                    omitted.append(".".join(path))
+                else:
+                    deviations.append(Deviation(path, MISSING))
                 continue
             known += 1
             v = record[m.name]
             if isinstance(m, Field):
-                values.append(_check_scalar(m, v, path))
+                values.append(_scalar_value(m, v, path, deviations))
             elif isinstance(m, Obj):
-                if type(v) is not dict:
-                    raise BadRecord(f"«{path}» debe ser un objeto y es {_type_name(v)}", path)
-                self._encode_into(v, m.fields, path + ".", values, omitted, children)
-            else:
-                if type(v) is not list:
-                    raise BadRecord(f"«{path}» debe ser una lista y es {_type_name(v)}", path)
+                if type(v) is dict:
+                    self._encode_into(v, m.fields, path, values, omitted, children, deviations)
+                else:
+                    values.extend([None] * _width(m))
+                    deviations.append(Deviation(path, WRONG_TYPE, v))
+            elif type(v) is list:
                 children.append((m, v))
+            else:
+                deviations.append(Deviation(path, WRONG_TYPE, v))
         if known != len(record):
             declared = {m.name for m in members}
-            extra = [k for k in record if k not in declared]
-            raise BadRecord(
-                f"campo no declarado en el catálogo: «{prefix + extra[0]}»", prefix + extra[0]
-            )
+            deviations.extend(Deviation(prefix + (k,), UNDECLARED, v) for k, v in record.items() if k not in declared)
 
     # ---- decoding -----------------------------------------------------------
-    def decode(self, row: Sequence, children: dict | None = None) -> dict:
+    def decode(self, row: Sequence, children: dict | None = None) -> Any:
         """Rebuild the record from a row in ``column_names`` order.
 
         ``children`` maps a Children member's name path to its decoded list.
         """
+        extra = row[self.width - 1]
+        if self.scalar:
+            return row[0] if extra is None else apply_extra(row[0], extra)
         it = iter(row)
         record = self._decode_members(self.members, it, children or {}, ())
         if self.track_omitted:
-            omitted = row[len(self.column_names) - 1]
+            omitted = row[self.width - 2]
             if omitted:
                 for path in omitted.split(","):
                     _delete_path(record, path.split("."))
-        return record
+        return record if extra is None else apply_extra(record, extra)
 
     def _decode_members(self, members, it, children, prefix):
         out = {}
@@ -194,8 +271,13 @@ class Codec:
 
     @property
     def plain(self) -> bool:
-        """True when a row is the record's values as they are (no nesting, no conversion)."""
+        """True when a row without ``_extra`` is the record's values as they are (no nesting,
+        no conversion): ``dict(zip(plain_names, row))``."""
         return self._simple and not self._has_bool and not self.track_omitted
+
+    @property
+    def plain_names(self) -> list[str]:
+        return self.column_names[:-1]
 
 
 def _width(m: Member) -> int:
@@ -206,18 +288,16 @@ def _width(m: Member) -> int:
     return 0
 
 
-def _check_scalar(m: Field, v, path):
+def _scalar_value(m: Field, v, path: tuple, deviations: list):
     if v is None:
         if not m.nullable:
-            raise BadRecord(f"«{path}» no puede ser null", path)
+            deviations.append(Deviation(path, FORBIDDEN_NULL, None))
         return None
     if m.kind == JSON:
         return orjson.dumps(v).decode()
     if type(v) not in PY_TYPES[m.kind]:
-        raise BadRecord(
-            f"«{path}» debe ser {_KIND_NAMES[m.kind]} y es {_type_name(v)} ({orjson.dumps(v).decode()[:60]})",
-            path,
-        )
+        deviations.append(Deviation(path, WRONG_TYPE, v))
+        return None
     return v
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from .catalogo import BY_TABLE, DATASETS
-from .consultas import envelope, query_for, table_exists
+from .consultas import envelope, published, query_for, table_exists
 from .esquema import Dataset, Route
 from .parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
 
@@ -75,7 +75,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
                 raise _no_data(endpoint, values, path)
             return records[0]
         records = query.records(conn, where)
-        if route.params and not records:
+        if route.params and not records and not published(conn, path):
             raise _no_data(endpoint, values, path)
         return records
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .esquema import ORDER, ROW_ID, SQL_TYPES, Children, Dataset, children_with_paths
+from .esquema import EXTRA, OMITTED, ORDER, ROW_ID, SQL_TYPES, Children, Dataset, children_with_paths
 from .registros import Codec
 
 
@@ -61,7 +61,8 @@ def _value_columns(codec: Codec, lookups) -> list[str]:
         else:
             out.append(f"{quote(name)} {SQL_TYPES[f.kind]}")
     if codec.track_omitted:
-        out.append(f"{quote(codec.column_names[-1])} TEXT")
+        out.append(f"{quote(OMITTED)} TEXT")
+    out.append(f"{quote(EXTRA)} TEXT")
     return out
 
 
@@ -71,8 +72,8 @@ class Layout:
     def __init__(self, dataset: Dataset):
         self.dataset = dataset
         self.table = dataset.table
-        self.codec = Codec(dataset.fields) if not dataset.scalar_records else None
-        self.field_columns = self.codec.column_names if self.codec else [dataset.fields[0].name]
+        self.codec = Codec(dataset.fields, scalar=dataset.scalar_records)
+        self.field_columns = self.codec.column_names
         # Partition columns that are also record fields (a casa file's `casa`) are stored once.
         self.partition_only = [p for p in dataset.partitions if p.name not in self.field_columns]
         self.lookups = tuple(dataset.lookups)
@@ -102,7 +103,7 @@ class Layout:
 
     @cached_property
     def _nullable_lookups(self) -> frozenset:
-        fields = dict(self.codec.columns) if self.codec else {}
+        fields = dict(self.codec.columns)
         return frozenset(c for c in self.lookups if c in fields and (fields[c].nullable or fields[c].optional))
 
     def lookup_join(self, column: str, alias: str, table_alias: str = "t") -> str:
@@ -146,14 +147,11 @@ class Layout:
                 cols.append(f"{quote(p.name)} {SQL_TYPES[p.kind]} NOT NULL")
         if self.dataset.ordered:
             cols.append(f"{ORDER} INTEGER NOT NULL")
-        if self.codec:
-            for col in _value_columns(self.codec, self.lookups):
-                name = col.split(" ")[0].strip('"')
-                if name.endswith("_id") and name[:-3] in self.lookups:
-                    col += f" REFERENCES {quote(self.lookup_table(name[:-3]))}(id)"
-                cols.append(col)
-        else:
-            cols.append(f"{quote(self.field_columns[0])} TEXT")
+        for col in _value_columns(self.codec, self.lookups):
+            name = col.split(" ")[0].strip('"')
+            if name.endswith("_id") and name[:-3] in self.lookups:
+                col += f" REFERENCES {quote(self.lookup_table(name[:-3]))}(id)"
+            cols.append(col)
         cols += [f"{quote(d)} TEXT" for d in self.derived]
         tail = ""
         if self.dataset.ordered:
@@ -176,11 +174,12 @@ class Layout:
             todo.extend(c.child_layouts)
         return out
 
-    def index_sql(self) -> list[str]:
-        """Natural keys, declared indexes and the columns every route filters on."""
+    def index_sql(self, unique: bool = True) -> list[str]:
+        """Natural keys (a plain index when ``unique`` is False: the data repeats a key), declared
+        indexes and the columns every route filters on."""
         statements = []
         if self.dataset.unique:
-            statements.append(_index_sql(self.table, [self.stored(c) for c in self.dataset.unique], unique=True))
+            statements.append(_index_sql(self.table, [self.stored(c) for c in self.dataset.unique], unique=unique))
         wanted = [list(ix) for ix in self.dataset.indexes]
         for route in self.dataset.routes:
             cols = [self.stored(c) for c in route.where]

@@ -83,20 +83,12 @@ def buena_construccion(construir, fuente, salida):
     return sha256(salida)
 
 
+# Only a file that cannot be read as a list of records stops a build; what is odd inside the
+# records is kept (tests/test_datos_como_llegan.py).
 MALOS = {
     "no es JSON": ('[{"fecha": "2016-03-31", "valor": 14.05},', ["no es JSON válido"]),
-    "falta un campo obligatorio": ([UVA[0], {"fecha": "2016-04-01"}],
-                                   ["registro 2", "falta el campo obligatorio «valor»"]),
-    "tipo equivocado": ([UVA[0], {"fecha": "2016-04-01", "valor": "abc"}],
-                        ["registro 2", "«valor» debe ser número y es texto", '"abc"']),
-    "campo desconocido": ([UVA[0], {**UVA[1], "otro": 1}], ["registro 2", "campo no declarado", "«otro»"]),
-    "registro que no es objeto": ([UVA[0], 7], ["registro 2", "se esperaba un objeto"]),
-    "null en un campo que no lo admite": ([UVA[0], {"fecha": None, "valor": 14.06}],
-                                          ["registro 2", "«fecha» no puede ser null"]),
-    "lista vacía": ([], ["la lista de registros está vacía"]),
     "no es una lista": ({"fecha": "2016-03-31"}, ["se esperaba una lista de registros"]),
-    "clave repetida": ([UVA[0], UVA[1], UVA[0]],
-                       ["registro 3", "clave repetida", "fecha='2016-03-31'", "registro 1"]),
+    "texto suelto": ("<html>mantenimiento</html>", ["no es JSON válido"]),
 }
 
 
@@ -117,38 +109,41 @@ def test_bad_input_stops_the_build_and_keeps_the_previous_output(construir, fuen
     assert os.listdir(salida.parent) == [salida.name]  # no temporary file left behind
 
 
-def test_keep_going_skips_the_bad_dataset_builds_the_rest_and_lists_it(construir, fuente, salida):
+def test_keep_going_skips_only_the_bad_file_and_lists_it(construir, fuente, salida):
     buena_construccion(construir, fuente, salida)
-    archivo = escribir(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "abc"}])
+    escribir(fuente, "v1/feriados/2026", [{"fecha": "2026-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
+    archivo = escribir(fuente, "v1/feriados/2025", '[{"fecha": "2025-01-01",')
 
     code, err = construir("--source", fuente, "--output", salida, "--keep-going")
 
     assert code == 0, err
-    assert "uva" not in tablas(salida)
-    assert filas(salida, "feriados") == 2
+    assert filas(salida, "uva") == 2
+    assert filas(salida, "feriados") == 1  # 2026's file is in, 2025's is not
+    assert "feriados: 1 fila de 2 archivos" in err and "(1 archivo omitido)" in err
     final = err[err.index("Omitidos por error (--keep-going):"):].splitlines()
     assert len(final) == 2
-    assert final[1].strip().startswith(f"uva: {archivo}: registro 2: «valor» debe ser número")
+    assert final[1].strip().startswith(f"feriados: {archivo}: no es JSON válido")
     assert os.listdir(salida.parent) == [salida.name]
 
     # a build that skipped something is not "up to date": the next run tries again
     code, err = construir("--source", fuente, "--output", salida, "--keep-going")
     assert code == 0 and "ya está al día" not in err
-    escribir(fuente, UVA_RUTA, UVA)
+    escribir(fuente, "v1/feriados/2025", FERIADOS)
     code, err = construir("--source", fuente, "--output", salida)
-    assert code == 0 and filas(salida, "uva") == 2
+    assert code == 0 and filas(salida, "feriados") == 3
 
 
 def test_builder_api_with_a_subset_of_datasets(fuente, salida):
-    escribir(fuente, UVA_RUTA, [{"fecha": "2016-03-31", "valor": True}])
+    escribir(fuente, UVA_RUTA, {"valor": True})
     builder = Builder(DirectorySource(fuente), salida, datasets=[BY_TABLE["feriados"], BY_TABLE["uva"]])
-    with pytest.raises(BuildError, match=r"uva/index\.json: registro 1: «valor» debe ser número y es booleano"):
+    with pytest.raises(BuildError, match=r"uva/index\.json: se esperaba una lista de registros y llegó dict"):
         builder.run()
     assert not salida.exists()
     assert os.listdir(salida.parent) == []
 
     report = Builder(DirectorySource(fuente), salida, datasets=[BY_TABLE["uva"]], keep_going=True).run()
-    assert [o.table for o in report.skipped] == ["uva"]
+    assert [o.table for o in report.outcomes] == ["uva"]
+    assert len(report.skipped_files) == 1 and not report.complete
 
 
 def test_a_source_without_any_dataset_is_an_error(construir, tmp_path, salida):
@@ -204,12 +199,12 @@ def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente,
     assert os.listdir(salida.parent) == [salida.name]
 
 
-def test_http_error_with_keep_going_skips_only_that_dataset(construir, fuente, salida):
+def test_http_error_with_keep_going_skips_only_that_file(construir, fuente, salida):
     with ServidorLocal(fuente, fallas={f"/{UVA_RUTA}": [503, 503]}) as srv:
         code, err = construir(*http_args(srv, salida, "--retries", "2", "--keep-going"))
     assert code == 0, err
     assert filas(salida, "feriados") == 2
-    assert "uva" not in tablas(salida)
+    assert filas(salida, "uva") == 0
     assert f"  uva: {srv.url}/{UVA_RUTA}: HTTP 503 (tras 2 intento(s))" in err.splitlines()
 
 
@@ -247,3 +242,29 @@ def test_output_gets_normal_permissions(construir, fuente, salida):
     code, err = construir("--source", fuente, "--output", salida, "--force")
     assert code == 0, err
     assert salida.stat().st_mode & 0o777 == 0o640
+
+
+# ---- two builds, killed builds -------------------------------------------------------
+def test_a_second_build_of_the_same_output_is_refused_while_the_first_runs(construir, fuente, salida):
+    from argentina_datos.construir import BuildLock
+
+    antes = buena_construccion(construir, fuente, salida)
+    with BuildLock(salida):
+        code, err = construir("--source", fuente, "--output", salida, "--force")
+    assert code != 0
+    assert f"error: {salida}: otra construcción está en curso (pid {os.getpid()})" in err
+    assert sha256(salida) == antes
+    # once the first is done, the lock is gone with it
+    assert os.listdir(salida.parent) == [salida.name]
+    code, err = construir("--source", fuente, "--output", salida, "--force")
+    assert code == 0, err
+
+
+def test_temporary_files_of_a_killed_build_are_removed_by_the_next(construir, fuente, salida):
+    restos = [salida.with_name(salida.name + ".tmp-abc123"), salida.with_name(salida.name + ".tmp-zz")]
+    for resto in restos:
+        resto.write_bytes(b"SQLite format 3\0 a medias")
+    otro = salida.with_name("otra.db.tmp-1")
+    otro.write_bytes(b"")
+    buena_construccion(construir, fuente, salida)
+    assert sorted(os.listdir(salida.parent)) == sorted([salida.name, otro.name])

@@ -8,7 +8,7 @@ import pytest
 
 from argentina_datos import cli, fuentes
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.construir import Builder
+from argentina_datos.construir import Builder, BuildError
 from argentina_datos.esquema import Source
 from argentina_datos.fuentes import HttpSource, SourceError
 from paths import HISTORY, UPSTREAM
@@ -108,3 +108,63 @@ def test_enumerated_files_are_built(mini, tmp_path):
     built = {o.table: o.rows for o in report.outcomes if not o.missing}
     assert built == {"feriados": 1, "uva": 1}
     assert not report.skipped
+
+
+def _mock_source(handler, **options) -> HttpSource:
+    import httpx
+
+    source = HttpSource("http://upstream.test", **options)
+    source.client = httpx.Client(transport=httpx.MockTransport(handler))
+    return source
+
+
+def test_an_index_route_that_answers_html_names_the_url():
+    def handler(request):
+        return httpx.Response(200, text="<!doctype html><p>mantenimiento</p>")
+
+    import httpx
+
+    source = _mock_source(handler, retries=1)
+    with pytest.raises(SourceError, match=r"^http://upstream\.test/v1/rems: no es JSON válido .*<!doctype"):
+        source.expand(BY_TABLE["rems"], BY_TABLE["rems"].sources[0])
+
+
+def test_a_source_that_stops_answering_is_given_up_after_a_few_failures(tmp_path):
+    import httpx
+
+    pedidos = []
+
+    def handler(request):
+        pedidos.append(request.url.path)
+        raise httpx.ConnectError("conexión rechazada", request=request)
+
+    source = _mock_source(handler, retries=3, backoff=0.01, max_failures=4, concurrency=2,
+                          fci_since=dt.date.today() - dt.timedelta(days=400))
+    start = time.perf_counter()
+    with pytest.raises(BuildError, match=r"^http://upstream\.test: la fuente dejó de responder \(4 pedidos seguidos"):
+        Builder(source, tmp_path / "a.db", keep_going=True).run()
+    # without giving up: ~2,000 FCI URLs x 3 attempts
+    assert len(pedidos) < 20
+    assert time.perf_counter() - start < 10
+    assert not (tmp_path / "a.db").exists()
+
+
+def test_one_answer_resets_the_count_of_failures_in_a_row():
+    import httpx
+
+    answers = iter([httpx.ConnectError("x"), httpx.ConnectError("x"), 404, httpx.ConnectError("x"), 404])
+
+    def handler(request):
+        a = next(answers)
+        if isinstance(a, Exception):
+            raise httpx.ConnectError("rechazada", request=request)
+        return httpx.Response(a)
+
+    source = _mock_source(handler, retries=1, max_failures=3)
+    for route in ("a", "b", "c", "d", "e"):
+        try:
+            source.get(route)
+        except fuentes.SourceUnreachable:
+            raise AssertionError("gave up although the source answered in between")
+        except SourceError:
+            pass

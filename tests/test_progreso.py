@@ -19,10 +19,11 @@ def fuente(tmp_path):
                              {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"}],
         "v1/feriados/2026": [{"fecha": "2026-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
         "v1/finanzas/indices/uva": [{"fecha": "2016-03-31", "valor": 14.05}],
-        "v1/finanzas/indices/riesgo-pais": [{"fecha": "2016-03-31", "valor": "mal"}],
+        "v1/finanzas/indices/inflacion": [{"fecha": "2016-03-31", "valor": "mal"}],
+        "v1/finanzas/indices/riesgo-pais": "<html>",
     }.items():
         (root / route).mkdir(parents=True)
-        (root / route / "index.json").write_text(json.dumps(data))
+        (root / route / "index.json").write_text(data if isinstance(data, str) else json.dumps(data))
     return root
 
 
@@ -33,9 +34,11 @@ def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
     assert re.fullmatch(r"feriados: 3 filas de 2 archivos en \d+\.\d\d s", lines[0])
     assert any(re.fullmatch(r"uva: 1 fila de 1 archivo en \d+\.\d\d s", ln) for ln in lines)
     assert "presidentes: la fuente no lo tiene (sin archivos)" in lines
-    assert any(ln.startswith("riesgo_pais: OMITIDO — ") and "registro 1" in ln for ln in lines)
+    assert any(re.fullmatch(r"riesgo_pais: 0 filas de 1 archivo en \d+\.\d\d s \(1 archivo omitido\)", ln)
+               for ln in lines)
+    assert "aviso: inflacion: tipo inesperado «valor» en 1 registro" in lines
     assert not any("\x1b[" in ln for ln in lines)  # no terminal escapes in logs
-    assert re.search(r": 4 filas en 2 conjuntos de datos", "\n".join(lines))
+    assert re.search(r": 5 filas en 4 conjuntos de datos", "\n".join(lines))
 
 
 def test_bar_reporter_draws_a_bar_per_dataset(fuente, tmp_path):
@@ -44,10 +47,11 @@ def test_bar_reporter_draws_a_bar_per_dataset(fuente, tmp_path):
     report = Builder(DirectorySource(fuente), tmp_path / "b.db", keep_going=True, reporter=reporter).run()
     reporter.close()
     text = out.getvalue()
-    assert [o.table for o in report.skipped] == ["riesgo_pais"]
+    assert [o.table for o in report.outcomes if o.skipped_files] == ["riesgo_pais"]
     assert re.search(r"feriados 3 filas\s+━+\s+2/2", text)
     assert re.search(r"uva 1 fila\s+━+\s+1/1", text)
-    assert "riesgo_pais (OMITIDO) 0 filas" in text
+    assert "riesgo_pais (1 archivo omitido) 0 filas" in text
+    assert "aviso: inflacion: tipo inesperado «valor» en 1 registro" in text
     assert "presidentes (falta) 0 filas" in text
 
 

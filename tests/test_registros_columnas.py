@@ -1,9 +1,10 @@
 """The column-at-a-time encoder must give exactly the rows of the record-by-record one,
-and must refuse (so the builder falls back and names the fault) whatever that one refuses."""
+and must hand back (so the builder falls back, keeps and reports it) whatever that one finds odd.
+Whatever the record, decoding its row gives it back exactly."""
 import pytest
 
-from argentina_datos.esquema import BOOLEAN, INTEGER, NUMBER, TEXT, Field, Obj
-from argentina_datos.registros import BadRecord, Codec
+from argentina_datos.esquema import BOOLEAN, INTEGER, NUMBER, TEXT, Children, Field, Obj
+from argentina_datos.registros import Codec
 
 FIELDS = [
     Field("nombre", TEXT, nullable=False),
@@ -36,7 +37,8 @@ GOOD = [
 def test_same_rows_as_record_by_record():
     expected = rows_one_by_one(CODEC, GOOD)
     assert rows_by_columns(CODEC, GOOD) == expected
-    assert [r[-1] for r in expected] == [None, None, "tipo", "activo", "tipo,activo"]
+    assert [r[-2] for r in expected] == [None, None, "tipo", "activo", "tipo,activo"]
+    assert [r[-1] for r in expected] == [None] * len(GOOD)  # nothing odd: no _extra
 
 
 def test_same_rows_when_every_record_is_complete():
@@ -55,11 +57,43 @@ def test_same_rows_when_every_record_is_complete():
     {"nombre": "z", "valor": 1, "cantidad": 1, "activo": None},  # present null, non-nullable
     ["z", 1, 1],  # not an object
 ])
-def test_refuses_what_the_record_encoder_refuses(bad):
+def test_falls_back_on_what_the_record_encoder_finds_odd_and_keeps_it(bad):
     records = GOOD + [bad]
     assert rows_by_columns(CODEC, records) is None
-    with pytest.raises(BadRecord):
-        rows_one_by_one(CODEC, records)
+    row, children, deviations = CODEC.encode(bad)
+    assert deviations, "the odd record must be reported"
+    assert CODEC.decode(row) == bad and type(CODEC.decode(row)) is type(bad)
+
+
+def test_every_record_decodes_to_itself():
+    for record in GOOD:
+        assert CODEC.decode(CODEC.encode(record)[0]) == record
+
+
+def test_nested_oddities_are_kept_with_their_path():
+    codec = Codec([Field("a", TEXT), Obj("b", [Field("c", INTEGER), Field("d", TEXT, optional=True)]),
+                   Children("hijos", "t_hijos", [Field("x", INTEGER)])])
+    cases = [
+        {"a": "x", "b": {"c": 1, "nuevo": [1]}, "hijos": []},  # undeclared key inside an object
+        {"a": "x", "b": None, "hijos": []},  # an object that is null
+        {"a": "x", "b": {"c": "uno"}, "hijos": None},  # a wrong type inside, a list that is null
+        {"a": "x", "b": {"c": 1}},  # a required list missing
+    ]
+    for record in cases:
+        row, children, deviations = codec.encode(record)
+        assert deviations
+        decoded = codec.decode(row, {("hijos",): [c for _, items in children for c in items]})
+        assert decoded == record
+    _, _, deviations = codec.encode(cases[0])
+    assert [(d.path, d.problem) for d in deviations] == [(("b", "nuevo"), "campo no declarado")]
+
+
+def test_bare_values():
+    codec = Codec([Field("ruta", TEXT)], scalar=True)
+    assert codec.encode("/rems/2025/01") == (("/rems/2025/01", None), [], [])
+    for odd in (7, None, {"ruta": "x"}):
+        row, _, deviations = codec.encode(odd)
+        assert deviations and codec.decode(row) == odd
 
 
 def test_nested_records_are_left_to_the_record_encoder():

@@ -112,5 +112,8 @@ def test_fuentes_lists_every_file(conn):
                   for specs in FILES.values() for s in specs)
     # /v1/senado/viajes feeds three tables: one fuentes row per (file, table).
     assert conn.execute("SELECT count(*) FROM fuentes").fetchone()[0] >= n_files
-    bad = conn.execute("SELECT ruta FROM fuentes WHERE registros < 1 OR bytes < 2 OR length(sha256) != 64").fetchall()
+    bad = conn.execute("SELECT ruta FROM fuentes WHERE registros < 0 OR bytes < 2 OR length(sha256) != 64").fetchall()
     assert bad == []
+    # an empty listing (an FCI weekend, "[]") is a file too, with 0 records
+    empty = sum(1 for p in UPSTREAM.glob("v1/finanzas/fci/*/*/*/*/index.json") if p.read_bytes().strip() == b"[]")
+    assert conn.execute("SELECT count(*) FROM fuentes WHERE registros = 0").fetchone()[0] >= empty

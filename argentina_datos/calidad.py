@@ -1,0 +1,103 @@
+"""Data-quality findings: what the builder kept as it came but found odd.
+
+Upstream is a live source that changes daily; a surprise in a record (a new
+field, a value of another type, an impossible date, a repeated key) never
+stops a build.  It is kept exactly as published and written here, one row per
+finding, into the ``calidad`` table, so that researchers can see it and the
+catalogue can be corrected.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+import orjson
+
+TABLE = "calidad"
+
+# The checks, as they appear in calidad.control.
+UNDECLARED = "campo no declarado"
+WRONG_TYPE = "tipo inesperado"
+MISSING = "falta un campo obligatorio"
+FORBIDDEN_NULL = "null donde no se espera"
+IMPOSSIBLE_DATE = "fecha imposible"
+REPEATED_KEY = "clave repetida"
+PARTITION_MISMATCH = "no coincide con su archivo"
+
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+@dataclass(frozen=True)
+class Finding:
+    tabla: str
+    control: str
+    ruta: Optional[str]  # the /v1 route of the file, when one file is at fault
+    registro: Optional[int]  # 1-based position of the record in that file
+    campo: Optional[str]
+    valor: Optional[str]  # the value as JSON text, cut to 200 characters
+    detalle: str
+
+
+def as_json(value) -> str:
+    try:
+        return orjson.dumps(value).decode()[:200]
+    except TypeError:
+        return repr(value)[:200]
+
+
+def create_sql() -> str:
+    return (
+        f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, control TEXT NOT NULL, "
+        "ruta TEXT, registro INTEGER, campo TEXT, valor TEXT, detalle TEXT NOT NULL)"
+    )
+
+
+def insert(db, findings: Iterable[Finding]) -> None:
+    db.executemany(
+        f"INSERT INTO {TABLE} (tabla, control, ruta, registro, campo, valor, detalle) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(f.tabla, f.control, f.ruta, f.registro, f.campo, f.valor, f.detalle) for f in findings],
+    )
+
+
+def summary(findings: Iterable[Finding]) -> list[str]:
+    """One line per table, check and field, with a count: what the build prints as warnings."""
+    counts = Counter((f.tabla, f.control, f.campo) for f in findings)
+    lines = []
+    for (tabla, control, campo), n in counts.items():
+        where = f" «{campo}»" if campo else ""
+        lines.append(f"{tabla}: {control}{where} en {n:,} {'registro' if n == 1 else 'registros'}")
+    return lines
+
+
+class DateChecker:
+    """Finds text that is not a real calendar date written AAAA-MM-DD.  Remembers the
+    values it has seen: a few hundred distinct days recur across thousands of files."""
+
+    def __init__(self):
+        self._good: set = set()
+
+    def is_date(self, value) -> bool:
+        if value in self._good:
+            return True
+        if type(value) is not str or not _ISO_DATE.fullmatch(value):
+            return False
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            return False
+        self._good.add(value)
+        return True
+
+    def bad_positions(self, column: list) -> list[int]:
+        """Positions of the values in ``column`` that are not dates.  None and "" are "no date"
+        (the REM writes one or the other for the same thing), not impossible ones."""
+        distinct = set(column)
+        distinct.discard(None)
+        distinct.discard("")
+        bad = {v for v in distinct - self._good if not self.is_date(v)}
+        if not bad:
+            return []
+        return [i for i, v in enumerate(column) if v in bad]
