@@ -8,6 +8,7 @@ is written without a leading slash, e.g. ``v1/feriados/2025``.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import re
 import threading
@@ -99,6 +100,16 @@ class DirectorySource:
 
     def name(self, route: str, history: bool = False) -> str:
         return str(self.path(route, history))
+
+    def stamp(self, route: str, history: bool = False) -> bytes:
+        """What says whether a file changed since the last build: its size and modification time,
+        as make and rsync decide (reading and hashing every file took ~0.5 s of each rebuild)."""
+        path = self.path(route, history)
+        try:
+            st = path.stat()
+        except OSError as e:
+            raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
+        return f"{st.st_size}:{st.st_mtime_ns}".encode()
 
 
 class HttpSource:
@@ -220,6 +231,11 @@ class HttpSource:
 
         with ThreadPoolExecutor(self.concurrency) as pool:
             list(pool.map(fetch, todo))
+
+    def stamp(self, route: str, history: bool = False) -> bytes:
+        if history:
+            return self._history_dir.stamp(route, True)
+        return hashlib.sha256(self.read(route)).digest()
 
     def read(self, route: str, history: bool = False) -> bytes:
         if history:
