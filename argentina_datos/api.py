@@ -16,6 +16,7 @@ from typing import Optional
 
 import orjson
 
+from .documentos import document
 from .rutas import ApiError, Router
 
 log = logging.getLogger("argentina_datos.api")
@@ -112,7 +113,13 @@ class V1:
 
     def compute(self, conn: sqlite3.Connection, path: str) -> Response:
         try:
-            endpoint, match = self.router.match(path)
+            found = self.router.match_strict(path)
+            if found is None:
+                # A file upstream publishes that no catalogue route describes yet: as it came.
+                body = document(conn, path)
+                if body is not None:
+                    return make_response(200, body)
+            endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match)
             data = endpoint.answer(conn, values, path)
             return make_response(200, orjson.dumps(data))

@@ -20,10 +20,11 @@ from typing import Callable, Optional
 import orjson
 import sqlite_utils
 
-from . import __version__, calidad
+from . import __version__, calidad, documentos
 from .catalogo import DATASETS
 from .esquema import Dataset
 from .fuentes import SourceError, SourceUnreachable, partition_values
+from .rutas import Router
 from .tablas import ChildLayout, Layout, quote
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -320,6 +321,9 @@ class Builder:
         self.output = Path(output)
         self.keep_going = keep_going
         self.datasets = datasets or DATASETS
+        # Files no dataset claims are kept as documents only in a build of the whole catalogue.
+        self.all_datasets = datasets is None
+        self.documents: list[str] = []
         self.reporter = reporter
 
     def plan(self) -> list[tuple[Dataset, list]]:
@@ -337,6 +341,12 @@ class Builder:
                     raise BuildError(str(e)) from None
                 self.plan_errors[ds.table] = str(e)
             plan.append((ds, routes))
+        claimed = {route for _, routes in plan for src, route in routes if not src.history}
+        self.documents = []
+        if self.all_datasets:
+            # Routes a /v1 endpoint derives from stored rows (a senator's trips) are not documents.
+            router = Router()
+            self.documents = [r for r in self.source.unclaimed(claimed) if router.match_strict("/" + r) is None]
         return plan
 
     def fingerprint(self, plan) -> str:
@@ -349,6 +359,8 @@ class Builder:
                 except SourceError as e:  # reported when the dataset is loaded
                     stamp = str(e).encode()
                 h.update(stamp)
+        for route in self.documents:
+            h.update(f"{documentos.TABLE}\0{route}\0".encode() + self.source.stamp(route))
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -443,11 +455,41 @@ class Builder:
                 loaded.append(loader.layout)
                 self._say(outcome)
                 self._warn(loader.findings)
+            if self.documents:
+                self._load_documents(db, fuentes, report)
             # a build that skipped anything is incomplete: the next run must not call it up to date
             self._finish(db, loaded, fuentes, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
             db.close()
+
+    def _load_documents(self, db: sqlite3.Connection, fuentes: list[Fuente], report: Report) -> None:
+        outcome = Outcome(documentos.TABLE, files=len(self.documents))
+        report.outcomes.append(outcome)
+        start = time.perf_counter()
+        advance = self._progress_for_table(documentos.TABLE, len(self.documents))
+        db.execute("BEGIN")
+        db.execute(documentos.create_sql())
+        for route in self.documents:
+            name = self.source.name(route)
+            try:
+                body = self.source.read(route)
+                count = documentos.parse_check(name, body)
+                text = body.decode("utf-8")
+            except (SourceError, ValueError) as e:
+                if not self.keep_going:
+                    db.execute("ROLLBACK")
+                    raise BuildError(str(e)) from None
+                outcome.skipped_files.append(str(e))
+                continue
+            db.execute(f"INSERT INTO {documentos.TABLE} (ruta, json) VALUES (?, ?)", ["/" + route, text])
+            fuentes.append(Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body),
+                                  None, None))
+            outcome.rows += 1
+            advance(1)
+        db.execute("COMMIT")
+        outcome.seconds = time.perf_counter() - start
+        self._say(outcome)
 
     def _finish(self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str,
                 report: Report):
@@ -506,8 +548,11 @@ class Builder:
 
     # ---- reporting -------------------------------------------------------------
     def _progress_for(self, ds: Dataset, total: int):
+        return self._progress_for_table(ds.table, total)
+
+    def _progress_for_table(self, table: str, total: int):
         if self.reporter:
-            return self.reporter.start(ds.table, total)
+            return self.reporter.start(table, total)
         return lambda n: None
 
     def _say(self, outcome: Outcome) -> None:

@@ -79,6 +79,10 @@ class DirectorySource:
             )
         return self._routes
 
+    def unclaimed(self, claimed: set) -> list[str]:
+        """Routes of the mirror that no dataset's pattern took."""
+        return [r for r in self._all_routes(False) if r not in claimed]
+
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         routes = self._all_routes(source.history)
         if not source.placeholders:
@@ -231,6 +235,10 @@ class HttpSource:
 
         with ThreadPoolExecutor(self.concurrency) as pool:
             list(pool.map(fetch, todo))
+
+    def unclaimed(self, claimed: set) -> list[str]:
+        """Over HTTP nothing lists the files the catalogue does not know."""
+        return []
 
     def stamp(self, route: str, history: bool = False) -> bytes:
         if history:

@@ -34,7 +34,9 @@ class Endpoint:
     literal_length: int = field(init=False)
 
     def __post_init__(self):
-        self.regex, self.literal_length = template_regex(self.path, {p.name: p for p in self.params}, loose=True)
+        params = {p.name: p for p in self.params}
+        self.regex, self.literal_length = template_regex(self.path, params, loose=True)
+        self.strict_regex = template_regex(self.path, params)[0]
 
     def parse(self, match: re.Match) -> dict:
         values = {}
@@ -141,8 +143,24 @@ class Router:
         self.endpoints = sorted(endpoints or all_endpoints(), key=lambda e: -e.literal_length)
 
     def match(self, path: str) -> tuple[Endpoint, re.Match]:
+        """The endpoint whose parameters' own patterns take the path (``/v1/cotizaciones/dolares/2025/01/02``
+        is a date of every casa, not the casa «2025»); else, for its error message, the first whose
+        loose capture takes it."""
+        found = self.match_strict(path) or self.match_loose(path)
+        if found is None:
+            raise ApiError(404, f"no existe la ruta {path[:200]}; las rutas están en /v1/openapi.json")
+        return found
+
+    def match_strict(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
+        for e in self.endpoints:
+            m = e.strict_regex.fullmatch(path)
+            if m:
+                return e, m
+        return None
+
+    def match_loose(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
         for e in self.endpoints:
             m = e.regex.fullmatch(path)
             if m:
                 return e, m
-        raise ApiError(404, f"no existe la ruta {path[:200]}; las rutas están en /v1/openapi.json")
+        return None

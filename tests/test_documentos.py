@@ -1,0 +1,59 @@
+"""Files no catalogue dataset describes are kept verbatim and answered as they came."""
+import json
+import sqlite3
+
+import orjson
+
+from argentina_datos import cli
+from argentina_datos.servidor import datasette_for
+
+
+def escribir(root, route, text: str):
+    path = root / route / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+async def test_an_unknown_route_is_answered_with_its_file_exactly(tmp_path, capsys):
+    fuente = tmp_path / "fuente"
+    escribir(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
+    nuevo = '{\n  "estado": "ok",\n  "valores": [1, 1.0, null, "ñ"],\n  "n": 1e-7\n}\n'
+    escribir(fuente, "v1/algo/nuevo", nuevo)
+    escribir(fuente, "v1/algo/lista", "[]")
+    salida = tmp_path / "a.db"
+    assert cli.main(["--source", str(fuente), "--output", str(salida)]) == 0
+    err = capsys.readouterr().err
+    assert "documentos: 2 filas de 2 archivos" in err
+
+    ds = datasette_for(salida)
+    r = await ds.client.get("/v1/algo/nuevo")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json")
+    assert r.content == nuevo.encode()  # byte for byte
+    assert orjson.loads(r.content) == json.loads(nuevo)
+    assert (await ds.client.get("/v1/algo/lista")).json() == []
+    assert (await ds.client.get("/v1/algo/otro")).status_code == 404
+    with sqlite3.connect(salida) as con:
+        assert con.execute("SELECT tabla, registros FROM fuentes WHERE ruta = '/v1/algo/nuevo'").fetchall() == [
+            ("documentos", 1)]
+
+
+def test_an_unknown_file_that_is_not_json_stops_the_build_naming_it(tmp_path, capsys):
+    fuente = tmp_path / "fuente"
+    escribir(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
+    escribir(fuente, "v1/algo/roto", "<html>")
+    code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db")])
+    assert code == 1
+    assert f"{fuente}/v1/algo/roto/index.json: no es JSON válido" in capsys.readouterr().err
+    code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db"), "--keep-going"])
+    assert code == 0
+
+
+def test_routes_an_endpoint_derives_are_not_documents(conn):
+    """A senator's trips or a year of international trips come from the trips' tables."""
+    rutas = {r[0] for r in conn.execute("SELECT ruta FROM documentos")}
+    assert rutas, "the mirror has files no dataset describes yet"
+    derived = [r for r in rutas if (r.startswith("/v1/senado/senadores/") and r.endswith("/viajes"))
+               or r.startswith(("/v1/senado/viajes/internacionales/", "/v1/senado/viajes/nacionales/"))]
+    assert derived == []
+    claimed = [r for r in rutas if r.startswith(("/v1/feriados", "/v1/finanzas/fci/mercadoDinero"))]
+    assert claimed == []
