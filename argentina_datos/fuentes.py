@@ -21,8 +21,7 @@ import httpx
 import orjson
 
 from .esquema import Dataset, Source
-from .parametros import CASAS, CATEGORIAS_FCI, Param, group_name, template_regex
-from .slug import slugify
+from .parametros import Param, group_name, template_regex
 
 
 class SourceError(RuntimeError):
@@ -255,36 +254,17 @@ class HttpSource:
 
     # ---- enumeration ---------------------------------------------------------
     def candidates(self, dataset: Dataset, source: Source) -> list[str]:
-        route = source.route
-        if not source.placeholders:
-            return [route]
-        values: dict[str, list[str]] = {}
+        """The routes to try for a source pattern, from each placeholder's ``http_values`` in the
+        catalogue; [] when a placeholder is not enumerated over HTTP."""
+        params = {p.name: p for p in dataset.partitions}
+        routes = [source.route]
         for name in source.placeholders:
-            values[name] = self._values(dataset, source, name)
-        routes = [route]
-        for name, options in values.items():
+            param = params[name]
+            if param.http_values is None:
+                return []
+            options = param.http_values(self)
             routes = [r.replace("{" + name + "}", v) for r in routes for v in options]
         return routes
-
-    def _values(self, dataset: Dataset, source: Source, name: str) -> list[str]:
-        if name == "casa":
-            return [c for c in CASAS if c != "turista"]
-        if name == "categoria":
-            return list(CATEGORIAS_FCI)
-        if name == "slug":
-            envelope = self.get_json("v1/finanzas/fci/fondos")
-            fondos = envelope.get("fondos", []) if isinstance(envelope, dict) else []
-            return sorted({slugify(f["nombre"]) for f in fondos if isinstance(f, dict) and "nombre" in f})
-        if name == "listado" and "rems" in source.route:
-            index = self.get_json("v1/rems") or []
-            return [s.removeprefix("/rems/") for s in index if isinstance(s, str)]
-        if name == "listado" and "fci" in source.route:
-            days = (self.today - self.fci_since).days
-            dates = [(self.fci_since + dt.timedelta(d)).strftime("%Y/%m/%d") for d in range(days + 1)]
-            return ["ultimo", "penultimo"] + dates
-        if name == "listado":  # a year, from the earliest bound to next year
-            return [str(y) for y in range(2011, self.today.year + 2)]
-        raise SourceError(f"{dataset.table}: no sé enumerar «{name}» por HTTP")
 
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         if source.history:

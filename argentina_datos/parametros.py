@@ -30,6 +30,10 @@ class Param:
     convert: Callable[[str], object] = str
     calendar: bool = False  # the text must be a real calendar date
     example: str = ""
+    # How an HTTP source lists this placeholder's values (it cannot list files): a function of the
+    # source (its ``get_json``, ``today`` and ``fci_since``) giving the path texts to try.  None: the
+    # files are not enumerated over HTTP (their routes are derived from a list instead).
+    http_values: Optional[Callable[..., list[str]]] = None
 
     def parse(self, text: str):
         if not re.fullmatch(self.pattern, text):
@@ -86,10 +90,41 @@ CASAS = ("oficial", "blue", "bolsa", "contadoconliqui", "cripto", "mayorista", "
 CASA_ALIASES = {"turista": "tarjeta"}
 CATEGORIAS_FCI = ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
 
+# ---- how an HTTP source lists a placeholder's values ---------------------------------
+def _fixed(values: Sequence[str]) -> Callable[..., list[str]]:
+    return lambda source: list(values)
+
+
+def _years(source) -> list[str]:
+    """From the earliest bound of any yearly file to next year."""
+    return [str(y) for y in range(2011, source.today.year + 2)]
+
+
+def _fci_listings(source) -> list[str]:
+    days = (source.today - source.fci_since).days
+    return ["ultimo", "penultimo"] + [(source.fci_since + dt.timedelta(d)).strftime("%Y/%m/%d") for d in range(days + 1)]
+
+
+def _rem_reports(source) -> list[str]:
+    """The reports upstream lists in its index /v1/rems."""
+    index = source.get_json("v1/rems") or []
+    return [s.removeprefix("/rems/") for s in index if isinstance(s, str)]
+
+
+def _fund_slugs(source) -> list[str]:
+    """The funds upstream lists in /v1/finanzas/fci/fondos."""
+    from .slug import slugify
+
+    envelope = source.get_json("v1/finanzas/fci/fondos")
+    fondos = envelope.get("fondos", []) if isinstance(envelope, dict) else []
+    return sorted({slugify(f["nombre"]) for f in fondos if isinstance(f, dict) and "nombre" in f})
+
+
 CASA = Param(
     "casa", "|".join(CASAS), TEXT,
     "casa de cambio: " + ", ".join(CASAS) + ". «turista» (especificación) y «tarjeta» (datos) devuelven lo mismo",
     choices=CASAS, convert=lambda s: CASA_ALIASES.get(s, s), example="blue",
+    http_values=_fixed([c for c in CASAS if c not in CASA_ALIASES]),
 )
 FECHA = Param(
     "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}", TEXT, "fecha escrita AAAA/MM/DD",
@@ -103,7 +138,7 @@ FECHA_FCI = Param(
 )
 CATEGORIA_FCI = Param(
     "categoria", "|".join(CATEGORIAS_FCI), TEXT, "categoría de fondo: " + ", ".join(CATEGORIAS_FCI),
-    choices=CATEGORIAS_FCI, example="mercadoDinero",
+    choices=CATEGORIAS_FCI, example="mercadoDinero", http_values=_fixed(CATEGORIAS_FCI),
 )
 NOMBRE_FONDO = Param(
     "nombre", r"[a-z0-9]+(?:-[a-z0-9]+)*", TEXT,
@@ -116,10 +151,10 @@ MES = Param(
 )
 
 # Source-only placeholders (they never appear in a route the user types).
-LISTADO_AÑO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo")
+LISTADO_AÑO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo", http_values=_years)
 LISTADO_MES = Param("listado", r"[0-9]{4}/[0-9]{2}|ultimo", TEXT, "informe AAAA-MM o ultimo",
-                    loose=r"[^/]+(?:/[^/]+)?", convert=slash_date_to_iso)
+                    loose=r"[^/]+(?:/[^/]+)?", convert=slash_date_to_iso, http_values=_rem_reports)
 LISTADO_FCI = Param("listado", FECHA_FCI.pattern, TEXT, FECHA_FCI.description,
-                    loose=FECHA_FCI.loose, convert=slash_date_to_iso)
+                    loose=FECHA_FCI.loose, convert=slash_date_to_iso, http_values=_fci_listings)
 FECHA_ARCHIVO = Param("fecha", r"[0-9]{4}-[0-9]{2}-[0-9]{2}", TEXT, "fecha de la versión guardada")
-SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description)
+SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description, http_values=_fund_slugs)
