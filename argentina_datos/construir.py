@@ -156,6 +156,10 @@ class DatasetLoader:
                 raise BuildError(f"{name}: se esperaba un objeto con la lista «{list_key}»")
             envelope = {k: v for k, v in data.items() if type(v) is not list}
             records = data[list_key]
+        elif self.dataset.single_record:
+            if type(data) is not dict:
+                raise BuildError(f"{name}: se esperaba un objeto (un registro) y llegó {type(data).__name__}")
+            records = [data]
         else:
             if type(data) is not list:
                 raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")

@@ -40,4 +40,6 @@ def document(conn: sqlite3.Connection, ruta: str) -> Optional[bytes]:
         row = conn.execute(f"SELECT json FROM {TABLE} WHERE ruta = ?", [ruta]).fetchone()
     except sqlite3.OperationalError:  # a database built before this table existed
         return None
+    except UnicodeEncodeError:  # a path with bytes that were not UTF-8: no file has that name
+        return None
     return row[0].encode() if row else None

@@ -81,6 +81,16 @@ Member = Union[Field, Obj, Children]
 
 
 @dataclass(frozen=True)
+class Derivation:
+    """Where a per-date or per-id route finds its answer when upstream published no file at
+    that path: the rows of another dataset (its list) that match ``where`` (a column -> a
+    function of the path values), in that list's order."""
+
+    table: str
+    where: dict
+
+
+@dataclass(frozen=True)
 class Route:
     """A /v1 route answered from the dataset's table.
 
@@ -95,6 +105,7 @@ class Route:
     where: dict = dc_field(default_factory=dict)
     shape: str = "list"
     summary: str = ""
+    derive: Optional[Derivation] = None  # the answer for paths upstream has no file of
 
 
 @dataclass(frozen=True)
@@ -131,6 +142,7 @@ class Dataset:
     fts: Sequence[str] = ()
     lookups: Sequence[str] = ()  # columns stored as ids into a table of distinct values
     scalar_records: bool = False  # the list holds bare values, stored in field 0
+    single_record: bool = False  # each file is one record (an object), not a list
     derived: dict = dc_field(default_factory=dict)  # extra column -> function(record)
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     required: bool = True  # the source must provide at least one file

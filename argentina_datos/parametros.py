@@ -158,3 +158,15 @@ LISTADO_FCI = Param("listado", FECHA_FCI.pattern, TEXT, FECHA_FCI.description,
                     loose=FECHA_FCI.loose, convert=slash_date_to_iso, http_values=_fci_listings)
 FECHA_ARCHIVO = Param("fecha", r"[0-9]{4}-[0-9]{2}-[0-9]{2}", TEXT, "fecha de la versión guardada")
 SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description, http_values=_fund_slugs)
+
+DIVISAS = ("usd", "eur", "brl", "clp", "uyu")
+MONEDA = Param(
+    "moneda", "|".join(DIVISAS), TEXT, "moneda, en minúsculas: " + ", ".join(DIVISAS),
+    choices=DIVISAS, example="usd",
+)
+# The same value taken from a file's path: its records carry "moneda" too, in capitals (USD).
+DIVISA = Param("divisa", MONEDA.pattern, TEXT, MONEDA.description, choices=DIVISAS, http_values=_fixed(DIVISAS))
+# The date of a per-date file.  Not enumerated over HTTP: thousands of files, each a cut of a list
+# the build already has, from which its route is answered.
+DIA = Param("dia", FECHA.pattern, TEXT, "fecha del archivo (AAAA-MM-DD)", loose=FECHA.loose,
+            convert=slash_date_to_iso)

@@ -58,13 +58,15 @@ class Endpoint:
 def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     query = query_for(dataset.table)
 
-    def where_for(values: dict) -> dict:
-        return {col: (v(values) if callable(v) else v) for col, v in route.where.items()}
+    def where_for(where: dict, values: dict) -> dict:
+        return {col: (v(values) if callable(v) else v) for col, v in where.items()}
 
     def answer(conn: sqlite3.Connection, values: dict, path: str):
+        if route.derive and not published(conn, path):
+            return derived(conn, values, path)
         if not table_exists(conn, dataset.table):
             raise ApiError(404, f"la base no tiene datos de {dataset.title}")
-        where = where_for(values)
+        where = where_for(route.where, values)
         if route.shape == "envelope":
             records = query.records(conn, where)
             env = envelope(conn, path)
@@ -80,6 +82,17 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         if route.params and not records and not published(conn, path):
             raise _no_data(endpoint, values, path)
         return records
+
+    def derived(conn: sqlite3.Connection, values: dict, path: str):
+        """No file at this path: the matching records of the list it is a cut of."""
+        source = route.derive
+        if not table_exists(conn, source.table):
+            raise _no_data(endpoint, values, path)
+        records = query_for(source.table).records(conn, where_for(source.where, values),
+                                                  limit=1 if route.shape == "one" else None)
+        if not records:
+            raise _no_data(endpoint, values, path)
+        return records[0] if route.shape == "one" else records
 
     endpoint = Endpoint(route.path, route.params, route.summary or dataset.title, answer,
                         datasets=(dataset.table,), shape=route.shape)

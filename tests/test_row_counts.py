@@ -14,7 +14,13 @@ FILES = {
     "eventos_presidenciales": ["v1/eventos/presidenciales/index.json"],
     "presidentes": ["v1/presidentes/index.json"],
     "cotizaciones_dolares": ["v1/cotizaciones/dolares/index.json"],
-    "cotizaciones_dolares_casa": ["v1/cotizaciones/dolares/*/index.json"],
+    "cotizaciones_dolares_casa": ["v1/cotizaciones/dolares/[a-z]*/index.json"],
+    "cotizaciones_dolares_fecha": ["v1/cotizaciones/dolares/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json"],
+    "cotizaciones": ["v1/cotizaciones/index.json"],
+    "cotizaciones_moneda": ["v1/cotizaciones/[a-z][a-z][a-z]/index.json"],
+    "cotizaciones_moneda_fecha": [("v1/cotizaciones/[a-z][a-z][a-z]/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json",
+                                   None, "objeto")],
+    "cotizaciones_fecha": ["v1/cotizaciones/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json"],
     "inflacion": ["v1/finanzas/indices/inflacion/index.json"],
     "inflacion_interanual": ["v1/finanzas/indices/inflacionInteranual/index.json"],
     "uva": ["v1/finanzas/indices/uva/index.json"],
@@ -63,10 +69,13 @@ CHILDREN = {  # child table: (parent files, parent list key or None, path to the
 def records(table):
     out = []
     for spec in FILES[table]:
-        pattern, key = spec if isinstance(spec, tuple) else (spec, None)
+        pattern, key, *single = spec if isinstance(spec, tuple) else (spec, None)
         for path in sorted(UPSTREAM.glob(pattern)):
             data = json.loads(path.read_text())
-            out.extend(data[key] if key else data)
+            if single:  # one record per file
+                out.append(data)
+            else:
+                out.extend(data[key] if key else data)
     return out
 
 

@@ -1,0 +1,97 @@
+"""Per-date routes answer every date their list has: the file upstream published for that date
+when there is one, otherwise that date's records of the list, in list order."""
+import sqlite3
+
+import orjson
+import pytest
+
+from argentina_datos.api import V1
+from paths import UPSTREAM
+from test_conformance import strictly_equal
+
+pytestmark = pytest.mark.mirror
+
+
+@pytest.fixture(scope="module")
+def v1(db_path):
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    api = V1()
+    yield lambda path: api.compute(conn, path)
+    conn.close()
+
+
+def load(route: str):
+    path = UPSTREAM / route / "index.json"
+    return orjson.loads(path.read_bytes()) if path.exists() else None
+
+
+def by_date(records):
+    out = {}
+    for r in records:
+        out.setdefault(r["fecha"], []).append(r)
+    return out
+
+
+# (list route, per-date route template, one record per date?)
+FAMILIES = [
+    ("v1/cotizaciones/dolares", "v1/cotizaciones/dolares/{fecha}", False),
+    ("v1/cotizaciones", "v1/cotizaciones/{fecha}", False),
+    *[(f"v1/cotizaciones/{m}", f"v1/cotizaciones/{m}/{{fecha}}", True) for m in ("usd", "eur", "brl", "clp", "uyu")],
+]
+
+
+@pytest.mark.parametrize("lista, por_fecha, uno", FAMILIES)
+def test_every_date_of_the_list_is_answered(v1, lista, por_fecha, uno):
+    records = load(lista)
+    if records is None:
+        pytest.skip(f"the mirror has no {lista}")
+    derived = from_file = 0
+    failures = []
+    for fecha, day in by_date(records).items():
+        route = por_fecha.format(fecha=fecha.replace("-", "/"))
+        published = load(route)
+        expected = published if published is not None else (day[0] if uno else day)
+        if published is None:
+            derived += 1
+        else:
+            from_file += 1
+        response = v1("/" + route)
+        if response.status != 200:
+            failures.append(f"/{route}: HTTP {response.status}")
+            continue
+        diff = strictly_equal(expected, orjson.loads(response.body), "/" + route)
+        if diff:
+            failures.append(diff)
+    print(f"{por_fecha}: {derived} dates derived from the list, {from_file} from their own file")
+    assert derived + from_file == len(by_date(records))
+    assert not failures, "\n".join(failures[:10])
+
+
+@pytest.mark.parametrize("route, status, parametro", [
+    ("/v1/cotizaciones/dolares/1990/01/02", 404, "fecha"),
+    ("/v1/cotizaciones/1990/01/02", 404, "fecha"),
+    ("/v1/cotizaciones/usd/1990/01/02", 404, "fecha"),
+    ("/v1/cotizaciones/dolares/2025/02/30", 400, "fecha"),
+    ("/v1/cotizaciones/2025/02/30", 400, "fecha"),
+    ("/v1/cotizaciones/usd/2025/13/01", 400, "fecha"),
+    ("/v1/cotizaciones/xyz", 400, "moneda"),
+    ("/v1/cotizaciones/USD", 400, "moneda"),
+    ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
+])
+def test_dates_without_data_and_bad_values(v1, route, status, parametro):
+    response = v1(route)
+    body = orjson.loads(response.body)
+    assert (response.status, body["parametro"]) == (status, parametro), body
+
+
+def test_a_legacy_file_that_disagrees_with_the_list_is_the_answer(v1):
+    """Some 2019 per-date dollar files list fewer houses than the full series for that day."""
+    records = load("v1/cotizaciones/dolares")
+    days = by_date(records)
+    for fecha, day in days.items():
+        route = "v1/cotizaciones/dolares/" + fecha.replace("-", "/")
+        published = load(route)
+        if published is not None and published != day:
+            assert orjson.loads(v1("/" + route).body) == published
+            return
+    pytest.skip("the mirror has no per-date file that disagrees with its list")
