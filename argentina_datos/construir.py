@@ -85,7 +85,7 @@ class Report:
 def catalogue_fingerprint() -> str:
     """Changes whenever the code that decides the database's shape changes."""
     h = hashlib.sha256(__version__.encode())
-    for p in sorted(Path(__file__).parent.glob("*.py")):
+    for p in sorted(Path(__file__).parent.rglob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()
 

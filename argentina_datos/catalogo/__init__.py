@@ -1,0 +1,39 @@
+"""The catalogue: one entry per dataset, grouped in one module per theme.
+
+Each entry says where its files are, which table and columns hold it, and which
+/v1 routes it answers.  The builder, the API, metadata.yml and the OpenAPI
+document are all derived from this list.  Adding a dataset is adding an entry
+to its theme's ``DATASETS`` (a new theme: a module here, listed below).
+"""
+from __future__ import annotations
+
+from ..esquema import Dataset
+from . import (
+    billeteras,
+    bonos,
+    calendario,
+    comisiones,
+    cotizaciones,
+    creditos,
+    diputados,
+    estado,
+    fci,
+    historicos,
+    indices,
+    presidencia,
+    rem,
+    senado,
+    tasas,
+)
+from .campos import LICENCIA, PORCENTAJE
+
+THEMES = [
+    calendario, presidencia, cotizaciones, indices, tasas, comisiones, creditos, billeteras, bonos, fci, senado,
+    diputados, rem, estado, historicos,
+]
+
+DATASETS: list[Dataset] = [dataset for theme in THEMES for dataset in theme.DATASETS]
+
+BY_TABLE = {d.table: d for d in DATASETS}
+
+__all__ = ["BY_TABLE", "DATASETS", "LICENCIA", "PORCENTAJE"]

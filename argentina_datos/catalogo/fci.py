@@ -1,0 +1,97 @@
+"""Investment funds (FCI): daily values by category, fund details and per-fund history."""
+from __future__ import annotations
+
+from ..esquema import Children, Dataset, Obj, Route, Source
+from ..parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
+from ..slug import slugify
+from .campos import CAFCI, PORCENTAJE, fecha, integer, number, text
+
+DATASETS: list[Dataset] = [
+    Dataset(
+        "fci_valores", "Fondos comunes de inversión: valores diarios",
+        "Valor de cuotaparte, cuotapartes y patrimonio de cada fondo, por categoría y listado. "
+        "`listado` es la fecha del archivo publicado, o `ultimo` / `penultimo` (listados propios de upstream). "
+        "Un listado puede traer registros con `fecha` anterior a la suya. Las filas como «Region: Argentina» "
+        "son agregados (sin horizonte). La vista fci_valores_vista muestra los nombres en lugar de los ids.",
+        [text("fondo", "nombre del fondo y clase"),
+         text("horizonte", "horizonte de inversión (corto, medio, largo, flex); los agregados no lo traen",
+              optional=True, facet=True),
+         fecha(description="fecha del valor; null en filas agregadas"),
+         number("vcp", "valor de la cuotaparte; null = sin dato", unit="moneda del fondo por cuotaparte"),
+         number("ccp", "cantidad de cuotapartes; null = sin dato", unit="cuotapartes"),
+         number("patrimonio", "patrimonio del fondo; null = sin dato", unit="moneda del fondo")],
+        [Source("v1/finanzas/fci/{categoria}/{listado}")], origin=CAFCI[0], origin_url=CAFCI[1],
+        partitions=[CATEGORIA_FCI, LISTADO_FCI], lookups=("categoria", "listado", "fondo", "horizonte"),
+        fts=("fondo",),
+        routes=[Route("/v1/finanzas/fci/{categoria}/{fecha}", [CATEGORIA_FCI, FECHA_FCI],
+                      where={"categoria": lambda p: p["categoria"], "listado": lambda p: p["fecha"]},
+                      summary="Valores de los fondos de una categoría en una fecha")],
+    ),
+    Dataset(
+        "fci_fondos", "Fondos comunes de inversión: ficha",
+        "Ficha de cada fondo: administradora, rendimientos, honorarios; cartera, calificaciones y "
+        "sociedades en tablas hijas. `slug` es el nombre normalizado de /v1/finanzas/fci/fondos/{nombre}.",
+        [text("fondoId", "id del fondo en CAFCI"), text("claseId", "id de la clase en CAFCI"),
+         text("nombre", "nombre del fondo y clase"), fecha(description="fecha de los datos"),
+         text("administradora", "sociedad gerente", facet=True), text("depositaria", "sociedad depositaria", facet=True),
+         text("tipoRenta", "tipo de renta", facet=True), text("tipoDD", "tipo de fondo"), text("region", "región", facet=True),
+         text("benchmark", "índice de referencia"), text("horizonte", "horizonte de inversión", facet=True),
+         text("duracion", "duración", optional=True), text("moneda", "moneda del fondo", facet=True),
+         text("codigoCNV", "código CNV"), number("patrimonio", "patrimonio", unit="moneda del fondo"),
+         number("inversionMinima", "inversión mínima", unit="moneda de inversión"),
+         text("monedaInversion", "moneda de suscripción"),
+         integer("plazoLiquidacionDias", "plazo de rescate", unit="días"),
+         Obj("rendimientos", [
+             number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
+             number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
+             number("ultimos7Dias", "rendimiento 7 días", unit=PORCENTAJE),
+             number("unMes", "rendimiento 30 días", unit=PORCENTAJE),
+             number("noventaDias", "rendimiento 90 días", unit=PORCENTAJE),
+             number("cientoOchentaDias", "rendimiento 180 días", unit=PORCENTAJE),
+             number("enElAnio", "rendimiento en el año", unit=PORCENTAJE),
+             number("doceMeses", "rendimiento 12 meses", unit=PORCENTAJE)], "rendimientos (null = sin dato)"),
+         Children("composicionCartera", "fci_fondos_composicion_cartera", [
+             text("nombre", "activo o tipo de activo"), number("porcentaje", "peso en la cartera", unit=PORCENTAJE)],
+             "composición de la cartera"),
+         Children("calificaciones", "fci_fondos_calificaciones", [
+             text("calificadora", "agencia"), text("calificacion", "calificación"),
+             fecha(description="fecha de la calificación")], "calificaciones de riesgo"),
+         Obj("honorarios", [
+             number(n, d, unit=PORCENTAJE) for n, d in [
+                 ("honorarioGerente", "honorario de la gerente"), ("honorarioDepositaria", "honorario de la depositaria"),
+                 ("comisionIngreso", "comisión de suscripción"), ("comisionEgreso", "comisión de rescate"),
+                 ("comisionTransferencia", "comisión de transferencia"),
+                 ("gastosOrdinariosGestion", "gastos ordinarios de gestión"), ("comisionExito", "comisión de éxito"),
+                 ("otros", "otros gastos")]], "honorarios y comisiones anuales"),
+         Children("sociedades", "fci_fondos_sociedades", [
+             text("tipo", "gerente o depositaria"), text("nombre", "sociedad"), text("logo", "URL del logo")],
+             "sociedades del fondo"),
+         text("duration", "duración (un fondo la publica con esta grafía en lugar de «duracion»)", optional=True)],
+        [Source("v1/finanzas/fci/fondos")], origin=CAFCI[0], origin_url=CAFCI[1], envelope_list="fondos",
+        derived={"slug": lambda r: slugify(r["nombre"])}, fts=("nombre", "administradora"),
+        routes=[
+            Route("/v1/finanzas/fci/fondos", shape="envelope", summary="Fichas de todos los fondos"),
+            Route("/v1/finanzas/fci/fondos/{nombre}", [NOMBRE_FONDO], where={"slug": lambda p: p["nombre"]},
+                  shape="one", summary="Ficha de un fondo"),
+        ],
+    ),
+    Dataset(
+        "fci_fondos_historico", "Fondos comunes de inversión: histórico por fondo",
+        "Serie diaria de un fondo: cuotaparte, patrimonio, retornos y flujo estimado.",
+        [text("slug", "nombre normalizado del fondo"), text("fondoId", "id del fondo; null en datos heredados"),
+         text("claseId", "id de la clase; null en datos heredados"), text("nombre", "nombre del fondo"),
+         fecha(description="día"), text("categoria", "categoría", facet=True),
+         text("categoriaKey", "categoría, como en las rutas /v1/finanzas/fci/{categoria}"),
+         text("horizonte", "horizonte", facet=True),
+         number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
+         number("patrimonio", "patrimonio", unit="moneda del fondo"),
+         number("retornoDiario", "variación diaria de la cuotaparte; null = primer día", unit=PORCENTAJE),
+         number("retornoAcumulado", "variación acumulada de la cuotaparte desde el primer día", unit=PORCENTAJE),
+         number("flujoEstimado", "suscripciones menos rescates estimados; null = sin dato", unit="moneda del fondo"),
+         text("origen", "origen del dato", facet=True)],
+        [Source("v1/finanzas/fci/fondos/{slug}/historico")], origin=CAFCI[0], origin_url=CAFCI[1],
+        partitions=[SLUG], envelope_list="historico", required=False,
+        routes=[Route("/v1/finanzas/fci/fondos/{nombre}/historico", [NOMBRE_FONDO],
+                      where={"slug": lambda p: p["nombre"]}, shape="envelope", summary="Histórico de un fondo")],
+    ),
+]
