@@ -49,6 +49,12 @@ FILES = {
     "senado_viajes_internacionales": [("v1/senado/viajes/index.json", "internacionales")],
     "rems": ["v1/rems/ultimo/index.json", "v1/rems/[0-9][0-9][0-9][0-9]/[0-9][0-9]/index.json"],
     "rems_informes": ["v1/rems/index.json"],
+    # ---- senado (nuevas rutas) ----
+    # ---- fin senado ----
+    # ---- diputados ----
+    # ---- fin diputados ----
+    # ---- finanzas (nuevas rutas) ----
+    # ---- fin finanzas ----
 }
 HISTORY_FILES = {
     "plazo_fijo_historico": "v1/finanzas/tasas/plazoFijo/*.json",
