@@ -30,7 +30,7 @@ BASE_HEADERS = [
     (b"vary", b"Accept-Encoding"),
 ]
 STATUS_NAMES = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 414: "URI Too Long",
-                500: "Internal Server Error"}
+                431: "Request Header Fields Too Large", 500: "Internal Server Error"}
 
 
 @dataclass

@@ -93,11 +93,13 @@ def main(argv=None) -> int:
         return 1
     import uvicorn
 
+    from .protocolo import ProtocoloLimitado
+
     # uvicorn itself rather than `datasette serve`: it lets us drop the per-request access log
     # (a large share of a cached /v1 answer's cost) and run several workers.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
-    uvicorn.run("argentina_datos.servidor:app", factory=True, host=args.host, port=args.port,
+    uvicorn.run("argentina_datos.servidor:app", factory=True, host=args.host, port=args.port, http=ProtocoloLimitado,
                 workers=args.workers, access_log=args.access_log, lifespan="on", log_level="info")
     return 0
 

@@ -1,0 +1,80 @@
+"""uvicorn's httptools protocol with limits on the request head, and /v1's JSON on the parser's errors.
+
+httptools has no limit of its own: it grows a header or a URL by concatenating every fragment that
+arrives, so one 64 MB header kept the event loop (every other client) busy for 6.5 s. Here the bytes
+of a request's head are counted as they arrive, and past the limit the request is answered 431 (or
+414 for the request line) and the connection closed, after parsing at most one more read's worth.
+"""
+from __future__ import annotations
+
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+
+from .api import JSON_TYPE, error_body
+
+MAX_REQUEST_LINE = 8 * 1024
+MAX_HEAD = 32 * 1024  # request line and headers together (nginx's default buffers: 4 x 8 KB)
+MAX_HEADERS = 100
+
+MESSAGES = {
+    400: "pedido HTTP mal formado",
+    414: f"la línea del pedido tiene más de {MAX_REQUEST_LINE} bytes",
+    431: f"los encabezados del pedido tienen más de {MAX_HEAD} bytes o son más de {MAX_HEADERS}",
+}
+
+
+def is_v1(url: bytes) -> bool:
+    path = url.split(b"?", 1)[0]
+    return path == b"/v1" or path.startswith(b"/v1/")
+
+
+class ProtocoloLimitado(HttpToolsProtocol):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.url = b""
+        self._in_head = True
+        self._head_bytes = 0
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._head_bytes += len(data)
+        super().data_received(data)
+        if not self._in_head or self.transport.is_closing():
+            return
+        if len(self.url) > MAX_REQUEST_LINE:
+            self._reject(414)
+        elif self._head_bytes > MAX_HEAD or len(self.headers or ()) > MAX_HEADERS:
+            self._reject(431)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head = True
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        # What follows on the connection is the next request's head.
+        self._in_head = True
+        self._head_bytes = 0
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn answers the parser's errors itself, in plain text.
+        self._reject(400)
+
+    def _reject(self, status: int) -> None:
+        mensaje = MESSAGES[status]
+        if is_v1(self.url):
+            body, content_type = error_body(status, mensaje), JSON_TYPE
+            extra = [b"access-control-allow-origin: *\r\n"]
+        else:
+            body, content_type = (mensaje + "\n").encode(), b"text/plain; charset=utf-8"
+            extra = []
+        head = [STATUS_LINE[status]]
+        for name, value in self.server_state.default_headers:
+            head += [name, b": ", value, b"\r\n"]
+        head += [b"content-type: ", content_type, b"\r\n", *extra,
+                 b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n", b"\r\n"]
+        self.transport.write(b"".join(head) + body)
+        self.transport.close()
