@@ -1,31 +1,61 @@
-"""Builds the test database once per run, from the mirror in ../shared (or $ARGENTINA_DATOS_SOURCE).
+"""The test database, built once per run from the mirror in ../shared (or $ARGENTINA_DATOS_SOURCE),
+only when a selected test needs it.
 
-The notebooks' kernels inherit ARGENTINA_DATOS_DB from here, so `pytest --nbval-lax notebooks/`
-runs them against the same database.  An unchanged source makes this a ~1 s check.
+A test needs the mirror when it uses the built database (the fixtures db_path, conn, ds), is a
+notebook, or says so with ``@pytest.mark.mirror``: those are marked ``mirror``, so that
+``pytest -m "not mirror"`` runs the unit tests on their own small fixtures with ../shared absent.
+The notebooks' kernels inherit ARGENTINA_DATOS_DB from here.  An unchanged source makes the
+build a ~1 s check.
 """
 import os
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
 from paths import HISTORY, TEST_DB, UPSTREAM  # noqa: E402
 
+MIRROR_FIXTURES = {"db_path", "conn", "ds"}
+
 
 def pytest_configure(config):
-    import pytest
-
-    from argentina_datos.construir import Builder, BuildError
-    from argentina_datos.fuentes import DirectorySource, SourceError
-
-    if not (UPSTREAM / "v1").is_dir():
-        raise SystemExit(f"tests need the upstream mirror at {UPSTREAM} (set ARGENTINA_DATOS_SOURCE)")
-    try:
-        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
-    except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
-        pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)
     os.environ["ARGENTINA_DATOS_DB"] = str(TEST_DB)
     # A `python3` kernelspec elsewhere on the Jupyter path (~/.local/share/jupyter, $JUPYTER_PATH) would
     # win over the venv's and run the notebooks with another interpreter: use the one running pytest.
     if hasattr(config.option, "nbval_current_env") and not config.option.nbval_kernel_name:
         config.option.nbval_current_env = True
+
+
+def needs_mirror(item) -> bool:
+    return (item.get_closest_marker("mirror") is not None
+            or bool(MIRROR_FIXTURES & set(getattr(item, "fixturenames", ())))
+            or str(item.fspath).endswith(".ipynb"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    # tryfirst: the marks must be on the items before `-m` deselects by them.
+    for item in items:
+        if needs_mirror(item):
+            item.add_marker(pytest.mark.mirror)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    if any(needs_mirror(item) for item in session.items):
+        build_test_database()
+
+
+def build_test_database() -> None:
+    from argentina_datos.construir import Builder, BuildError
+    from argentina_datos.fuentes import DirectorySource, SourceError
+
+    if not (UPSTREAM / "v1").is_dir():
+        pytest.exit(f"error: estas pruebas necesitan el espejo de upstream en {UPSTREAM} (o $ARGENTINA_DATOS_SOURCE); "
+                    'sin él, corra pytest -m "not mirror"', returncode=1)
+    try:
+        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
+    except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
+        pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)

@@ -39,6 +39,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
+# The pages show the database built from the mirror.
+pytestmark = pytest.mark.mirror
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'")
 
