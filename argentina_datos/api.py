@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import logging
+import re
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -17,6 +19,7 @@ from typing import Optional
 import orjson
 
 from .documentos import document
+from .openapi import OPENAPI_PATH, openapi_document
 from .rutas import ApiError, Router
 
 log = logging.getLogger("argentina_datos.api")
@@ -104,14 +107,52 @@ class ResponseCache:
                 self.size -= len(old.body)
 
 
+YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
+
+
+def fill_path(template: str, values: dict) -> str:
+    return re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
+
+
 class V1:
     """Answers a /v1 path from a SQLite connection."""
 
     def __init__(self, router: Optional[Router] = None):
         self.router = router or Router()
         self.cache = ResponseCache()
+        self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
 
     def compute(self, conn: sqlite3.Connection, path: str) -> Response:
+        if self.maxima is None:
+            self.maxima = self.served_maxima(conn)
+        if path == OPENAPI_PATH:
+            return make_response(200, openapi_document(self.router, tuple(sorted(self.maxima.items()))))
+        return self._compute(conn, path, self.maxima)
+
+    def served_maxima(self, conn: sqlite3.Connection) -> dict:
+        """For each parameter with a maximum (the spec's last year): that maximum, or the last year
+        after it that has data (upstream publishes next year's holidays before the spec knows of
+        them). Every value up to it is served (200, or 404 without data), every value above is a 400,
+        and /v1/openapi.json declares exactly this maximum."""
+        maxima = {}
+        for endpoint in self.router.endpoints:
+            for p in endpoint.params:
+                if p.maximum is None:
+                    continue
+                others = [o for o in endpoint.params if o is not p]
+                # Any value of the other parameters will do (a month of national trips, say).
+                combos = list(itertools.product(*[o.choices or (o.example,) for o in others]))
+                top = p.maximum
+                for value in range(p.maximum + 1, p.maximum + YEARS_AHEAD + 1):
+                    for combo in combos:
+                        filled = {p.name: str(value), **{o.name: v for o, v in zip(others, combo)}}
+                        if self._compute(conn, fill_path(endpoint.path, filled), None).status == 200:
+                            top = value
+                            break
+                maxima[(endpoint.path, p.name)] = top
+        return maxima
+
+    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict]) -> Response:
         try:
             found = self.router.match_strict(path)
             if found is None:
@@ -121,6 +162,11 @@ class V1:
                     return make_response(200, body)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match)
+            for p in endpoint.params:
+                top = (maxima or {}).get((endpoint.path, p.name))
+                if top is not None and values[p.name] > top:
+                    raise ApiError(400, f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
+                                        f"o el máximo de la especificación)", p.name)
             data = endpoint.answer(conn, values, path)
             return make_response(200, orjson.dumps(data))
         except ApiError as e:

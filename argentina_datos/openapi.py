@@ -10,6 +10,7 @@ import re
 import sys
 import unicodedata
 from functools import lru_cache
+from typing import Optional
 
 import orjson
 
@@ -26,7 +27,7 @@ ERROR_SCHEMA = {
     "required": ["status", "error", "mensaje", "parametro"],
     "additionalProperties": False,
     "properties": {
-        "status": {"type": "integer", "description": "código HTTP", "enum": [400, 404, 405, 414, 500],
+        "status": {"type": "integer", "description": "código HTTP", "enum": [400, 404, 405, 414, 431, 500],
                    "example": 400},
         "error": {"type": "string", "description": "nombre del código HTTP", "example": "Bad Request"},
         "mensaje": {"type": "string", "description": "qué estuvo mal, en castellano"},
@@ -44,6 +45,7 @@ ERROR_RESPONSES = {
     "SinDatos": ("404", "la ruta no existe, o los parámetros están bien formados pero no hay datos "
                         "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)"),
     "RutaLarga": ("414", "la ruta es demasiado larga para ser una ruta de la API"),
+    "EncabezadosGrandes": ("431", "los encabezados del pedido pasan de 32 KB o de 100"),
 }
 ENVELOPE_FIELDS = {
     "fechaActualizacion": {"type": "string", "description": "cuándo upstream actualizó los datos (ISO 8601)"},
@@ -54,10 +56,12 @@ respuestas 200 son idénticas a las de upstream.
 Errores: todo error es JSON con el esquema `Error` (`status`, `error`, `mensaje`, `parametro`).
 400 = un parámetro mal formado o fuera de los límites de la especificación; 404 = ruta desconocida, \
 o parámetros bien formados sin datos; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
-demasiado larga.
+demasiado larga; 431 = encabezados demasiado grandes; un pedido HTTP mal formado también recibe un 400 \
+con esta forma.
 
-Un año posterior al máximo de la especificación se acepta sólo si hay datos de ese año (p. ej. \
-/v1/feriados/2027); si no, 400. `casa` acepta `turista` (el nombre de la especificación) y `tarjeta` \
+Los límites de cada parámetro son exactamente los que acepta el servidor: las fechas son fechas del \
+calendario, los años tienen cuatro cifras y el máximo de un año es el de la especificación o, si es \
+posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `turista` (el nombre de la especificación) y `tarjeta` \
 (el de los datos) y ambas devuelven los mismos registros, con `casa` = `tarjeta`.
 
 HTTP: `Access-Control-Allow-Origin: *`, `ETag` + `If-None-Match` (304), `Cache-Control`, gzip con \
@@ -135,20 +139,50 @@ def _response_schema(endpoint) -> dict:
     raise ValueError(f"forma de respuesta desconocida: {endpoint.shape}")
 
 
-def _parameter(p) -> dict:
+# A calendar date as a regex, so that the document rejects 2025/02/30 like the server does.
+_YEAR = r"(?:000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})"  # 0001-9999, as datetime.date
+# Divisible by 4 but not by 100 (0004 ... 9996), or by 400 (0400 ... 9600; year 0000 does not exist).
+_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][48]|[13579][26]|[2468]0)00)"
+_DATE_IN_PATTERN = re.compile(r"\[0-9\]\{4\}([-/])\[0-9\]\{2\}\1\[0-9\]\{2\}")
+
+
+def calendar_date_regex(sep: str) -> str:
+    day = {31: "(?:0[1-9]|[12][0-9]|3[01])", 30: "(?:0[1-9]|[12][0-9]|30)", 28: "(?:0[1-9]|1[0-9]|2[0-8])"}
+    return (f"(?:{_YEAR}{sep}(?:(?:0[13578]|1[02]){sep}{day[31]}|(?:0[469]|11){sep}{day[30]}|02{sep}{day[28]})"
+            f"|{_LEAP_YEAR}{sep}02{sep}29)")
+
+
+def _pattern(p) -> str:
+    if not p.calendar:
+        return p.pattern
+    pattern, n = _DATE_IN_PATTERN.subn(lambda m: calendar_date_regex(m.group(1)), p.pattern)
+    if n == 0:
+        raise ValueError(f"«{p.name}» es una fecha del calendario pero su patrón no tiene AAAA/MM/DD: {p.pattern}")
+    return pattern
+
+
+def _digits_maximum(p) -> Optional[int]:
+    """The largest integer the parameter's pattern lets through (four digits: 9999)."""
+    m = re.fullmatch(r"\[0-9\]\{(\d+)\}", p.pattern)
+    return 10 ** int(m.group(1)) - 1 if m else None
+
+
+def _parameter(p, served_maximum: Optional[int] = None) -> dict:
     integer = p.kind == INTEGER
     schema = {"type": "integer" if integer else "string"}
     if p.choices:
         schema["enum"] = list(p.choices)
     if not integer:
-        schema["pattern"] = f"^(?:{p.pattern})$"
+        schema["pattern"] = f"^(?:{_pattern(p)})$"
     if p.minimum is not None:
         schema["minimum"] = p.minimum
     description = p.description
     if p.maximum is not None:
-        schema["maximum"] = p.maximum
-        description += (f". {p.maximum} es el máximo de la especificación; un año posterior se acepta "
-                        f"sólo si hay datos de ese año (si no, 400)")
+        schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
+        description += (f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
+                        f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)")
+    elif integer and _digits_maximum(p) is not None:
+        schema["maximum"] = _digits_maximum(p)
     if "/" in p.pattern:
         description += ". Las barras van tal cual o codificadas como %2F"
     out = {"name": p.name, "in": "path", "required": True, "description": description, "schema": schema}
@@ -162,25 +196,29 @@ def _operation_id(path: str) -> str:
     return "get" + "".join(w[0].upper() + w[1:] for w in words[1:])
 
 
-def _operation(summary: str, description: str, params, ok_schema: dict, tag: str, path: str) -> dict:
+def _operation(summary: str, description: str, params, ok_schema: dict, tag: str, path: str,
+               maxima: Optional[dict] = None) -> dict:
     responses = {"200": {"description": "OK", "content": {"application/json": {"schema": ok_schema}}}}
     for name, (status, _) in ERROR_RESPONSES.items():
         if status != "400" or params:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
     return {"get": {
         "summary": summary, "description": description, "tags": [tag], "operationId": _operation_id(path),
-        "parameters": [_parameter(p) for p in params], "responses": responses,
+        "parameters": [_parameter(p, (maxima or {}).get((path, p.name))) for p in params], "responses": responses,
     }}
 
 
-def build_document(router: Router) -> dict:
+def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
+    """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
+    (api.V1.served_maxima); without them, the spec's."""
     paths = {}
     tables = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):
         tables.update(e.datasets)
         first = BY_TABLE[e.datasets[0]]
         description = first.description + (f" Origen: {first.origin}." if first.origin else "")
-        paths[e.path] = _operation(e.summary, description, e.params, _response_schema(e), first.title, e.path)
+        paths[e.path] = _operation(e.summary, description, e.params, _response_schema(e), first.title, e.path,
+                                   maxima)
     paths[OPENAPI_PATH] = _operation(
         "Este documento", "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.", (),
         {"type": "object", "description": "un documento OpenAPI 3.0"}, "API", OPENAPI_PATH)
@@ -205,8 +243,8 @@ def build_document(router: Router) -> dict:
 
 
 @lru_cache(maxsize=None)
-def openapi_document(router: Router) -> bytes:
-    return orjson.dumps(build_document(router))
+def openapi_document(router: Router, maxima: tuple = ()) -> bytes:
+    return orjson.dumps(build_document(router, dict(maxima)))
 
 
 # ---- the README's route table ----------------------------------------------------

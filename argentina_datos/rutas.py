@@ -47,12 +47,6 @@ class Endpoint:
                 raise ApiError(400, str(e), e.param) from None
         return values
 
-    def above_maximum(self, values: dict) -> Optional[Param]:
-        for p in self.params:
-            if p.above_maximum(values[p.name]):
-                return p
-        return None
-
 
 # ---- endpoints built from catalogue routes ----------------------------------------
 def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
@@ -100,10 +94,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
 
 
 def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
-    """400 when a value above the spec's maximum has no data to justify it; else 404."""
-    over = endpoint.above_maximum(values)
-    if over is not None:
-        return ApiError(400, f"«{over.name}» fuera de rango: {over.description}", over.name)
+    """404. (A year above the last one served is a 400 before this: api.V1.served_maxima.)"""
     if not endpoint.params:
         return ApiError(404, "no hay datos")
     # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.

@@ -105,15 +105,14 @@ class V1Middleware:
             return await send_response(send, response, headers, method == "HEAD")
         response = self.v1.cached(path)
         if response is None:
-            if path == OPENAPI_PATH:
-                response = self.v1.remember(path, make_response(200, openapi_document(self.v1.router)))
+            db = await self.database()
+            if db is not None:
+                # The document too: its year maxima are the last years the data has.
+                response = self.v1.remember(path, await self.compute(db, path))
+            elif path == OPENAPI_PATH:
+                response = make_response(200, openapi_document(self.v1.router))
             else:
-                db = await self.database()
-                if db is None:
-                    response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
-                else:
-                    response = await self.compute(db, path)
-                    self.v1.remember(path, response)
+                response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
         if response._gzipped is None and len(response.body) > GZIP_IN_THREAD and wants_gzip(response, headers):
             # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
             await asyncio.get_running_loop().run_in_executor(None, response.gzipped)

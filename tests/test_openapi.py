@@ -10,7 +10,9 @@ import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 
+from argentina_datos.api import V1
 from argentina_datos.openapi import OPENAPI_PATH, build_document, markdown_table
+from argentina_datos.parametros import BadParam
 from argentina_datos.rutas import Router
 from paths import REPO, SHARED
 
@@ -43,11 +45,13 @@ def resolve(obj: dict) -> dict:
     return obj
 
 
-async def test_served_document_is_the_generated_one(ds):
+async def test_served_document_is_the_generated_one(ds, conn):
     response = await ds.client.get(OPENAPI_PATH)
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json; charset=utf-8"
-    assert orjson.loads(response.content) == orjson.loads(orjson.dumps(DOC))
+    # With the database's year maxima (the spec's, or the last year with data).
+    served = build_document(ROUTER, V1(ROUTER).served_maxima(conn))
+    assert orjson.loads(response.content) == orjson.loads(orjson.dumps(served))
 
 
 def test_document_validates():
@@ -84,7 +88,7 @@ async def test_every_path_answers_200_with_its_examples_and_matches_its_schema(d
 @pytest.mark.parametrize("path", sorted(OPERATIONS))
 def test_errors_reference_the_error_schema(path):
     responses = OPERATIONS[path]["responses"]
-    expected = {"200", "404", "414"} | ({"400"} if OPERATIONS[path]["parameters"] else set())
+    expected = {"200", "404", "414", "431"} | ({"400"} if OPERATIONS[path]["parameters"] else set())
     assert set(responses) == expected
     for status in expected - {"200"}:
         content = resolve(responses[status])["content"]["application/json"]
@@ -121,7 +125,7 @@ def test_year_bounds_are_the_spec_bounds(route, lo, hi):
     schema = param(route, "año")["schema"]
     assert schema["type"] == "integer"
     assert schema["minimum"] == lo
-    assert schema.get("maximum") == hi
+    assert schema["maximum"] == (hi or 9999)  # without a spec maximum: the four digits'
 
 
 @pytest.mark.mirror
@@ -202,3 +206,56 @@ def test_readme_names_every_route_beyond_the_spec():
     missing = [r for r in beyond if f"`{r}`" not in section.split("<!-- rutas:fin -->")[1]]
     assert not missing, f"el README no explica estas rutas fuera de la especificación: {missing}"
     assert OPENAPI_PATH in section
+
+
+# ---- the document takes exactly what the server takes ---------------------------------
+def _candidate_texts(p) -> list[str]:
+    """Values near every edge of a parameter: the calendar around February and month ends in leap
+    and common years (and year 0000, which has no dates), months, years, and malformed text."""
+    years = ["0000", "0001", "0004", "0100", "0400", "1900", "2000", "2023", "2024", "2025", "2100", "2400", "9999"]
+    dates = [f"{y}/{m:02d}/{d:02d}" for y in years for m in (0, 1, 2, 4, 12, 13) for d in (0, 1, 28, 29, 30, 31, 32)]
+    numbers = [str(n) for n in (0, 1, 2010, 2011, 2012, 2015, 2016, 2026, 2027, 2030, 9999, 10000)]
+    return [*dates, *numbers, "2025-01-02", "2025/1/2", "ultimo", "penultimo", "ayer", "01", "12", "13", "1",
+            "abc", "a--b", "1810-renta-dolar-clase-a", "580", "1234567890", "", *(p.choices or ())]
+
+
+def _server_takes(p, text: str) -> bool:
+    try:
+        p.parse(text)
+    except BadParam:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("endpoint", [e for e in ROUTER.endpoints if e.params], ids=lambda e: e.path)
+def test_parameter_schemas_take_exactly_what_the_parser_takes(endpoint):
+    for p in endpoint.params:
+        schema = param(endpoint.path, p.name)["schema"]
+        validator = OAS30Validator(schema)
+        for text in _candidate_texts(p):
+            value = int(text) if schema["type"] == "integer" and text.isdigit() else text
+            if schema["type"] == "integer" and not isinstance(value, int):
+                continue  # a path can only carry digits for an integer parameter
+            if p.maximum is not None and value > p.maximum:
+                continue  # above the spec's year it depends on the data: checked against the server below
+            assert validator.is_valid(value) == _server_takes(p, text), (endpoint.path, p.name, text)
+
+
+def test_calendar_dates_follow_the_leap_years():
+    fecha = OAS30Validator(param("/v1/cotizaciones/dolares/{casa}/{fecha}", "fecha")["schema"])
+    assert fecha.is_valid("2024/02/29") and fecha.is_valid("2000/02/29") and fecha.is_valid("0004/02/29")
+    assert not any(fecha.is_valid(d) for d in ("2025/02/29", "1900/02/29", "2025/02/30", "2025/04/31",
+                                               "0000/01/01", "0000/02/29"))
+
+
+async def test_year_maximum_is_the_last_year_served(ds, conn):
+    maxima = V1(ROUTER).served_maxima(conn)
+    served = orjson.loads((await ds.client.get(OPENAPI_PATH)).content)
+    top = served["paths"]["/v1/feriados/{año}"]["get"]["parameters"][0]["schema"]["maximum"]
+    assert top == maxima[("/v1/feriados/{año}", "año")] >= 2027  # upstream already has next year's
+    assert (await ds.client.get(f"/v1/feriados/{top}")).status_code == 200
+    above = await ds.client.get(f"/v1/feriados/{top + 1}")
+    assert above.status_code == 400 and above.json()["parametro"] == "año"
+    for (path, name), value in maxima.items():
+        schema = next(p for p in served["paths"][path]["get"]["parameters"] if p["name"] == name)["schema"]
+        assert schema["maximum"] == value, path
