@@ -18,7 +18,9 @@ from typing import Optional
 
 import orjson
 
+from . import series
 from .documentos import document
+from .series import BadQuery, Query
 from .openapi import OPENAPI_PATH, openapi_document
 from .rutas import ApiError, Router
 
@@ -27,11 +29,13 @@ log = logging.getLogger("argentina_datos.api")
 MAX_PATH = 1024
 CACHE_BYTES = 512 * 1024 * 1024
 JSON_TYPE = b"application/json; charset=utf-8"
+CSV_TYPE = b"text/csv; charset=utf-8"
 BASE_HEADERS = [
     (b"content-type", JSON_TYPE),
     (b"access-control-allow-origin", b"*"),
     (b"vary", b"Accept-Encoding"),
 ]
+CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
 STATUS_NAMES = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 414: "URI Too Long",
                 431: "Request Header Fields Too Large", 500: "Internal Server Error"}
 
@@ -42,6 +46,7 @@ class Response:
     body: bytes
     etag: bytes
     cache_control: bytes
+    csv: bool = False
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -49,6 +54,10 @@ class Response:
         if self._gzipped is None:
             self._gzipped = gzip.compress(self.body, compresslevel=6, mtime=0)
         return self._gzipped
+
+    @property
+    def base_headers(self) -> list:
+        return CSV_HEADERS if self.csv else BASE_HEADERS
 
     def etag_for(self, gzipped: bool) -> bytes:
         """Each encoding is its own representation, so the gzip body gets its own strong tag."""
@@ -59,7 +68,7 @@ class Response:
         then only picks a list (the server copies it, so sharing it between requests is safe)."""
         out = self._headers.get(gzipped)
         if out is None:
-            out = [*BASE_HEADERS, (b"cache-control", self.cache_control), (b"etag", self.etag_for(gzipped))]
+            out = [*self.base_headers, (b"cache-control", self.cache_control), (b"etag", self.etag_for(gzipped))]
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -74,10 +83,10 @@ def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> by
                          "mensaje": mensaje, "parametro": parametro})
 
 
-def make_response(status: int, body: bytes) -> Response:
+def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
     cache = b"public, max-age=3600" if status == 200 else b"public, max-age=60"
-    return Response(status, body, etag, cache)
+    return Response(status, body, etag, cache, csv)
 
 
 class ResponseCache:
@@ -122,12 +131,13 @@ class V1:
         self.cache = ResponseCache()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
 
-    def compute(self, conn: sqlite3.Connection, path: str) -> Response:
+    def compute(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Response:
+        """The answer to ``path``, cut, grouped or written as CSV as ``query`` asks."""
         if self.maxima is None:
             self.maxima = self.served_maxima(conn)
         if path == OPENAPI_PATH:
             return make_response(200, openapi_document(self.router, tuple(sorted(self.maxima.items()))))
-        return self._compute(conn, path, self.maxima)
+        return self._compute(conn, path, self.maxima, query)
 
     def served_maxima(self, conn: sqlite3.Connection) -> dict:
         """For each parameter with a maximum (the spec's last year): that maximum, or the last year
@@ -152,14 +162,15 @@ class V1:
                 maxima[(endpoint.path, p.name)] = top
         return maxima
 
-    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict]) -> Response:
+    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict],
+                 query: Query = Query()) -> Response:
         try:
             found = self.router.match_strict(path)
             if found is None:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
                 body = document(conn, path)
                 if body is not None:
-                    return make_response(200, body)
+                    return make_response(200, body) if query.empty else self._shaped(orjson.loads(body), query)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match)
             for p in endpoint.params:
@@ -168,12 +179,21 @@ class V1:
                     raise ApiError(400, f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
                                         f"o el máximo de la especificación)", p.name)
             data = endpoint.answer(conn, values, path)
-            return make_response(200, orjson.dumps(data))
+            return make_response(200, orjson.dumps(data)) if query.empty else self._shaped(data, query)
+        except BadQuery as e:
+            return make_response(400, error_body(400, str(e), e.param))
         except ApiError as e:
             return make_response(e.status, error_body(e.status, e.mensaje, e.parametro))
         except Exception as e:  # a bug must still answer JSON, and name itself in the log
             log.exception("error al responder %s", path)
             return make_response(500, error_body(500, f"error interno: {type(e).__name__}"))
+
+    @staticmethod
+    def _shaped(data, query: Query) -> Response:
+        data = series.apply(data, query)
+        if query.formato == "csv":
+            return make_response(200, series.to_csv(data), csv=True)
+        return make_response(200, orjson.dumps(data))
 
     def cached(self, path: str) -> Optional[Response]:
         return self.cache.get(path)
@@ -221,7 +241,7 @@ async def send_response(send, response: Response, headers: dict, head: bool = Fa
     zipped = wants_gzip(response, headers)
     inm = headers.get(b"if-none-match")
     if response.status == 200 and inm and not_modified(response, inm):
-        out = [*BASE_HEADERS, (b"cache-control", response.cache_control), (b"etag", response.etag_for(zipped)),
+        out = [*response.base_headers, (b"cache-control", response.cache_control), (b"etag", response.etag_for(zipped)),
                *extra]
         await send({"type": "http.response.start", "status": 304, "headers": out})
         await send({"type": "http.response.body", "body": b""})

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from datasette import hookimpl
 
+from argentina_datos import series
 from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 from argentina_datos.construir import BUILD_TABLE as MARKER_TABLE
 from argentina_datos.openapi import OPENAPI_PATH, openapi_document
@@ -103,12 +104,18 @@ class V1Middleware:
         if len(path) > MAX_PATH:
             response = make_response(414, error_body(414, f"la ruta tiene más de {MAX_PATH} caracteres"))
             return await send_response(send, response, headers, method == "HEAD")
-        response = self.v1.cached(path)
+        try:
+            query = series.parse(scope.get("query_string", b""))
+        except series.BadQuery as e:
+            return await send_response(send, make_response(400, error_body(400, str(e), e.param)), headers,
+                                       method == "HEAD")
+        key = path + query.key()  # unknown parameters are ignored: they share the plain answer
+        response = self.v1.cached(key)
         if response is None:
             db = await self.database()
             if db is not None:
                 # The document too: its year maxima are the last years the data has.
-                response = self.v1.remember(path, await self.compute(db, path))
+                response = self.v1.remember(key, await self.compute(db, path, query))
             elif path == OPENAPI_PATH:
                 response = make_response(200, openapi_document(self.v1.router))
             else:
@@ -118,22 +125,22 @@ class V1Middleware:
             await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
         await send_response(send, response, headers, method == "HEAD")
 
-    async def compute(self, db, path: str):
+    async def compute(self, db, path: str, query: series.Query):
         if db.path is None:  # an in-memory database has no file to open a second connection to
-            return await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path))
+            return await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path, query))
         if self._connection is None:
             self._connection = OwnConnection(db.path, immutable=not db.is_mutable)
-        return await self._connection.run(lambda conn: self.v1.compute(conn, path))
+        return await self._connection.run(lambda conn: self.v1.compute(conn, path, query))
 
 
-def compute_plain(v1: V1, conn, path: str):
+def compute_plain(v1: V1, conn, path: str, query: series.Query):
     # Datasette's connections build sqlite3.Row objects and decode every text value through a Python
     # lambda; the API reads rows by position and its database is valid UTF-8, so plain tuples and str
     # do, and halve the time of the biggest lists.
     saved = conn.row_factory, conn.text_factory
     conn.row_factory, conn.text_factory = None, str
     try:
-        return v1.compute(conn, path)
+        return v1.compute(conn, path, query)
     finally:
         conn.row_factory, conn.text_factory = saved
 

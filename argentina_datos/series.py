@@ -1,0 +1,200 @@
+"""What /v1 does beyond static files: date ranges, periods and CSV, from the same answer.
+
+The static upstream cannot filter, so a client that wants one month downloads a whole series.
+Here every list answer can be cut (``desde``/``hasta``), grouped by period (``agrupar`` with
+``funcion``) and written as CSV (``formato=csv``), computed from the exact answer the route
+gives without parameters.  Without these parameters nothing changes, byte for byte.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+from urllib.parse import parse_qsl
+
+import orjson
+
+PERIODS = ("semana", "mes", "trimestre", "anio")
+FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
+FORMATS = ("json", "csv")
+NAMES = ("desde", "hasta", "agrupar", "funcion", "formato")
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class BadQuery(ValueError):
+    def __init__(self, param: str, message: str):
+        super().__init__(message)
+        self.param = param
+
+
+@dataclass(frozen=True)
+class Query:
+    desde: Optional[str] = None
+    hasta: Optional[str] = None
+    agrupar: Optional[str] = None
+    funcion: Optional[str] = None
+    formato: str = "json"
+
+    @property
+    def empty(self) -> bool:
+        return self == Query()
+
+    @property
+    def filters(self) -> bool:
+        return bool(self.desde or self.hasta or self.agrupar)
+
+    def key(self) -> str:
+        """Part of the cache key: only the parameters that change the answer, in one order."""
+        if self.empty:
+            return ""
+        values = [(n, getattr(self, n)) for n in NAMES]
+        return "?" + "&".join(f"{n}={v}" for n, v in values if v and not (n == "formato" and v == "json"))
+
+
+def parse(query_string: bytes | str) -> Query:
+    """The known parameters of a query string; unknown ones are ignored (as upstream ignores them:
+    clients repeat path parameters there).  A bad value raises BadQuery naming the parameter."""
+    if isinstance(query_string, bytes):
+        query_string = query_string.decode("latin-1")
+    values: dict[str, str] = {}
+    for name, value in parse_qsl(query_string, keep_blank_values=True):
+        if name in NAMES:
+            values[name] = value  # the last one wins, as in most servers
+    for name in ("desde", "hasta"):
+        if name in values:
+            _check_date(name, values[name])
+    _check_choice(values, "agrupar", PERIODS)
+    _check_choice(values, "funcion", FUNCTIONS)
+    _check_choice(values, "formato", FORMATS)
+    if "funcion" in values and "agrupar" not in values:
+        raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
+    if values.get("desde") and values.get("hasta") and values["desde"] > values["hasta"]:
+        raise BadQuery("hasta", f"«hasta» ({values['hasta']}) es anterior a «desde» ({values['desde']})")
+    return Query(values.get("desde"), values.get("hasta"), values.get("agrupar"),
+                 values.get("funcion") or ("promedio" if "agrupar" in values else None),
+                 values.get("formato") or "json")
+
+
+def _check_date(name: str, text: str) -> None:
+    if not _ISO_DATE.fullmatch(text):
+        raise BadQuery(name, f"«{name}» debe ser una fecha AAAA-MM-DD, no «{text[:40]}»")
+    try:
+        dt.date.fromisoformat(text)
+    except ValueError:
+        raise BadQuery(name, f"«{name}» = {text} no es una fecha del calendario") from None
+
+
+def _check_choice(values: dict, name: str, choices) -> None:
+    if name in values and values[name] not in choices:
+        raise BadQuery(name, f"«{name}» debe ser uno de: {', '.join(choices)}; no «{values[name][:40]}»")
+
+
+# ---- applying a query to an answer ------------------------------------------------
+def apply(data: Any, query: Query) -> Any:
+    """The answer cut to [desde, hasta] and grouped by period, as ``query`` asks."""
+    if not query.filters:
+        return data
+    param = "desde" if query.desde else "hasta" if query.hasta else "agrupar"
+    if not isinstance(data, list):
+        raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
+    if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
+        raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
+    records = [r for r in data if isinstance(r, dict) and _day(r) is not None
+               and (not query.desde or _day(r) >= query.desde) and (not query.hasta or _day(r) <= query.hasta)]
+    if query.agrupar:
+        records = group(records, query.agrupar, query.funcion or "promedio")
+    return records
+
+
+def _day(record: dict) -> Optional[str]:
+    value = record.get("fecha")
+    return value[:10] if isinstance(value, str) and _ISO_DATE.match(value) else None
+
+
+def period_start(day: str, period: str) -> str:
+    d = dt.date.fromisoformat(day)
+    if period == "semana":
+        d -= dt.timedelta(days=d.weekday())  # weeks start on Monday
+    elif period == "mes":
+        d = d.replace(day=1)
+    elif period == "trimestre":
+        d = d.replace(month=(d.month - 1) // 3 * 3 + 1, day=1)
+    else:
+        d = d.replace(month=1, day=1)
+    return d.isoformat()
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def group(records: list[dict], period: str, function: str) -> list[dict]:
+    """One record per period and series.  A series is told by the record's fields that are not
+    numbers (casa, moneda, ...), fecha aside; numeric fields are aggregated over the period's
+    records, ignoring nulls (a period where a field is always null gives null)."""
+    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v)}
+    numeric -= {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
+    groups: dict[tuple, list[dict]] = {}
+    for r in sorted(records, key=_day):  # stable: same-day records keep the list's order
+        series = tuple((k, orjson.dumps(v)) for k, v in r.items() if k != "fecha" and k not in numeric)
+        groups.setdefault((period_start(_day(r), period), series), []).append(r)
+    aggregate = AGGREGATES[function]
+    out = []
+    for (start, _), members in groups.items():
+        first = members[0]
+        record = {}
+        for key in dict.fromkeys(k for m in members for k in m):
+            if key == "fecha":
+                record[key] = start
+            elif key in numeric:
+                values = [m[key] for m in members if _is_number(m.get(key))]
+                record[key] = aggregate(values) if values else None
+            else:
+                record[key] = first.get(key)
+        out.append(record)
+    out.sort(key=lambda r: r["fecha"])  # stable: series keep their order of first appearance
+    return out
+
+
+def _mean(values: list) -> float:
+    return sum(values) / len(values)
+
+
+AGGREGATES: dict[str, Callable[[list], Any]] = {
+    "promedio": _mean,
+    "primero": lambda v: v[0],
+    "ultimo": lambda v: v[-1],
+    "minimo": min,
+    "maximo": max,
+    "suma": sum,
+}
+
+
+# ---- CSV ---------------------------------------------------------------------------------
+def to_csv(data: Any) -> bytes:
+    """A header with the keys of the first record, one row per record; nested values as JSON text,
+    null as an empty cell, numbers and booleans as in JSON."""
+    if not isinstance(data, list):
+        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    if data and not isinstance(data[0], dict):
+        writer.writerow(["valor"])
+        writer.writerows([_cell(v)] for v in data)
+        return out.getvalue().encode()
+    header = list(data[0]) if data else []
+    writer.writerow(header)
+    for r in data:
+        writer.writerow([_cell(r.get(k)) if isinstance(r, dict) else _cell(r) for k in header])
+    return out.getvalue().encode()
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return orjson.dumps(value).decode()

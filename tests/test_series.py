@@ -1,0 +1,198 @@
+"""/v1 beyond static files: desde/hasta, agrupar/funcion and formato=csv, checked against the full
+answer filtered in Python, pandas' resample of it, and the csv module reading the CSV back."""
+import csv
+import io
+
+import orjson
+import pandas as pd
+import pytest
+
+from argentina_datos import series
+from paths import UPSTREAM
+
+JSON_TYPE = "application/json; charset=utf-8"
+
+
+# ---- the query string, without the mirror -----------------------------------------------
+@pytest.mark.parametrize("query, param", [
+    ("desde=2024-13-01", "desde"),
+    ("desde=2024-02-30", "desde"),
+    ("hasta=ayer", "hasta"),
+    ("desde=2024-05-01&hasta=2024-04-01", "hasta"),
+    ("agrupar=siglo", "agrupar"),
+    ("agrupar=mes&funcion=mediana", "funcion"),
+    ("funcion=maximo", "funcion"),
+    ("formato=xml", "formato"),
+    ("formato=", "formato"),
+])
+def test_bad_values_name_their_parameter(query, param):
+    with pytest.raises(series.BadQuery) as e:
+        series.parse(query)
+    assert e.value.param == param
+
+
+def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
+    q = series.parse(b"casa=blue&a%C3%B1o=2025&_=123")
+    assert q.empty and q.key() == ""
+    assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
+    assert series.parse("formato=json").key() == ""
+
+
+def test_period_starts():
+    assert series.period_start("2024-02-29", "semana") == "2024-02-26"  # a Thursday -> Monday
+    assert series.period_start("2024-02-26", "semana") == "2024-02-26"
+    assert series.period_start("2024-02-29", "mes") == "2024-02-01"
+    assert series.period_start("2024-11-05", "trimestre") == "2024-10-01"
+    assert series.period_start("2024-11-05", "anio") == "2024-01-01"
+
+
+SMALL = [
+    {"casa": "a", "compra": 1, "venta": 2.0, "fecha": "2024-01-30"},
+    {"casa": "b", "compra": 10, "venta": None, "fecha": "2024-01-31"},
+    {"casa": "a", "compra": 3, "venta": 4.0, "fecha": "2024-02-01"},
+    {"casa": "a", "compra": 5, "venta": None, "fecha": "2024-01-02"},
+]
+
+
+def test_group_keeps_the_keys_and_aggregates_numbers_per_series():
+    out = series.group(SMALL, "mes", "promedio")
+    assert out == [
+        {"casa": "a", "compra": 3.0, "venta": 2.0, "fecha": "2024-01-01"},
+        {"casa": "b", "compra": 10.0, "venta": None, "fecha": "2024-01-01"},
+        {"casa": "a", "compra": 3.0, "venta": 4.0, "fecha": "2024-02-01"},
+    ]
+    assert [r["compra"] for r in series.group(SMALL, "mes", "ultimo")] == [1, 10, 3]  # by date, not list order
+    assert [r["compra"] for r in series.group(SMALL, "anio", "suma")] == [9, 10]
+
+
+def test_csv_of_records_and_of_bare_values():
+    text = series.to_csv([{"a": 1, "b": None, "c": {"x": [1]}, "d": "ñ, sí"}, {"a": 2.5, "b": True}]).decode()
+    assert list(csv.reader(io.StringIO(text))) == [["a", "b", "c", "d"], ["1", "", '{"x":[1]}', "ñ, sí"],
+                                                   ["2.5", "true", "", ""]]
+    assert series.to_csv(["/rems/2025/01"]).decode() == "valor\r\n/rems/2025/01\r\n"
+
+
+# ---- on the served routes, against the mirror -------------------------------------------
+ROUTES = [
+    "v1/cotizaciones/dolares/blue",
+    "v1/cotizaciones/dolares",
+    "v1/finanzas/indices/inflacion",
+    "v1/finanzas/indices/riesgo-pais",
+    "v1/cotizaciones/usd",
+]
+
+
+def mirror(route):
+    path = UPSTREAM / route / "index.json"
+    if not path.exists():
+        pytest.skip(f"the mirror has no {route}")
+    return orjson.loads(path.read_bytes())
+
+
+async def get(ds, url, status=200):
+    r = await ds.client.get(url)
+    assert r.status_code == status, r.text[:300]
+    return r
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("route", ROUTES)
+async def test_desde_hasta_is_the_list_filtered(ds, route):
+    records = mirror(route)
+    days = sorted({r["fecha"] for r in records})
+    desde, hasta = days[len(days) // 3], days[2 * len(days) // 3]
+    for query, keep in [
+        (f"desde={desde}&hasta={hasta}", lambda f: desde <= f <= hasta),
+        (f"desde={desde}", lambda f: f >= desde),
+        (f"hasta={hasta}", lambda f: f <= hasta),
+    ]:
+        r = await get(ds, f"/{route}?{query}")
+        assert r.headers["content-type"] == JSON_TYPE
+        assert orjson.loads(r.content) == [x for x in records if keep(x["fecha"])]
+    # without parameters, or with unknown ones, the answer is the mirror's
+    assert orjson.loads((await get(ds, f"/{route}?foo=bar")).content) == records
+
+
+RESAMPLE = {"semana": "W-MON", "mes": "MS", "trimestre": "QS", "anio": "YS"}
+PANDAS = {"promedio": "mean", "primero": "first", "ultimo": "last", "minimo": "min", "maximo": "max", "suma": "sum"}
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("agrupar, funcion", [("mes", "promedio"), ("semana", "ultimo"), ("trimestre", "maximo"),
+                                              ("anio", "suma"), ("mes", "primero"), ("anio", "minimo")])
+async def test_agrupar_is_pandas_resample(ds, route, agrupar, funcion):
+    records = mirror(route)
+    got = orjson.loads((await get(ds, f"/{route}?agrupar={agrupar}&funcion={funcion}")).content)
+    df = pd.DataFrame(records)
+    df["fecha"] = pd.to_datetime(df["fecha"])
+    keys = [c for c in df.columns if c != "fecha" and not pd.api.types.is_numeric_dtype(df[c])]
+    numeric = [c for c in df.columns if c not in keys and c != "fecha"]
+    rule = RESAMPLE[agrupar]
+    expected = {}
+    for key, part in (df.groupby(keys, dropna=False, sort=False) if keys else [((), df)]):
+        resampler = part.set_index("fecha")[numeric].resample(rule, label="left", closed="left")
+        agg = getattr(resampler, PANDAS[funcion])(min_count=1) if funcion == "suma" else getattr(resampler, PANDAS[funcion])()
+        counts = part.set_index("fecha")[numeric[0]].resample(rule, label="left", closed="left").size()
+        key = key if isinstance(key, tuple) else (key,)
+        for start, row in agg.iterrows():
+            if counts[start] == 0:
+                continue  # pandas keeps empty periods; an API answer has no record for them
+            expected[(start.date().isoformat(), tuple(str(k) for k in key))] = row.to_dict()
+    assert len(got) == len(expected)
+    for r in got:
+        exp = expected[(r["fecha"], tuple(str(r.get(k, float("nan"))) for k in keys))]
+        for column in numeric:
+            if pd.isna(exp[column]):
+                assert r[column] is None, (r, exp)
+            else:
+                assert r[column] == pytest.approx(exp[column], rel=1e-9), (r, exp)
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("route", ROUTES + ["v1/feriados/2025", "v1/finanzas/tasas/plazoFijo"])
+async def test_csv_reads_back_as_the_records(ds, route):
+    records = mirror(route)
+    r = await get(ds, f"/{route}?formato=csv")
+    assert r.headers["content-type"] == "text/csv; charset=utf-8"
+    assert r.headers["access-control-allow-origin"] == "*" and r.headers["etag"]
+    rows = list(csv.DictReader(io.StringIO(r.content.decode())))
+    header = list(records[0])
+    assert list(rows[0]) == header
+    assert len(rows) == len(records)
+    for row, record in zip(rows, records):
+        for k in header:
+            value = record.get(k)
+            expected = "" if value is None else value if isinstance(value, str) else orjson.dumps(value).decode()
+            assert row[k] == expected
+    # gzip and revalidation as for JSON
+    zipped = await ds.client.get(f"/{route}?formato=csv", headers={"Accept-Encoding": "gzip"})
+    assert zipped.status_code == 200
+    again = await ds.client.get(f"/{route}?formato=csv", headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("url, param", [
+    ("/v1/cotizaciones/dolares/blue?desde=2024-13-01", "desde"),
+    ("/v1/cotizaciones/dolares/blue?agrupar=siglo", "agrupar"),
+    ("/v1/cotizaciones/dolares/blue?formato=xml", "formato"),
+    ("/v1/cotizaciones/dolares/blue?funcion=maximo", "funcion"),
+    ("/v1/presidentes?desde=2020-01-01", "desde"),  # its records have no fecha
+    ("/v1/finanzas/indices/riesgo-pais/ultimo?agrupar=mes", "agrupar"),  # one record, not a list
+    ("/v1/finanzas/fci/fondos?formato=csv", "formato"),  # an envelope, not a list
+])
+async def test_bad_parameters_are_a_json_400(ds, url, param):
+    r = await get(ds, url, 400)
+    assert r.headers["content-type"] == JSON_TYPE
+    body = r.json()
+    assert body["status"] == 400 and body["parametro"] == param
+
+
+@pytest.mark.mirror
+async def test_answers_with_parameters_are_cached_apart(ds):
+    a = await get(ds, "/v1/finanzas/indices/inflacion?desde=2024-01-01")
+    b = await get(ds, "/v1/finanzas/indices/inflacion?desde=2024-01-01&otro=1")
+    c = await get(ds, "/v1/finanzas/indices/inflacion")
+    assert a.headers["etag"] == b.headers["etag"] != c.headers["etag"]
+    assert len(a.json()) < len(c.json())
