@@ -81,13 +81,30 @@ Member = Union[Field, Obj, Children]
 
 
 @dataclass(frozen=True)
-class Derivation:
-    """Where a per-date or per-id route finds its answer when upstream published no file at
-    that path: the rows of another dataset (its list) that match ``where`` (a column -> a
-    function of the path values), in that list's order."""
+class Count:
+    """A published count of the records a derived answer would hold (a deputy's trips in
+    /v1/diputados/viajes/conteo): the rows of ``table`` matching ``where``.  A value above zero in
+    one of their ``columns`` means the source has records the database does not."""
 
     table: str
     where: dict
+    columns: Sequence[str]
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """Where a per-date or per-id route finds its answer when upstream published no file at
+    that path: the rows of another dataset (its list) that match ``where`` (a column -> a
+    function of the path values), in that list's order.
+
+    With ``empty`` the list only vouches for the value (a deputy of /v1/diputados/diputados): the
+    answer is the route's own record with the path's values and its lists empty (his trips), unless
+    ``count`` says the source has such records, which the database then lacks (404)."""
+
+    table: str
+    where: dict
+    empty: bool = False
+    count: Optional[Count] = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +154,10 @@ class Dataset:
     origin_url: str = ""
     partitions: Sequence["Param"] = ()  # columns taken from the source path
     envelope_list: Optional[str] = None  # the key of the list inside an envelope object
+    # The envelope's "list" is an object keyed by id ({"HCDN0055": {...}}): each entry is stored as a
+    # record whose field ``keyed_by`` holds its key, and given back as that object, in stored order.
+    keyed_by: Optional[str] = None
+    envelope_fields: Sequence[Member] = ()  # the envelope's own fields, for the OpenAPI document
     unique: Sequence[str] = ()  # natural key, as a unique index
     indexes: Sequence[Sequence[str]] = ()
     fts: Sequence[str] = ()
