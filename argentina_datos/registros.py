@@ -305,3 +305,22 @@ def _delete_path(record: dict, parts: list[str]) -> None:
     for p in parts[:-1]:
         record = record[p]
     record.pop(parts[-1], None)
+
+
+# ---- objects keyed by id ({"HCDN0055": {"nacionales": 4, ...}}) ----------------------------
+def keyed_records(obj: dict, key: str) -> list:
+    """The entries of an object keyed by id as records carrying the key in field ``key``.  An entry
+    that is not an object, or that has a field of that name itself, becomes the pair [key, value]:
+    not a record, so it is kept whole in ``_extra`` (and reported)."""
+    return [{key: k, **v} if type(v) is dict and key not in v else [k, v] for k, v in obj.items()]
+
+
+def keyed_object(records: list, key: str) -> dict:
+    """The object ``keyed_records`` came from, entries in record order."""
+    out = {}
+    for r in records:
+        if type(r) is dict:
+            out[r[key]] = {k: v for k, v in r.items() if k != key}
+        else:
+            out[r[0]] = r[1]
+    return out
