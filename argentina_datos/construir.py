@@ -24,6 +24,7 @@ from . import __version__, calidad, documentos
 from .catalogo import DATASETS
 from .esquema import Dataset
 from .fuentes import SourceError, SourceUnreachable, partition_values
+from .registros import keyed_records
 from .rutas import Router
 from .tablas import ChildLayout, Layout, quote
 
@@ -116,6 +117,7 @@ class DatasetLoader:
         self.skipped_files: list[str] = []
         self._date_columns = _date_positions(self.layout.codec)
         self._route = ""
+        self.claimed_lists = _claimed_lists(dataset)
 
     def load(self, routes) -> int:
         for statement in self.layout.create_sql():
@@ -152,10 +154,12 @@ class DatasetLoader:
         envelope = None
         list_key = self.dataset.envelope_list
         if list_key:
-            if type(data) is not dict or type(data.get(list_key)) is not list:
-                raise BuildError(f"{name}: se esperaba un objeto con la lista «{list_key}»")
-            envelope = {k: v for k, v in data.items() if type(v) is not list}
-            records = data[list_key]
+            keyed = self.dataset.keyed_by
+            if type(data) is not dict or type(data.get(list_key)) is not (dict if keyed else list):
+                what = "el objeto por id" if keyed else "la lista"
+                raise BuildError(f"{name}: se esperaba un objeto con {what} «{list_key}»")
+            envelope = {k: v for k, v in data.items() if k not in self.claimed_lists}
+            records = keyed_records(data[list_key], keyed) if keyed else data[list_key]
         elif self.dataset.single_record:
             if type(data) is not dict:
                 raise BuildError(f"{name}: se esperaba un objeto (un registro) y llegó {type(data).__name__}")
@@ -302,6 +306,15 @@ class DatasetLoader:
                 return None
             found = ids[value] = len(ids) + 1
         return found
+
+
+def _claimed_lists(dataset: Dataset) -> set:
+    """The lists of a file that datasets store as their records: this one's and those of the other
+    datasets reading the same files (the Senate's trips).  Everything else in the file, a list of
+    vacant seats too, is its envelope."""
+    routes = {s.route for s in dataset.sources}
+    return {d.envelope_list for d in [dataset, *DATASETS]
+            if d.envelope_list and routes & {s.route for s in d.sources}}
 
 
 def _date_positions(codec) -> list[tuple[int, str]]:
