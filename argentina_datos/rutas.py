@@ -12,8 +12,9 @@ from typing import Callable, Optional, Sequence
 
 from .catalogo import BY_TABLE, DATASETS
 from .consultas import envelope, published, query_for, table_exists
-from .esquema import Dataset, Route
+from .esquema import Children, Count, Dataset, Field, Route
 from .parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
+from .registros import keyed_object
 
 
 class ApiError(Exception):
@@ -51,6 +52,10 @@ class Endpoint:
 # ---- endpoints built from catalogue routes ----------------------------------------
 def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     query = query_for(dataset.table)
+    if route.derive and route.derive.empty:
+        unknown = [m.name for m in dataset.fields if not isinstance(m, Children) and m.name not in route.where]
+        if unknown:
+            raise ValueError(f"{route.path}: una respuesta vacía no sabe qué poner en {unknown}")
 
     def where_for(where: dict, values: dict) -> dict:
         return {col: (v(values) if callable(v) else v) for col, v in where.items()}
@@ -66,6 +71,8 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
             env = envelope(conn, path)
             if env is None or (route.params and not records):
                 raise _no_data(endpoint, values, path)
+            if dataset.keyed_by:
+                return {**env, dataset.envelope_list: keyed_object(records, dataset.keyed_by)}
             return {**env, dataset.envelope_list: records}
         if route.shape in ("one", "last"):
             records = query.records(conn, where, last=route.shape == "last", limit=1)
@@ -83,10 +90,25 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         if not table_exists(conn, source.table):
             raise _no_data(endpoint, values, path)
         records = query_for(source.table).records(conn, where_for(source.where, values),
-                                                  limit=1 if route.shape == "one" else None)
+                                                  limit=1 if route.shape == "one" or source.empty else None)
         if not records:
             raise _no_data(endpoint, values, path)
+        if source.empty:
+            return empty_answer(conn, source.count, values, path)
         return records[0] if route.shape == "one" else records
+
+    def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str) -> dict:
+        """The list knows the id and the source published nothing for it: its record with empty lists,
+        unless the source's own count says it has records for it (which the database lacks)."""
+        if count is not None:
+            counted = query_for(count.table).records(conn, where_for(count.where, values)) \
+                if table_exists(conn, count.table) else None
+            if counted is None or any(type(r) is not dict or r.get(c) for r in counted for c in count.columns):
+                e = _no_data(endpoint, values, path)
+                raise ApiError(404, f"{e.mensaje}: la fuente tiene registros que no publicó en esta ruta "
+                                    f"(según {count.table})", e.parametro)
+        where = where_for(route.where, values)
+        return {m.name: where[m.name] if isinstance(m, Field) else [] for m in dataset.fields}
 
     endpoint = Endpoint(route.path, route.params, route.summary or dataset.title, answer,
                         datasets=(dataset.table,), shape=route.shape)
