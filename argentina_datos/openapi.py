@@ -113,6 +113,12 @@ def _list_of(table: str) -> dict:
     return {"type": "array", "items": _ref(table)}
 
 
+def _keyed_by(ds) -> dict:
+    """An object of records keyed by id: each value is the record without its key field."""
+    return {"type": "object", "description": f"un registro por {ds.keyed_by}, con el {ds.keyed_by} como clave",
+            "additionalProperties": _object_schema([m for m in ds.fields if m.name != ds.keyed_by])}
+
+
 def _response_schema(endpoint) -> dict:
     tables = endpoint.datasets
     if endpoint.shape == "list":
@@ -122,10 +128,17 @@ def _response_schema(endpoint) -> dict:
     if endpoint.shape == "envelope":
         ds = BY_TABLE[tables[0]]
         # Some envelopes add their own fields (the fund history names the fund): allowed, not listed.
+        records = _keyed_by(ds) if ds.keyed_by else _list_of(tables[0])
+        if ds.envelope_fields:
+            own = {m.name: _member_schema(m) for m in ds.envelope_fields}
+            return {"type": "object", "additionalProperties": False,
+                    "description": f"los campos del envoltorio publicado y «{ds.envelope_list}»",
+                    "properties": {**own, ds.envelope_list: records},
+                    "required": [*(m.name for m in ds.envelope_fields if not m.optional), ds.envelope_list]}
         return {"type": "object", "additionalProperties": True,
                 "description": f"fechaActualizacion, los demás campos del envoltorio publicado y la lista "
                                f"«{ds.envelope_list}»",
-                "properties": {**ENVELOPE_FIELDS, ds.envelope_list: _list_of(tables[0])},
+                "properties": {**ENVELOPE_FIELDS, ds.envelope_list: records},
                 "required": [*ENVELOPE_FIELDS, ds.envelope_list]}
     if endpoint.shape == "viajes":
         props = {"fuente": {"type": "string", "description": "página del Senado de donde salen los datos"},
