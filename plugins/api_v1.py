@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from datasette import hookimpl
 
-from argentina_datos import series
+from argentina_datos import recarga, series
 from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 from argentina_datos.construir import BUILD_TABLE as MARKER_TABLE
 from argentina_datos.openapi import OPENAPI_PATH, openapi_document
@@ -110,6 +110,7 @@ class V1Middleware:
             return await send_response(send, make_response(400, error_body(400, str(e), e.param)), headers,
                                        method == "HEAD")
         key = path + query.key()  # unknown parameters are ignored: they share the plain answer
+        self._follow_new_build()
         response = self.v1.cached(key)
         if response is None:
             db = await self.database()
@@ -124,6 +125,19 @@ class V1Middleware:
             # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
             await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
         await send_response(send, response, headers, method == "HEAD")
+
+    def _follow_new_build(self) -> None:
+        recarga.look(self.datasette)
+        if self._database and self.datasette.databases.get(self._database.name) is not self._database:
+            self._switch_to(self.datasette.databases.get(self._database.name))
+
+    def _switch_to(self, db) -> None:
+        """A new build replaced the served file: nothing computed from the old one may be answered."""
+        old = self._connection
+        self._database, self._connection = db, None
+        self.v1 = V1(self.v1.router)
+        if old is not None:
+            old.executor.shutdown(wait=False)  # its thread ends after the request it may be answering
 
     async def compute(self, db, path: str, query: series.Query):
         if db.path is None:  # an in-memory database has no file to open a second connection to

@@ -1,0 +1,98 @@
+"""A served database file replaced by a new build is picked up without a restart.
+
+``build-db`` replaces its output atomically (a new file renamed over the old one), so a running
+server keeps reading the old file through its open connections: a mix of old and new answers
+until restart.  Here each request checks, at most once a second, whether the path now names
+another file; if so the database is swapped for a new one on the new file, in one assignment:
+requests already running finish on the old file, every later one reads the new file, and the
+/v1 plugin drops its answers cached from the old one.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import weakref
+from typing import Optional
+
+from datasette.database import Database, connections
+
+CHECK_EVERY = 1.0  # seconds between two looks at the files
+CLOSE_OLD_AFTER = 60.0  # seconds: long enough for requests still reading the old file
+
+
+class FreshDatabase(Database):
+    """A Database whose threads open their own connections.  Datasette keeps one connection per
+    thread keyed by the database's name only, so a new Database of the same name would go on
+    reading the old file through those."""
+
+    async def execute_fn(self, fn):
+        if self.ds.executor is None:
+            return await super().execute_fn(fn)
+        key = f"{self.name}\0{id(self)}"
+
+        def in_thread():
+            conn = getattr(connections, key, None)
+            if not conn:
+                conn = self.connect()
+                self.ds._prepare_connection(conn, self.name)
+                setattr(connections, key, conn)
+            return fn(conn)
+
+        return await asyncio.get_running_loop().run_in_executor(self.ds.executor, in_thread)
+
+
+class Watcher:
+    def __init__(self):
+        self.last_look = 0.0
+        self.files: dict[int, tuple] = {}  # id(database) -> (device, inode) of the file it reads
+
+    def look(self, datasette, force: bool = False) -> bool:
+        """Swap every immutable database whose path now names another file; True if any."""
+        now = time.monotonic()
+        if now - self.last_look < CHECK_EVERY and not force:
+            return False
+        self.last_look = now
+        swapped = False
+        for name, db in list(datasette.databases.items()):
+            if not db.path or db.is_mutable:
+                continue
+            current = _identity(db.path)
+            if current is None:
+                continue  # between a delete and a new file: look again next time
+            known = self.files.setdefault(id(db), current)
+            if known != current:
+                self._swap(datasette, name, db, current)
+                swapped = True
+        return swapped
+
+    def _swap(self, datasette, name: str, old: Database, identity: tuple) -> None:
+        new = FreshDatabase(datasette, path=old.path, is_mutable=False)
+        new.name, new.route = old.name, old.route
+        databases = dict(datasette.databases)
+        databases[name] = new
+        datasette.databases = databases  # one assignment: each request sees the old or the new one
+        self.files[id(new)] = identity
+        self.files.pop(id(old), None)
+        try:
+            asyncio.get_running_loop().call_later(CLOSE_OLD_AFTER, old.close)
+        except RuntimeError:  # no loop (a synchronous caller): the old connections go with the object
+            pass
+
+
+_watchers: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def look(datasette, force: bool = False) -> bool:
+    watcher = _watchers.get(datasette)
+    if watcher is None:
+        watcher = _watchers[datasette] = Watcher()
+    return watcher.look(datasette, force)
+
+
+def _identity(path: str) -> Optional[tuple]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)

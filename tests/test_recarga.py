@@ -1,0 +1,73 @@
+"""A server keeps serving while build-db replaces its database file, and every answer after the
+switch comes from the new file: /v1 (cached answers too) and Datasette's own pages."""
+import asyncio
+import json
+
+import orjson
+import pytest
+
+from argentina_datos import cli, recarga
+from argentina_datos.servidor import datasette_for
+
+UVA = "v1/finanzas/indices/uva"
+OLD = [{"fecha": "2016-03-31", "valor": 14.05}]
+NEW = OLD + [{"fecha": "2016-04-01", "valor": 14.06}]
+
+
+def write(root, records):
+    path = root / UVA / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(records))
+
+
+def build(root, out):
+    assert cli.main(["--source", str(root), "--output", str(out), "--force"]) == 0
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    monkeypatch.setattr(recarga, "CHECK_EVERY", 0.0)
+    source, out = tmp_path / "fuente", tmp_path / "argentina.db"
+    write(source, OLD)
+    build(source, out)
+    return source, out, datasette_for(out)
+
+
+async def rows(ds):
+    r = await ds.client.get("/argentina/uva.json?_shape=array")
+    assert r.status_code == 200
+    return sorted((x["fecha"], x["valor"]) for x in r.json())
+
+
+async def test_a_new_build_is_served_from_the_next_request(served):
+    source, out, ds = served
+    assert (await ds.client.get("/" + UVA)).json() == OLD
+    assert await rows(ds) == [("2016-03-31", 14.05)]
+
+    write(source, NEW)
+    build(source, out)
+
+    assert (await ds.client.get("/" + UVA)).json() == NEW  # not the cached old answer
+    assert (await ds.client.get("/" + UVA + "?formato=csv")).text.count("\n") == 3
+    assert await rows(ds) == [("2016-03-31", 14.05), ("2016-04-01", 14.06)]
+    r = await ds.client.get("/argentina.json")
+    assert r.status_code == 200
+
+
+async def test_no_request_fails_while_the_file_is_replaced(served):
+    source, out, ds = served
+    write(source, NEW)
+    bodies = []
+
+    async def client():
+        for _ in range(40):
+            r = await ds.client.get("/" + UVA)
+            assert r.status_code == 200, r.text
+            bodies.append(orjson.loads(r.content))
+            page = await ds.client.get("/argentina/uva.json?_shape=array")
+            assert page.status_code == 200, page.text
+            await asyncio.sleep(0.005)
+
+    await asyncio.gather(client(), client(), asyncio.to_thread(build, source, out))
+    assert all(b in (OLD, NEW) for b in bodies)
+    assert (await ds.client.get("/" + UVA)).json() == NEW
