@@ -10,11 +10,12 @@ import re
 import sys
 import unicodedata
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, Sequence
 
 import orjson
 
 from . import __version__
+from . import series
 from .catalogo import BY_TABLE
 from .esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
 from .rutas import Router
@@ -210,15 +211,47 @@ def _operation_id(path: str) -> str:
 
 
 def _operation(summary: str, description: str, params, ok_schema: dict, tag: str, path: str,
-               maxima: Optional[dict] = None) -> dict:
-    responses = {"200": {"description": "OK", "content": {"application/json": {"schema": ok_schema}}}}
+               maxima: Optional[dict] = None, query: Sequence[dict] = ()) -> dict:
+    content = {"application/json": {"schema": ok_schema}}
+    if query:
+        content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
+    responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
-        if status != "400" or params:
+        if status != "400" or params or query:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
     return {"get": {
         "summary": summary, "description": description, "tags": [tag], "operationId": _operation_id(path),
-        "parameters": [_parameter(p, (maxima or {}).get((path, p.name))) for p in params], "responses": responses,
+        "parameters": [_parameter(p, (maxima or {}).get((path, p.name))) for p in params] + list(query),
+        "responses": responses,
     }}
+
+
+def _query(name: str, description: str, schema: dict, example: str) -> dict:
+    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema,
+            "example": example}
+
+
+# What a list answer takes beyond upstream (argentina_datos/series.py): formato on every list,
+# the rest where the records have a fecha.
+FORMATO = _query("formato", "json (por omisión) o csv: la lista como CSV, una fila por registro",
+                 {"type": "string", "enum": list(series.FORMATS)}, "json")
+POR_FECHA = [
+    _query("desde", "sólo los registros con fecha desde este día (AAAA-MM-DD), inclusive",
+           {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-01-01"),
+    _query("hasta", "sólo los registros con fecha hasta este día (AAAA-MM-DD), inclusive",
+           {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-12-31"),
+    _query("agrupar", "un registro por período y serie; fecha = primer día del período (la semana empieza el lunes)",
+           {"type": "string", "enum": list(series.PERIODS)}, "mes"),
+    _query("funcion", "cómo se resumen los campos numéricos de cada período (con agrupar; por omisión promedio)",
+           {"type": "string", "enum": list(series.FUNCTIONS)}, "promedio"),
+]
+
+
+def _query_parameters(endpoint) -> list[dict]:
+    if endpoint.shape != "list":
+        return []
+    dated = any(m.name == "fecha" for t in endpoint.datasets for m in BY_TABLE[t].fields)
+    return POR_FECHA + [FORMATO] if dated else [FORMATO]
 
 
 def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
@@ -231,7 +264,7 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
         first = BY_TABLE[e.datasets[0]]
         description = first.description + (f" Origen: {first.origin}." if first.origin else "")
         paths[e.path] = _operation(e.summary, description, e.params, _response_schema(e), first.title, e.path,
-                                   maxima)
+                                   maxima, _query_parameters(e))
     paths[OPENAPI_PATH] = _operation(
         "Este documento", "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.", (),
         {"type": "object", "description": "un documento OpenAPI 3.0"}, "API", OPENAPI_PATH)

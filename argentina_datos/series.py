@@ -71,8 +71,6 @@ def parse(query_string: bytes | str) -> Query:
     _check_choice(values, "formato", FORMATS)
     if "funcion" in values and "agrupar" not in values:
         raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
-    if values.get("desde") and values.get("hasta") and values["desde"] > values["hasta"]:
-        raise BadQuery("hasta", f"«hasta» ({values['hasta']}) es anterior a «desde» ({values['desde']})")
     return Query(values.get("desde"), values.get("hasta"), values.get("agrupar"),
                  values.get("funcion") or ("promedio" if "agrupar" in values else None),
                  values.get("formato") or "json")

@@ -18,7 +18,6 @@ JSON_TYPE = "application/json; charset=utf-8"
     ("desde=2024-13-01", "desde"),
     ("desde=2024-02-30", "desde"),
     ("hasta=ayer", "hasta"),
-    ("desde=2024-05-01&hasta=2024-04-01", "hasta"),
     ("agrupar=siglo", "agrupar"),
     ("agrupar=mes&funcion=mediana", "funcion"),
     ("funcion=maximo", "funcion"),
@@ -29,6 +28,11 @@ def test_bad_values_name_their_parameter(query, param):
     with pytest.raises(series.BadQuery) as e:
         series.parse(query)
     assert e.value.param == param
+
+
+def test_an_empty_range_is_an_empty_answer_not_an_error():
+    q = series.parse("desde=2024-05-01&hasta=2024-04-01")
+    assert series.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
 
 
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
@@ -196,3 +200,18 @@ async def test_answers_with_parameters_are_cached_apart(ds):
     c = await get(ds, "/v1/finanzas/indices/inflacion")
     assert a.headers["etag"] == b.headers["etag"] != c.headers["etag"]
     assert len(a.json()) < len(c.json())
+
+
+def test_the_openapi_document_declares_the_parameters_where_they_apply():
+    from argentina_datos.openapi import build_document
+    from argentina_datos.rutas import Router
+
+    paths = build_document(Router())["paths"]
+
+    def query(path):
+        return {p["name"] for p in paths[path]["get"]["parameters"] if p["in"] == "query"}
+
+    assert query("/v1/cotizaciones/dolares/{casa}") == {"desde", "hasta", "agrupar", "funcion", "formato"}
+    assert query("/v1/presidentes") == {"formato"}  # a list without fecha
+    assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == set()  # one record
+    assert "text/csv" in paths["/v1/presidentes"]["get"]["responses"]["200"]["content"]
