@@ -52,6 +52,16 @@ FILES = {
     # ---- senado (nuevas rutas) ----
     # ---- fin senado ----
     # ---- diputados ----
+    "diputados": ["v1/diputados/diputados/index.json"],
+    "diputados_periodos": [("v1/diputados/periodos/index.json", "periodos")],
+    "diputados_comisiones": [("v1/diputados/comisiones/*/index.json", None, "objeto")],
+    "diputados_recinto": [("v1/diputados/recinto/index.json", "asientos")],
+    "diputados_actas": ["v1/diputados/actas/[0-9][0-9][0-9][0-9]/index.json"],
+    "diputados_viajes_por_diputado": [("v1/diputados/diputados/*/viajes/index.json", None, "objeto")],
+    "diputados_misiones_por_diputado": [("v1/diputados/diputados/*/misiones/index.json", None, "objeto")],
+    # an object keyed by id: one row per key
+    "diputados_viajes_conteo": [("v1/diputados/viajes/conteo/index.json", "porDiputado")],
+    "diputados_viajes_conteo_12m": [("v1/diputados/viajes/conteo-12m/index.json", "porDiputado")],
     # ---- fin diputados ----
     # ---- finanzas (nuevas rutas) ----
     # ---- fin finanzas ----
@@ -69,6 +79,14 @@ CHILDREN = {  # child table: (parent files, parent list key or None, path to the
     "fci_fondos_composicion_cartera": ("fci_fondos", ["composicionCartera"]),
     "fci_fondos_calificaciones": ("fci_fondos", ["calificaciones"]),
     "fci_fondos_sociedades": ("fci_fondos", ["sociedades"]),
+    # diputados
+    "diputados_meta_comisiones": ("diputados", ["meta", "comisiones"]),
+    "diputados_periodos_tramos": ("diputados_periodos", ["tramos"]),
+    "diputados_comisiones_integrantes": ("diputados_comisiones", ["integrantes"]),
+    "diputados_actas_votos": ("diputados_actas", ["votos"]),
+    "diputados_viajes_nacionales": ("diputados_viajes_por_diputado", ["nacionales"]),
+    "diputados_viajes_internacionales": ("diputados_viajes_por_diputado", ["internacionales"]),
+    "diputados_misiones": ("diputados_misiones_por_diputado", ["misiones"]),
 }
 
 
