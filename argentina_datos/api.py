@@ -178,6 +178,9 @@ class V1:
                 if top is not None and values[p.name] > top:
                     raise ApiError(400, f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
                                         f"o el máximo de la especificación)", p.name)
+            if query.fecha is not None and endpoint.versioned:
+                data = endpoint.versioned(conn, query.checked_fecha())
+                return self._shaped(data, query)
             data = endpoint.answer(conn, values, path)
             return make_response(200, orjson.dumps(data)) if query.empty else self._shaped(data, query)
         except BadQuery as e:

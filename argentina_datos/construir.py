@@ -6,6 +6,7 @@ exactly as it was.
 """
 from __future__ import annotations
 
+import datetime as dt
 import fcntl
 import hashlib
 import os
@@ -20,7 +21,7 @@ from typing import Callable, Optional
 import orjson
 import sqlite_utils
 
-from . import __version__, calidad, documentos
+from . import __version__, calidad, documentos, versiones
 from .catalogo import DATASETS
 from .esquema import Dataset
 from .fuentes import SourceError, SourceUnreachable, partition_values
@@ -333,11 +334,12 @@ def _derive(fn, record):
 # ---- the whole build -------------------------------------------------------------
 class Builder:
     def __init__(self, source, output: str | os.PathLike, *, keep_going: bool = False,
-                 datasets: list[Dataset] | None = None, reporter=None):
+                 datasets: list[Dataset] | None = None, reporter=None, today: Optional[dt.date] = None):
         self.source = source
         self.output = Path(output)
         self.keep_going = keep_going
         self.datasets = datasets or DATASETS
+        self.today = today or dt.datetime.now(dt.timezone.utc).date()
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
         self.documents: list[str] = []
@@ -348,16 +350,24 @@ class Builder:
         self.plan_errors: dict[str, str] = {}
         if self.reporter and hasattr(self.source, "progress"):
             self.source.progress = self.reporter.download
+        self.changes: list[tuple] = []
+        versions: dict[str, versiones.Version] = {}
         for ds in self.datasets:
             routes = []
             try:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
+                if ds.versions_of:
+                    found = versiones.plan_versions(ds, [r for _, r in routes], self.source, self.output, self.today)
+                    versions.update((v.route, v) for v in found)
+                    routes = [(ds.sources[0], v.route) for v in found]
+                    self.changes += versiones.changes(ds, found, self.source)
             except SourceError as e:
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
                 self.plan_errors[ds.table] = str(e)
             plan.append((ds, routes))
+        self.source = versiones.VersionedSource(self.source, versions) if versions else self.source
         claimed = {route for _, routes in plan for src, route in routes if not src.history}
         self.documents = []
         if self.all_datasets:
@@ -522,6 +532,9 @@ class Builder:
                 db.execute(view)
         db.execute(calidad.create_sql())
         calidad.insert(db, report.findings)
+        db.execute(versiones.create_sql())
+        db.executemany(f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", self.changes)
         db.execute(
             "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "
             "archivo TEXT NOT NULL, registros INTEGER NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, "

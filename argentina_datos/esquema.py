@@ -164,6 +164,9 @@ class Dataset:
     lookups: Sequence[str] = ()  # columns stored as ids into a table of distinct values
     scalar_records: bool = False  # the list holds bare values, stored in field 0
     single_record: bool = False  # each file is one record (an object), not a list
+    # A history: the dated versions of a dataset upstream publishes only as "latest" (its table).
+    # Every build adds the version it sees and carries forward every version of the previous build.
+    versions_of: Optional[str] = None
     derived: dict = dc_field(default_factory=dict)  # extra column -> function(record)
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     required: bool = True  # the source must provide at least one file

@@ -247,11 +247,17 @@ POR_FECHA = [
 ]
 
 
+VERSION = _query("fecha", "la versión vigente ese día (AAAA-MM-DD): la más nueva guardada con fecha igual o "
+                           "anterior; 404 si no hay ninguna anterior. Sin fecha, lo que upstream publica hoy",
+                  {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2026-12-31")
+
+
 def _query_parameters(endpoint) -> list[dict]:
+    versions = [VERSION] if endpoint.versioned else []
     if endpoint.shape != "list":
-        return []
+        return versions
     dated = any(m.name == "fecha" for t in endpoint.datasets for m in BY_TABLE[t].fields)
-    return POR_FECHA + [FORMATO] if dated else [FORMATO]
+    return versions + (POR_FECHA + [FORMATO] if dated else [FORMATO])
 
 
 def build_document(router: Router, maxima: Optional[dict] = None) -> dict:

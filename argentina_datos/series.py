@@ -20,7 +20,7 @@ import orjson
 PERIODS = ("semana", "mes", "trimestre", "anio")
 FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
 FORMATS = ("json", "csv")
-NAMES = ("desde", "hasta", "agrupar", "funcion", "formato")
+NAMES = ("desde", "hasta", "agrupar", "funcion", "formato", "fecha")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -37,6 +37,14 @@ class Query:
     agrupar: Optional[str] = None
     funcion: Optional[str] = None
     formato: str = "json"
+    # The version in force on that day, on the routes of "latest only" datasets.  Elsewhere it is
+    # ignored like any unknown parameter (clients repeat path values there), so it is checked only
+    # where it applies (``checked_fecha``).
+    fecha: Optional[str] = None
+
+    def checked_fecha(self) -> str:
+        _check_date("fecha", self.fecha or "")
+        return self.fecha or ""
 
     @property
     def empty(self) -> bool:
@@ -73,7 +81,7 @@ def parse(query_string: bytes | str) -> Query:
         raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
     return Query(values.get("desde"), values.get("hasta"), values.get("agrupar"),
                  values.get("funcion") or ("promedio" if "agrupar" in values else None),
-                 values.get("formato") or "json")
+                 values.get("formato") or "json", values.get("fecha"))
 
 
 def _check_date(name: str, text: str) -> None:

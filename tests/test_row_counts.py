@@ -66,11 +66,18 @@ FILES = {
     # ---- finanzas (nuevas rutas) ----
     # ---- fin finanzas ----
 }
-HISTORY_FILES = {
-    "plazo_fijo_historico": "v1/finanzas/tasas/plazoFijo/*.json",
-    "criptopesos_historico": "v1/finanzas/criptopesos/*.json",
-    "hipotecarios_uva_historico": "v1/finanzas/creditos/hipotecariosUva/*.json",
-    "cuentas_remuneradas_usd_historico": "v1/finanzas/cuentas-remuneradas-usd/*.json",
+HISTORY_FILES = {  # history table: (route of the latest-only file, list key of its envelope or None)
+    "plazo_fijo_historico": ("v1/finanzas/tasas/plazoFijo", None),
+    "criptopesos_historico": ("v1/finanzas/criptopesos", None),
+    "hipotecarios_uva_historico": ("v1/finanzas/creditos/hipotecariosUva", None),
+    "cuentas_remuneradas_usd_historico": ("v1/finanzas/cuentas-remuneradas-usd", None),
+    "plazo_fijo_uva_pago_periodico_historico": ("v1/finanzas/tasas/plazoFijoUvaPagoPeriodico", None),
+    "plazo_fijo_precancelable_historico": ("v1/finanzas/tasas/plazoFijoPrecancelable", None),
+    "remesas_historico": ("v1/finanzas/remesas", "remesas"),
+    "cobros_comisiones_historico": ("v1/finanzas/cobros/comisiones", "comisiones"),
+    "brokers_comisiones_historico": ("v1/finanzas/brokers/comisiones", "comisiones"),
+    "prestamos_personales_historico": ("v1/finanzas/creditos/prestamosPersonales", None),
+    "prestamos_personales_bcra_historico": ("v1/finanzas/creditos/prestamosPersonalesBcra", None),
 }
 CHILDREN = {  # child table: (parent files, parent list key or None, path to the nested list)
     "plazo_fijo_tasas": ("plazo_fijo", ["tasas"]),
@@ -116,10 +123,21 @@ def test_rows_equal_source_records(conn, table):
 
 @pytest.mark.parametrize("table", sorted(HISTORY_FILES))
 def test_history_rows_equal_source_records(conn, table):
-    files = sorted(HISTORY.glob(HISTORY_FILES[table]))
-    if not files:
-        pytest.skip(f"no history for {table} in {HISTORY}")
-    assert count(conn, table) == sum(len(json.loads(p.read_text())) for p in files)
+    """Each dated file of the history tree is a version; the file upstream publishes now is the
+    newest version unless it equals the newest dated file."""
+    route, key = HISTORY_FILES[table]
+
+    def listed(data):
+        return data[key] if key else data
+
+    rows = dict(conn.execute(f'SELECT fecha, count(*) FROM "{table}" GROUP BY fecha').fetchall())
+    seeds = {p.stem: listed(json.loads(p.read_text())) for p in sorted(HISTORY.glob(route + "/*.json"))}
+    for fecha, records in seeds.items():
+        assert rows.get(fecha, 0) == len(records), fecha
+    current = listed(json.loads((UPSTREAM / route / "index.json").read_text()))
+    if not seeds or seeds[max(seeds)] != current:
+        newest = max(rows) if rows else None
+        assert newest is not None and newest not in seeds and rows[newest] == len(current)
 
 
 @pytest.mark.parametrize("child", sorted(CHILDREN))

@@ -2,7 +2,9 @@
 templates of recurring dataset shapes (a date/value series, a yearly listing, a dated history)."""
 from __future__ import annotations
 
-from ..esquema import BOOLEAN, DATE_UNIT, INTEGER, JSON, NUMBER, TEXT, Dataset, Field, Route, Source
+from dataclasses import replace
+
+from ..esquema import BOOLEAN, DATE_UNIT, INTEGER, JSON, NUMBER, TEXT, Children, Dataset, Field, Obj, Route, Source
 from ..parametros import FECHA_ARCHIVO, LISTADO_AÑO
 
 LICENCIA = "MIT (ArgentinaDatos)"
@@ -54,13 +56,33 @@ def serie(table, title, description, route, unit, origin, origin_url, valor_desc
         unique=("fecha",), routes=[Route("/" + route, summary=title)], sort=("fecha",),
     )
 
-def history(table, title, route, fields, origin):
-    """Dated past versions of a dataset upstream only publishes as 'latest'."""
+def _children_renamed(members, old: str, new: str) -> list:
+    """The same fields with each child table of ``old`` named after ``new`` (their own tables)."""
+    out = []
+    for m in members:
+        if isinstance(m, Children):
+            m = replace(m, table=new + m.table.removeprefix(old), fields=_children_renamed(m.fields, old, new))
+        elif isinstance(m, Obj):
+            m = replace(m, fields=_children_renamed(m.fields, old, new))
+        out.append(m)
+    return out
+
+
+def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Dataset:
+    """The dated versions of ``base``, a dataset upstream only publishes as "latest": one per day
+    (the last of the day), seeded from the history tree and carried from build to build."""
+    route = base.sources[0].route
+    table = table or base.table + "_historico"
+    fields = fields if fields is not None else _children_renamed(base.fields, base.table, table)
     return Dataset(
         table, title,
-        f"Versiones diarias pasadas de /{route} (la última de cada día), una por fecha.",
-        fields, [Source(route + "/{fecha}", history=True)], origin=origin[0], origin_url=origin[1],
-        partitions=[FECHA_ARCHIVO], required=False, sort=("fecha",),
+        f"Versiones de /{route}, una por fecha (la última de cada día): las del archivo de versiones pasadas, "
+        f"las que guardaron las construcciones anteriores de esta base y la que publica hoy upstream, fechada por "
+        f"su propia fecha de actualización o, si no la trae, por el día de la construcción. `fecha` es la fecha "
+        f"de la versión; /{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
+        fields, [Source(route + "/{fecha}", history=True)], origin=base.origin, origin_url=base.origin_url,
+        partitions=[FECHA_ARCHIVO], envelope_list=base.envelope_list, required=False, sort=("fecha",),
+        versions_of=base.table,
     )
 
 def por_año(table, title, description, route, fields, año, what, origin):

@@ -1,18 +1,29 @@
-"""Dated past versions of datasets upstream only publishes as "latest"."""
+"""Dated versions of datasets upstream only publishes as "latest": the archive upstream is not."""
 from __future__ import annotations
 
 from ..esquema import Dataset
-from .campos import BCRA, UPSTREAM, history
+from . import comisiones, creditos, tasas
+from .campos import history
 from .creditos import hipotecarios_fields
 from .tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, plazo_fijo_fields
 
+
+def _base(module, table: str) -> Dataset:
+    return next(d for d in module.DATASETS if d.table == table)
+
+
 DATASETS: list[Dataset] = [
-    history("plazo_fijo_historico", "Plazo fijo: histórico", "v1/finanzas/tasas/plazoFijo",
-            plazo_fijo_fields("plazo_fijo_historico_tasas"), BCRA),
-    history("criptopesos_historico", "Criptopesos: histórico", "v1/finanzas/criptopesos",
-            CRIPTOPESOS_FIELDS, ("Plataformas cripto", UPSTREAM)),
-    history("hipotecarios_uva_historico", "Hipotecarios UVA: histórico", "v1/finanzas/creditos/hipotecariosUva",
-            hipotecarios_fields(), ("Bancos (páginas propias)", UPSTREAM)),
-    history("cuentas_remuneradas_usd_historico", "Cuentas remuneradas en USD: histórico",
-            "v1/finanzas/cuentas-remuneradas-usd", CUENTAS_USD_FIELDS, ("Bancos (páginas propias)", UPSTREAM)),
+    history(_base(tasas, "plazo_fijo"), title="Plazo fijo: histórico",
+            fields=plazo_fijo_fields("plazo_fijo_historico_tasas")),
+    history(_base(tasas, "criptopesos"), title="Criptopesos: histórico", fields=CRIPTOPESOS_FIELDS),
+    history(_base(creditos, "hipotecarios_uva"), title="Hipotecarios UVA: histórico", fields=hipotecarios_fields()),
+    history(_base(tasas, "cuentas_remuneradas_usd"), title="Cuentas remuneradas en USD: histórico",
+            fields=CUENTAS_USD_FIELDS),
+    history(_base(tasas, "plazo_fijo_uva_pago_periodico"), title="Plazo fijo UVA con pago periódico: histórico"),
+    history(_base(tasas, "plazo_fijo_precancelable"), title="Plazo fijo UVA precancelable: histórico"),
+    history(_base(comisiones, "remesas"), title="Plataformas de remesas: histórico"),
+    history(_base(comisiones, "cobros_comisiones"), title="Comisiones de cobro: histórico"),
+    history(_base(comisiones, "brokers_comisiones"), title="Comisiones de brokers: histórico"),
+    history(_base(creditos, "prestamos_personales"), title="Préstamos personales: histórico"),
+    history(_base(creditos, "prestamos_personales_bcra"), title="Préstamos personales (BCRA): histórico"),
 ]

@@ -1,0 +1,210 @@
+"""History that accumulates: every version of a "latest only" dataset the builds have seen.
+
+Upstream rewrites such files every day and keeps only the newest.  A history dataset
+(``Dataset.versions_of``) gathers, one per date:
+- the dated files of the history tree (``upstream-history``), when the source has one;
+- every version the previous build of the same output stored (read back from that file);
+- the version the source publishes now, dated by its own update date (``fechaActualizacion`` /
+  ``actualizado``) or else by the day of the build, unless it equals the newest version known.
+Each becomes a file of the history dataset for the loader (``VersionedSource``), and consecutive
+versions are compared into the ``cambios`` table.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import orjson
+
+from .catalogo import BY_TABLE
+from .esquema import Dataset
+
+TABLE = "cambios"
+# Fields that name a record when the dataset declares no key (a bank's rate, a token's yield).
+NAMING_FIELDS = ("entidad", "token", "nombre", "banco", "id")
+
+
+@dataclass
+class Version:
+    date: str
+    route: str  # the history route, v1/<ruta>/<AAAA-MM-DD>
+    body: Optional[bytes]  # None: read it from the history tree
+    origin: str  # "archivo de versiones", "construcción anterior", "fuente actual"
+
+
+def current_date(body: bytes, today: dt.date) -> str:
+    """The version's own date: the envelope's update date, else the day of the build."""
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return today.isoformat()
+    if isinstance(data, dict):
+        for key in ("fechaActualizacion", "actualizado"):
+            value = data.get(key)
+            if isinstance(value, str) and len(value) >= 10:
+                try:
+                    return dt.date.fromisoformat(value[:10]).isoformat()
+                except ValueError:
+                    pass
+    return today.isoformat()
+
+
+def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
+    """The versions a previous build stored, each rebuilt as the JSON file it came from."""
+    from .consultas import RecordQuery, envelope
+
+    if not old_db.exists():
+        return {}
+    try:
+        conn = sqlite3.connect(f"file:{old_db}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return {}
+    try:
+        # The files the build stored (an empty version has no rows but has its fuentes row).
+        dates = [r[0] for r in conn.execute(
+            "SELECT DISTINCT substr(ruta, -10) FROM fuentes WHERE tabla = ? ORDER BY 1", [history.table])]
+        query = RecordQuery(history)
+        route = history.sources[0].route.removesuffix("/{fecha}")
+        out = {}
+        for date in dates:
+            records = query.records(conn, {"fecha": date})
+            if history.envelope_list:
+                env = envelope(conn, f"/{route}/{date}") or {}
+                out[date] = orjson.dumps({**env, history.envelope_list: records})
+            else:
+                out[date] = orjson.dumps(records)
+        return out
+    except sqlite3.Error:  # a previous build without this table, or of another shape: nothing to carry
+        return {}
+    finally:
+        conn.close()
+
+
+def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, today: dt.date) -> list[Version]:
+    """Every version of ``history``, one per date, oldest first."""
+    base = BY_TABLE[history.versions_of]
+    route = history.sources[0].route.removesuffix("/{fecha}")
+    versions: dict[str, Version] = {}
+    for r in seeded:
+        versions[r.rsplit("/", 1)[1]] = Version(r.rsplit("/", 1)[1], r, None, "archivo de versiones")
+    for date, body in previous_versions(old_db, history).items():
+        versions.setdefault(date, Version(date, f"{route}/{date}", body, "construcción anterior"))
+    current_route = base.sources[0].route
+    try:
+        body = source.read(current_route)
+    except Exception:  # the dataset itself reports a file it cannot read
+        body = None
+    if body is not None:
+        newest = max(versions) if versions else None
+        newest_body = _body(versions[newest], source) if newest else None
+        if newest_body is None or _parsed(newest_body) != _parsed(body):
+            date = current_date(body, today)
+            versions[date] = Version(date, f"{route}/{date}", body, "fuente actual")
+    return [versions[d] for d in sorted(versions)]
+
+
+def _body(version: Version, source) -> Optional[bytes]:
+    if version.body is not None:
+        return version.body
+    try:
+        return source.read(version.route, True)
+    except Exception:
+        return None
+
+
+def _parsed(body: bytes):
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+
+
+class VersionedSource:
+    """The build's source, plus the versions that are not files of it (carried, current)."""
+
+    def __init__(self, source, versions: dict[str, Version]):
+        self.source = source
+        self.versions = versions
+        for attr in ("description", "progress"):
+            if hasattr(source, attr):
+                setattr(self, attr, getattr(source, attr))
+
+    def __getattr__(self, name):
+        return getattr(self.source, name)
+
+    def read(self, route: str, history: bool = False) -> bytes:
+        v = self.versions.get(route) if history else None
+        if v is not None and v.body is not None:
+            return v.body
+        return self.source.read(route, history)
+
+    def name(self, route: str, history: bool = False) -> str:
+        v = self.versions.get(route) if history else None
+        if v is not None and v.body is not None:
+            return f"{route} ({v.origin})"
+        return self.source.name(route, history)
+
+    def stamp(self, route: str, history: bool = False) -> bytes:
+        v = self.versions.get(route) if history else None
+        if v is not None and v.body is not None:
+            # Of the parsed JSON: the version read back from the previous build is the same data as
+            # the file it was first read from, written differently.
+            return hashlib.sha256(_canonical(_parsed(v.body))).digest()
+        return self.source.stamp(route, history)
+
+
+# ---- what changed between versions -----------------------------------------------------
+def create_sql() -> str:
+    return (f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, fecha TEXT NOT NULL, "
+            "anterior TEXT, agregados INTEGER NOT NULL, quitados INTEGER NOT NULL, cambiados INTEGER NOT NULL, "
+            "clave TEXT)")
+
+
+def changes(history: Dataset, versions: list[Version], source) -> list[tuple]:
+    """(tabla, fecha, anterior, agregados, quitados, cambiados, clave) for each version against the one before."""
+    out = []
+    previous: Optional[list] = None
+    previous_date = None
+    for v in versions:
+        data = _parsed(_body(v, source) or b"null")
+        records = data.get(history.envelope_list) if isinstance(data, dict) and history.envelope_list else data
+        if not isinstance(records, list):
+            continue
+        key = _key(BY_TABLE[history.versions_of], records)
+        added, removed, changed = compare(previous, records, key) if previous is not None else (len(records), 0, 0)
+        out.append((history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
+        previous, previous_date = records, v.date
+    return out
+
+
+def _key(base: Dataset, records: list) -> tuple:
+    if base.unique:
+        return tuple(base.unique)
+    present = [f for f in NAMING_FIELDS if all(isinstance(r, dict) and f in r for r in records)]
+    return tuple(present[:1])
+
+
+def compare(old: list, new: list, key: tuple) -> tuple[int, int, int]:
+    """Records added, removed and changed: by ``key`` when there is one, else as whole records."""
+    if not key:
+        a, b = Counter(map(_canonical, old)), Counter(map(_canonical, new))
+        return sum((b - a).values()), sum((a - b).values()), 0
+    old_by = {_key_of(r, key): _canonical(r) for r in old}
+    new_by = {_key_of(r, key): _canonical(r) for r in new}
+    added = len(new_by.keys() - old_by.keys())
+    removed = len(old_by.keys() - new_by.keys())
+    changed = sum(1 for k in new_by.keys() & old_by.keys() if new_by[k] != old_by[k])
+    return added, removed, changed
+
+
+def _key_of(record, key: tuple):
+    return tuple(orjson.dumps(record.get(k)) for k in key) if isinstance(record, dict) else (_canonical(record),)
+
+
+def _canonical(record) -> bytes:
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS)

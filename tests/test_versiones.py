@@ -1,0 +1,114 @@
+"""History that accumulates: each build keeps every version the previous build had, adds the one the
+source publishes now (dated by its own update date, else the build's day), and /v1 answers the
+version in force on any date with ?fecha=."""
+import datetime as dt
+import json
+import sqlite3
+
+import orjson
+import pytest
+
+from argentina_datos.construir import Builder
+from argentina_datos.fuentes import DirectorySource
+from argentina_datos.servidor import datasette_for
+
+PF = "v1/finanzas/tasas/plazoFijo"
+REMESAS = "v1/finanzas/remesas"
+
+
+def bank(name, tna):
+    return {"entidad": name, "logo": None, "tnaClientes": tna, "tnaNoClientes": None}
+
+
+X = [bank("A", 0.3)]
+Y = [bank("A", 0.3), bank("B", 0.25)]
+CURRENT_1 = [bank("A", 0.31), bank("B", 0.25)]
+CURRENT_2 = [bank("B", 0.2), bank("C", 0.4)]
+DAY_1, DAY_2 = dt.date(2026, 3, 10), dt.date(2026, 3, 12)
+
+
+def write(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+@pytest.fixture
+def fuentes(tmp_path):
+    source, history = tmp_path / "fuente", tmp_path / "versiones"
+    write(source / PF / "index.json", CURRENT_1)
+    write(history / PF / "2024-01-01.json", X)
+    write(history / PF / "2024-02-01.json", Y)
+    return source, history, tmp_path / "argentina.db"
+
+
+def versions(db, table="plazo_fijo_historico"):
+    with sqlite3.connect(db) as con:
+        return [r[0] for r in con.execute(f'SELECT DISTINCT fecha FROM "{table}" ORDER BY fecha')]
+
+
+def cambios(db):
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT fecha, anterior, agregados, quitados, cambiados, clave FROM cambios "
+                           "WHERE tabla = 'plazo_fijo_historico' ORDER BY fecha").fetchall()
+
+
+async def at(db, route, fecha=None, status=200):
+    ds = datasette_for(db)
+    r = await ds.client.get(f"/{route}" + (f"?fecha={fecha}" if fecha else ""))
+    assert r.status_code == status, r.text
+    return orjson.loads(r.content)
+
+
+async def test_versions_accumulate_from_build_to_build(fuentes):
+    source, history, db = fuentes
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10"]
+
+    # the next day: a new file, and a source without the history tree (the HTTP case)
+    write(source / PF / "index.json", CURRENT_2)
+    Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
+    assert cambios(db) == [
+        ("2024-01-01", None, 1, 0, 0, "entidad"),
+        ("2024-02-01", "2024-01-01", 1, 0, 0, "entidad"),
+        ("2026-03-10", "2024-02-01", 0, 0, 1, "entidad"),
+        ("2026-03-12", "2026-03-10", 1, 1, 1, "entidad"),
+    ]
+
+    assert await at(db, PF) == CURRENT_2  # without ?fecha=: what upstream publishes
+    assert await at(db, PF, "2024-01-15") == X
+    assert await at(db, PF, "2024-02-01") == Y
+    assert await at(db, PF, "2026-03-11") == CURRENT_1
+    assert await at(db, PF, "2030-01-01") == CURRENT_2
+    error = await at(db, PF, "2023-12-31", 404)
+    assert error["parametro"] == "fecha"
+    assert (await at(db, PF, "2024-13-01", 400))["parametro"] == "fecha"
+
+
+async def test_an_unchanged_file_adds_no_version_and_the_build_is_up_to_date(fuentes):
+    source, history, db = fuentes
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    report = Builder(DirectorySource(source, history), db, today=DAY_2).run()
+    assert report.unchanged
+    report = Builder(DirectorySource(source, history), db, today=DAY_2).run(force=True)
+    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10"]
+
+
+async def test_a_version_is_dated_by_the_file_s_own_update_date(tmp_path):
+    source = tmp_path / "fuente"
+    remesas = {"fechaActualizacion": "2026-03-01T10:00:00.000Z", "remesas": []}
+    write(source / REMESAS / "index.json", remesas)
+    db = tmp_path / "a.db"
+    Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert versions(db, "remesas_historico") == []  # an empty list: the version has no rows...
+    with sqlite3.connect(db) as con:
+        rutas = [r[0] for r in con.execute("SELECT ruta FROM fuentes WHERE tabla = 'remesas_historico'")]
+    assert rutas == [f"/{REMESAS}/2026-03-01"]  # ...but is stored, with its envelope
+    assert await at(db, REMESAS, "2026-03-05") == remesas
+
+
+async def test_fecha_is_ignored_where_it_does_not_apply(fuentes):
+    source, history, db = fuentes
+    write(source / "v1/finanzas/indices/uva" / "index.json", [{"fecha": "2016-03-31", "valor": 14.05}])
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    assert await at(db, "v1/finanzas/indices/uva", "2016/03/31") == [{"fecha": "2016-03-31", "valor": 14.05}]
