@@ -10,7 +10,7 @@ import time
 import traceback
 
 from .construir import Builder, BuildError, Outcome
-from .fuentes import SourceError, open_source
+from .fuentes import PreviousBuild, SourceError, open_source
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
@@ -98,6 +98,17 @@ class BarReporter(LineReporter):
         self.progress.stop()
 
 
+def is_http(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def http_summary(counts) -> str:
+    files = ", ".join(f"{counts.get(k, 0):,} {k}" for k in
+                      ("sin cambios", "sin cambios (sin pedir)", "nuevos", "cambiados", "ya no están"))
+    return (f"HTTP: {cuantos(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
+            f"descargados; archivos: {files}")
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="build-db",
@@ -145,8 +156,10 @@ def main(argv=None) -> int:
     reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
     start = time.perf_counter()
     try:
+        # Over HTTP an existing output makes this an update: conditional requests, past days not asked again.
+        previous = PreviousBuild(args.output) if is_http(args.source) and os.path.exists(args.output) else None
         source = open_source(args.source, history, fci_since=args.fci_desde, concurrency=args.concurrency,
-                             timeout=args.timeout, retries=args.retries)
+                             timeout=args.timeout, retries=args.retries, previous=previous)
         report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
     except (BuildError, SourceError) as e:
         return fail(reporter, args.output, str(e))
@@ -165,6 +178,9 @@ def main(argv=None) -> int:
                                            f"{os.path.basename(where.filename)}:{where.lineno}")
     reporter.close()
     elapsed = time.perf_counter() - start
+    counts = getattr(source, "counts", None)
+    if counts is not None:
+        print(http_summary(counts), file=sys.stderr)
     if report.unchanged:
         print(f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
               file=sys.stderr)

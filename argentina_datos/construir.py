@@ -48,6 +48,8 @@ class Fuente:
     sha256: str
     actualizado: Optional[str]
     envoltorio: Optional[str]
+    etag: Optional[str] = None
+    modificado: Optional[str] = None  # HTTP Last-Modified
 
 
 @dataclass
@@ -174,9 +176,10 @@ class DatasetLoader:
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
+        etag, modified = _validators(self.source, route, src.history)
         self.fuentes.append(Fuente(
-            "/" + route, self.layout.table, name, len(records), len(body), hashlib.sha256(body).hexdigest(),
-            actualizado, orjson.dumps(envelope).decode() if envelope else None,
+            "/" + route, self.layout.table, name, len(records), len(body), _sha256(self.source, route, body),
+            actualizado, orjson.dumps(envelope).decode() if envelope else None, etag, modified,
         ))
         return len(records)
 
@@ -316,6 +319,17 @@ def _claimed_lists(dataset: Dataset) -> set:
     routes = {s.route for s in dataset.sources}
     return {d.envelope_list for d in [dataset, *DATASETS]
             if d.envelope_list and routes & {s.route for s in d.sources}}
+
+
+def _validators(source, route: str, history: bool) -> tuple:
+    validators = getattr(source, "validators", {})
+    return (None, None) if history else tuple(validators.get(route, (None, None)))
+
+
+def _sha256(source, route: str, body: bytes) -> str:
+    """The file's checksum; a file an HTTP update took from the previous build keeps the one of its download."""
+    known = getattr(source, "sha256", None)
+    return (known(route) if callable(known) else None) or hashlib.sha256(body).hexdigest()
 
 
 def _date_positions(codec) -> list[tuple[int, str]]:
@@ -538,12 +552,13 @@ class Builder:
         db.execute(
             "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "
             "archivo TEXT NOT NULL, registros INTEGER NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, "
-            "actualizado TEXT, envoltorio TEXT, UNIQUE (ruta, tabla))"
+            "actualizado TEXT, envoltorio TEXT, etag TEXT, modificado TEXT, UNIQUE (ruta, tabla))"
         )
         db.executemany(
-            "INSERT INTO fuentes (ruta, tabla, archivo, registros, bytes, sha256, actualizado, envoltorio) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(f.ruta, f.tabla, f.archivo, f.registros, f.bytes, f.sha256, f.actualizado, f.envoltorio) for f in fuentes],
+            "INSERT INTO fuentes (ruta, tabla, archivo, registros, bytes, sha256, actualizado, envoltorio, etag, "
+            "modificado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(f.ruta, f.tabla, f.archivo, f.registros, f.bytes, f.sha256, f.actualizado, f.envoltorio, f.etag,
+              f.modificado) for f in fuentes],
         )
         db.execute(f"CREATE TABLE {BUILD_TABLE} (clave TEXT PRIMARY KEY, valor TEXT)")
         db.executemany(f"INSERT INTO {BUILD_TABLE} VALUES (?, ?)", [

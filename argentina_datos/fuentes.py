@@ -11,7 +11,9 @@ import datetime as dt
 import hashlib
 import os
 import re
+import sqlite3
 import threading
+from collections import Counter
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -22,6 +24,9 @@ import orjson
 
 from .esquema import Dataset, Source
 from .parametros import Param, group_name, template_regex
+
+
+_DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
 
 class SourceError(RuntimeError):
@@ -115,6 +120,42 @@ class DirectorySource:
         return f"{st.st_size}:{st.st_mtime_ns}".encode()
 
 
+class PreviousBuild:
+    """The database an HTTP update replaces: which files it read, with their validators (ETag,
+    Last-Modified) and checksums, and each file itself, which is its route's /v1 answer there."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.files: dict[str, tuple] = {}  # route -> (etag, last_modified, sha256)
+        self._conn = None
+        self._v1 = None
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(fuentes)")}
+            etag = "etag" if "etag" in columns else "NULL"
+            modified = "modificado" if "modificado" in columns else "NULL"
+            for ruta, e, m, sha in conn.execute(f"SELECT ruta, {etag}, {modified}, sha256 FROM fuentes"):
+                self.files[ruta.lstrip("/")] = (e, m, sha)
+            self._conn = conn
+        except sqlite3.Error:
+            self.files = {}
+        self._lock = threading.Lock()
+
+    def __contains__(self, route: str) -> bool:
+        return route in self.files
+
+    def body(self, route: str) -> Optional[bytes]:
+        """The file as the previous build stored it: its route's answer there."""
+        from .api import V1
+
+        with self._lock:
+            if self._conn is None:
+                return None
+            if self._v1 is None:
+                self._v1 = V1()
+            response = self._v1.compute(self._conn, "/" + route)
+        return response.body if response.status == 200 else None
+
+
 class HttpSource:
     """An HTTP base URL serving the static layout (the public API or a mirror).
 
@@ -129,7 +170,8 @@ class HttpSource:
 
     def __init__(self, base_url: str, *, timeout: float = 30.0, retries: int = 3, concurrency: int = 8,
                  fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None,
-                 backoff: float = 0.5, max_failures: int = 5):
+                 backoff: float = 0.5, max_failures: int = 5, previous: Optional[PreviousBuild] = None,
+                 settle_days: int = 7):
         self.base = base_url.rstrip("/")
         self.description = self.base
         # Set by the builder: (label, total) -> advance(n), to show the downloads' progress.
@@ -142,6 +184,13 @@ class HttpSource:
         self.max_failures = max(1, max_failures)
         self._failures_in_a_row = 0
         self._unreachable: Optional[str] = None
+        # An update: conditional requests for the files the previous build read, and no request at all
+        # for dated files older than ``settle_days`` (upstream does not rewrite past days).
+        self.previous = previous
+        self.settle_days = settle_days
+        self.validators: dict[str, tuple] = {}  # route -> (etag, last_modified) of the body read
+        self._sha: dict[str, str] = {}  # route -> sha256 of the file as first downloaded
+        self.counts: Counter = Counter()
         self.fci_since = fci_since
         self.today = today or dt.date.today()
         self.client = httpx.Client(timeout=timeout, follow_redirects=True,
@@ -156,14 +205,27 @@ class HttpSource:
     def name(self, route: str, history: bool = False) -> str:
         return self._history_dir.name(route, True) if history else self.url(route)
 
+    def _conditional_headers(self, route: str) -> dict:
+        known = self.previous.files.get(route) if self.previous else None
+        headers = {}
+        if known and known[0]:
+            headers["If-None-Match"] = known[0]
+        if known and known[1]:
+            headers["If-Modified-Since"] = known[1]
+        return headers
+
     def _fetch(self, route: str) -> Optional[bytes]:
         url = self.url(route)
         delay = self.backoff
+        conditional = self._conditional_headers(route)
         for attempt in range(1, self.retries + 1):
             if self._unreachable:
                 raise SourceUnreachable(self._unreachable)
             try:
-                r = self.client.get(url)
+                r = self.client.get(url, headers=conditional)
+                with self._lock:
+                    self.counts["pedidos"] += 1
+                    self.counts["bytes"] += len(r.content)
             except httpx.TimeoutException:
                 problem = f"sin respuesta en {self.timeout:g} s (tiempo de espera agotado)"
                 self._no_answer(url, problem)
@@ -173,9 +235,18 @@ class HttpSource:
             else:
                 with self._lock:
                     self._failures_in_a_row = 0
+                if r.status_code == 304 and conditional:
+                    body = self.previous.body(route)
+                    if body is not None:
+                        return self._unchanged(route, body, (conditional.get("If-None-Match"),
+                                                             conditional.get("If-Modified-Since")))
+                    conditional = {}  # the previous build cannot give it back: ask for the file itself
+                    continue
                 if r.status_code == 200:
-                    return r.content
+                    return self._downloaded(route, r)
                 if r.status_code == 404:
+                    if self.previous and route in self.previous:
+                        self._count("ya no están")
                     return None
                 problem = f"HTTP {r.status_code}"
                 if r.status_code < 500 and r.status_code != 429:
@@ -184,6 +255,29 @@ class HttpSource:
                 time.sleep(delay)
                 delay *= 2
         raise SourceError(f"{url}: {problem} (tras {attempt} intento(s))")
+
+    def _count(self, what: str) -> None:
+        with self._lock:
+            self.counts[what] += 1
+
+    def _unchanged(self, route: str, body: bytes, validators: tuple) -> bytes:
+        self._count("sin cambios")
+        self.validators[route] = validators
+        self._sha[route] = self.previous.files[route][2]
+        return body
+
+    def _downloaded(self, route: str, r: httpx.Response) -> bytes:
+        body = r.content
+        sha = hashlib.sha256(body).hexdigest()
+        known = self.previous.files.get(route) if self.previous else None
+        self._count("nuevos" if known is None else "sin cambios" if known[2] == sha else "cambiados")
+        self.validators[route] = (r.headers.get("etag"), r.headers.get("last-modified"))
+        self._sha[route] = sha
+        return body
+
+    def sha256(self, route: str) -> Optional[str]:
+        """The checksum of the file as downloaded (a file the previous build gives back keeps its own)."""
+        return self._sha.get(route)
 
     def _no_answer(self, url: str, problem: str) -> None:
         with self._lock:
@@ -242,7 +336,8 @@ class HttpSource:
     def stamp(self, route: str, history: bool = False) -> bytes:
         if history:
             return self._history_dir.stamp(route, True)
-        return hashlib.sha256(self.read(route)).digest()
+        body = self.read(route)
+        return (self._sha.get(route) or hashlib.sha256(body).hexdigest()).encode()
 
     def read(self, route: str, history: bool = False) -> bytes:
         if history:
@@ -266,10 +361,31 @@ class HttpSource:
             routes = [r.replace("{" + name + "}", v) for r in routes for v in options]
         return routes
 
+    def _unsettled(self, routes: list[str]) -> list[str]:
+        """Dated files older than ``settle_days``: the previous build's copy, or (not there) no file."""
+        if not self.previous:
+            return routes
+        settled_before = (self.today - dt.timedelta(days=self.settle_days)).strftime("%Y/%m/%d")
+        out = []
+        for route in routes:
+            m = _DATED.search(route)
+            if m and m.group(1) < settled_before:
+                if route not in self.previous:
+                    continue
+                body = self.previous.body(route)
+                if body is not None:
+                    with self._lock:
+                        self._cache[route] = body
+                    self.validators[route] = self.previous.files[route][:2]
+                    self._sha[route] = self.previous.files[route][2]
+                    self._count("sin cambios (sin pedir)")
+            out.append(route)
+        return out
+
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         if source.history:
             return self._history_dir.expand(dataset, source) if self._history_dir else []
-        routes = self.candidates(dataset, source)
+        routes = self._unsettled(self.candidates(dataset, source))
         self.prefetch(((r, False) for r in routes), label=dataset.table)
         if self._unreachable:
             raise SourceUnreachable(self._unreachable)

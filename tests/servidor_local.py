@@ -10,10 +10,16 @@ Tests can make chosen paths misbehave, to check retries, errors and timeouts::
 A falla is an HTTP status to answer, or ``("lento", segundos)`` to wait before
 answering (longer than the client's timeout = a timeout).  ``pedidos`` counts GETs
 per path.
+
+Like a static file server, each file goes out with an ETag (its content's hash) and a
+Last-Modified (its mtime), and a GET whose If-None-Match names the current ETag gets a 304;
+``respuestas`` counts the answers by status.
 """
 from __future__ import annotations
 
 import collections
+import email.utils
+import hashlib
 import subprocess
 import sys
 import threading
@@ -30,6 +36,7 @@ class ServidorLocal:
         self.root = Path(root)
         self.fallas = {path: collections.deque(items) for path, items in (fallas or {}).items()}
         self.pedidos: collections.Counter = collections.Counter()
+        self.respuestas: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
         self._httpd: Optional[ThreadingHTTPServer] = None
         self._thread: Optional[threading.Thread] = None
@@ -77,12 +84,22 @@ class ServidorLocal:
                 f = server._file(path)
                 if f is None:
                     return self._send(404, b'{"error": "no existe"}')
-                self._send(200, f.read_bytes())
+                body = f.read_bytes()
+                validators = {"ETag": '"' + hashlib.sha1(body).hexdigest() + '"',
+                              "Last-Modified": email.utils.formatdate(f.stat().st_mtime, usegmt=True)}
+                if self.headers.get("If-None-Match") == validators["ETag"]:
+                    return self._send(304, b"", validators)
+                self._send(200, body, validators)
 
-            def _send(self, status: int, body: bytes):
+            def _send(self, status: int, body: bytes, extra: Optional[dict] = None):
+                with server._lock:
+                    server.respuestas[status] += 1
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
+                if status != 304:
+                    self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 try:
                     self.wfile.write(body)

@@ -1,0 +1,91 @@
+"""An update over HTTP: conditional requests for what the previous build read, no request for past
+days, only new or changed files downloaded; history carried; the result equals a fresh build."""
+import datetime as dt
+import json
+import sqlite3
+
+from argentina_datos import cli
+from servidor_local import ServidorLocal
+
+TODAY = dt.date.today()
+PF = "v1/finanzas/tasas/plazoFijo"
+
+
+def day(n: int) -> str:
+    return (TODAY - dt.timedelta(days=n)).strftime("%Y/%m/%d")
+
+
+def write(root, route, data):
+    path = root / route / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return path
+
+
+def fund(name, fecha, vcp):
+    return {"fondo": name, "horizonte": "corto", "fecha": fecha, "vcp": vcp, "ccp": 10, "patrimonio": 1000}
+
+
+def mirror(root):
+    write(root, "v1/feriados/2025", [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
+    write(root, "v1/finanzas/indices/uva", [{"fecha": "2016-03-31", "valor": 14.05}])
+    write(root, PF, [{"entidad": "A", "logo": None, "tnaClientes": 0.3, "tnaNoClientes": None}])
+    for n in (15, 3, 2):
+        write(root, f"v1/finanzas/fci/mercadoDinero/{day(n)}", [fund("F", day(n).replace("/", "-"), 1.0 + n)])
+    write(root, "v1/finanzas/fci/mercadoDinero/ultimo", [fund("F", day(2).replace("/", "-"), 3.0)])
+
+
+def build(srv, out, capsys):
+    capsys.readouterr()
+    code = cli.main(["--source", srv.url, "--output", str(out), "--fci-desde", day(20).replace("/", "-"),
+                     "--retries", "1"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    return err
+
+
+def counts(db):
+    with sqlite3.connect(db) as con:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                            "AND name NOT LIKE '%fts%' AND name NOT IN ('_construccion', 'cambios')")]
+        return {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+
+
+def test_no_change_update_and_one_day_update(tmp_path, capsys):
+    root, out = tmp_path / "espejo", tmp_path / "argentina.db"
+    mirror(root)
+    with ServidorLocal(root) as srv:
+        build(srv, out, capsys)
+        first = counts(out)
+        full_requests = sum(srv.pedidos.values())
+
+        # nothing changed: conditional requests answered 304, past days not asked at all
+        srv.pedidos.clear(), srv.respuestas.clear()
+        err = build(srv, out, capsys)
+        assert srv.respuestas[200] == 0 and srv.respuestas[304] >= 5
+        assert f"/{day(15)}" not in "".join(srv.pedidos)  # a settled day
+        assert sum(srv.pedidos.values()) < full_requests
+        assert "0 nuevos, 0 cambiados" in err
+        assert counts(out) == first
+
+        # a day later: plazo fijo changes, a new FCI day appears
+        write(root, PF, [{"entidad": "A", "logo": None, "tnaClientes": 0.29, "tnaNoClientes": None}])
+        write(root, f"v1/finanzas/fci/mercadoDinero/{day(1)}", [fund("F", day(1).replace("/", "-"), 2.0)])
+        srv.pedidos.clear(), srv.respuestas.clear()
+        err = build(srv, out, capsys)
+        assert srv.respuestas[200] == 2, srv.respuestas  # only the new and the changed file
+        assert "1 nuevos, 1 cambiados" in err
+
+    after = counts(out)
+    assert after["fci_valores"] == first["fci_valores"] + 1
+    with sqlite3.connect(out) as con:
+        assert con.execute("SELECT count(DISTINCT fecha) FROM plazo_fijo_historico").fetchone()[0] == 1  # same day
+        tna = con.execute("SELECT tnaClientes FROM plazo_fijo").fetchone()[0]
+    assert tna == 0.29
+    # the updated file equals a fresh build of the same mirror
+    fresh = tmp_path / "fresh.db"
+    with ServidorLocal(root) as srv:
+        build(srv, fresh, capsys)
+    expected = counts(fresh)
+    assert {k: v for k, v in after.items() if not k.endswith("_historico")} == \
+        {k: v for k, v in expected.items() if not k.endswith("_historico")}
