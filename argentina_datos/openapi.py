@@ -240,10 +240,16 @@ POR_FECHA = [
            {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-01-01"),
     _query("hasta", "sólo los registros con fecha hasta este día (AAAA-MM-DD), inclusive",
            {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-12-31"),
-    _query("agrupar", "un registro por período y serie; fecha = primer día del período (la semana empieza el lunes)",
-           {"type": "string", "enum": list(series.PERIODS)}, "mes"),
-    _query("funcion", "cómo se resumen los campos numéricos de cada período (con agrupar; por omisión promedio)",
-           {"type": "string", "enum": list(series.FUNCTIONS)}, "promedio"),
+    # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
+    # the only way OpenAPI 3.0 says that funcion goes with agrupar.
+    {"name": "agrupacion", "in": "query", "required": False, "style": "form", "explode": True,
+     "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
+                    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio). "
+                    "funcion sin agrupar es un 400",
+     "schema": {"type": "object", "required": ["agrupar"], "additionalProperties": False, "properties": {
+         "agrupar": {"type": "string", "enum": list(series.PERIODS)},
+         "funcion": {"type": "string", "enum": list(series.FUNCTIONS)}}},
+     "example": {"agrupar": "mes", "funcion": "promedio"}},
 ]
 
 

@@ -211,7 +211,11 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     def query(path):
         return {p["name"] for p in paths[path]["get"]["parameters"] if p["in"] == "query"}
 
-    assert query("/v1/cotizaciones/dolares/{casa}") == {"desde", "hasta", "agrupar", "funcion", "formato"}
+    assert query("/v1/cotizaciones/dolares/{casa}") == {"desde", "hasta", "agrupacion", "formato"}
+    agrupacion = next(p for p in paths["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]
+                      if p["name"] == "agrupacion")
+    assert agrupacion["style"] == "form" and agrupacion["explode"]  # agrupar=mes&funcion=maximo
+    assert agrupacion["schema"]["required"] == ["agrupar"]  # funcion alone is not valid
     assert query("/v1/presidentes") == {"formato"}  # a list without fecha
     assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == set()  # one record
     assert "text/csv" in paths["/v1/presidentes"]["get"]["responses"]["200"]["content"]
