@@ -99,12 +99,16 @@ class Derivation:
 
     With ``empty`` the list only vouches for the value (a deputy of /v1/diputados/diputados): the
     answer is the route's own record with the path's values and its lists empty (his trips), unless
-    ``count`` says the source has such records, which the database then lacks (404)."""
+    ``count`` says the source has such records, which the database then lacks (404).
+
+    With ``member`` the list nests what the route answers: the answer is that list field of the one
+    matching record (an entity's yields inside /v1/finanzas/rendimientos)."""
 
     table: str
     where: dict
     empty: bool = False
     count: Optional[Count] = None
+    member: Optional[str] = None
 
 
 @dataclass(frozen=True)

@@ -91,12 +91,18 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         source = route.derive
         if not table_exists(conn, source.table):
             raise _no_data(endpoint, values, path)
-        records = query_for(source.table).records(conn, where_for(source.where, values),
-                                                  limit=1 if route.shape == "one" or source.empty else None)
+        records = query_for(source.table).records(
+            conn, where_for(source.where, values),
+            limit=1 if route.shape == "one" or source.empty or source.member else None)
         if not records:
             raise _no_data(endpoint, values, path)
         if source.empty:
             return empty_answer(conn, source.count, values, path)
+        if source.member:
+            nested = records[0].get(source.member) if type(records[0]) is dict else None
+            if nested is None:  # the record kept without its list (an odd one, in _extra): nothing to cut
+                raise _no_data(endpoint, values, path)
+            return nested
         return records[0] if route.shape == "one" else records
 
     def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str) -> dict:
