@@ -12,6 +12,7 @@ versions are compared into the ``cambios`` table.
 from __future__ import annotations
 
 import datetime as dt
+import email.utils
 import hashlib
 import sqlite3
 from collections import Counter
@@ -37,12 +38,14 @@ class Version:
     origin: str  # "archivo de versiones", "construcción anterior", "fuente actual"
 
 
-def current_date(body: bytes, today: dt.date) -> str:
-    """The version's own date: the envelope's update date, else the day of the build."""
+def current_date(body: bytes, today: dt.date, last_modified: Optional[str] = None) -> str:
+    """The version's own date: the envelope's update date, else the HTTP Last-Modified of the file,
+    else the day of the build."""
+    fallback = _http_date(last_modified) or today.isoformat()
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
-        return today.isoformat()
+        return fallback
     if isinstance(data, dict):
         for key in ("fechaActualizacion", "actualizado"):
             value = data.get(key)
@@ -51,7 +54,17 @@ def current_date(body: bytes, today: dt.date) -> str:
                     return dt.date.fromisoformat(value[:10]).isoformat()
                 except ValueError:
                     pass
-    return today.isoformat()
+    return fallback
+
+
+def _http_date(value: Optional[str]) -> Optional[str]:
+    """The UTC day of an HTTP date (Last-Modified: Tue, 10 Mar 2026 08:00:00 GMT)."""
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).astimezone(dt.timezone.utc).date().isoformat()
+    except (TypeError, ValueError):
+        return None
 
 
 def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
@@ -103,7 +116,8 @@ def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, tod
         newest = max(versions) if versions else None
         newest_body = _body(versions[newest], source) if newest else None
         if newest_body is None or _parsed(newest_body) != _parsed(body):
-            date = current_date(body, today)
+            last_modified = getattr(source, "validators", {}).get(current_route, (None, None))[1]
+            date = current_date(body, today, last_modified)
             versions[date] = Version(date, f"{route}/{date}", body, "fuente actual")
     return [versions[d] for d in sorted(versions)]
 

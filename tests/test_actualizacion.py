@@ -2,7 +2,9 @@
 days, only new or changed files downloaded; history carried; the result equals a fresh build."""
 import datetime as dt
 import json
+import os
 import sqlite3
+import time
 
 from argentina_datos import cli
 from servidor_local import ServidorLocal
@@ -29,7 +31,9 @@ def fund(name, fecha, vcp):
 def mirror(root):
     write(root, "v1/feriados/2025", [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
     write(root, "v1/finanzas/indices/uva", [{"fecha": "2016-03-31", "valor": 14.05}])
-    write(root, PF, [{"entidad": "A", "logo": None, "tnaClientes": 0.3, "tnaNoClientes": None}])
+    old = write(root, PF, [{"entidad": "A", "logo": None, "tnaClientes": 0.3, "tnaNoClientes": None}])
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(old, (two_days_ago, two_days_ago))  # its Last-Modified dates the version
     for n in (15, 3, 2):
         write(root, f"v1/finanzas/fci/mercadoDinero/{day(n)}", [fund("F", day(n).replace("/", "-"), 1.0 + n)])
     write(root, "v1/finanzas/fci/mercadoDinero/ultimo", [fund("F", day(2).replace("/", "-"), 3.0)])
@@ -48,10 +52,13 @@ def counts(db):
     with sqlite3.connect(db) as con:
         tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                             "AND name NOT LIKE '%fts%' AND name NOT IN ('_construccion', 'cambios')")]
-        return {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+        out = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+        # versions accumulate: their fuentes rows are compared apart
+        out["fuentes"] = con.execute("SELECT count(*) FROM fuentes WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
+        return out
 
 
-def test_no_change_update_and_one_day_update(tmp_path, capsys):
+async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     root, out = tmp_path / "espejo", tmp_path / "argentina.db"
     mirror(root)
     with ServidorLocal(root) as srv:
@@ -79,9 +86,17 @@ def test_no_change_update_and_one_day_update(tmp_path, capsys):
     after = counts(out)
     assert after["fci_valores"] == first["fci_valores"] + 1
     with sqlite3.connect(out) as con:
-        assert con.execute("SELECT count(DISTINCT fecha) FROM plazo_fijo_historico").fetchone()[0] == 1  # same day
+        versions = [r[0] for r in con.execute("SELECT DISTINCT fecha FROM plazo_fijo_historico ORDER BY fecha")]
         tna = con.execute("SELECT tnaClientes FROM plazo_fijo").fetchone()[0]
     assert tna == 0.29
+    # dated by Last-Modified: the old version stays, and answers ?fecha=
+    assert versions == [(TODAY - dt.timedelta(days=2)).isoformat(), TODAY.isoformat()]
+    from argentina_datos.servidor import datasette_for
+
+    ds = datasette_for(out)
+    old = await ds.client.get(f"/{PF}?fecha={(TODAY - dt.timedelta(days=1)).isoformat()}")
+    assert old.json()[0]["tnaClientes"] == 0.3
+    assert (await ds.client.get(f"/{PF}")).json()[0]["tnaClientes"] == 0.29
     # the updated file equals a fresh build of the same mirror
     fresh = tmp_path / "fresh.db"
     with ServidorLocal(root) as srv:
