@@ -104,7 +104,8 @@ def is_http(source: str) -> bool:
 
 def http_summary(counts) -> str:
     files = ", ".join(f"{counts.get(k, 0):,} {k}" for k in
-                      ("sin cambios", "sin cambios (sin pedir)", "nuevos", "cambiados", "ya no están"))
+                      ("sin cambios", "sin cambios (sin pedir)", "nuevos", "cambiados", "ya no están",
+                       "ausentes (sin pedir)"))
     return (f"HTTP: {cuantos(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
             f"descargados; archivos: {files}")
 

@@ -24,7 +24,7 @@ import sqlite_utils
 from . import __version__, calidad, documentos, versiones
 from .catalogo import DATASETS
 from .esquema import Dataset
-from .fuentes import SourceError, SourceUnreachable, partition_values
+from .fuentes import ABSENT_TABLE, SourceError, SourceUnreachable, partition_values
 from .registros import keyed_records
 from .rutas import Router
 from .tablas import ChildLayout, Layout, quote
@@ -546,6 +546,8 @@ class Builder:
                 db.execute(view)
         db.execute(calidad.create_sql())
         calidad.insert(db, report.findings)
+        db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")
+        db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(getattr(self.source, "absent", {}).items()))
         db.execute(versiones.create_sql())
         db.executemany(f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", self.changes)

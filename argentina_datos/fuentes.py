@@ -120,12 +120,19 @@ class DirectorySource:
         return f"{st.st_size}:{st.st_mtime_ns}".encode()
 
 
+# Routes an HTTP build asked for and did not find (a deputy without a file of trips): an update
+# asks for them again only once they are ``settle_days`` old, so a daily no-change update makes
+# almost only conditional requests.
+ABSENT_TABLE = "_ausentes"
+
+
 class PreviousBuild:
     """The database an HTTP update replaces: which files it read, with their validators (ETag,
     Last-Modified) and checksums, and each file itself, which is its route's /v1 answer there."""
 
     def __init__(self, path: str | os.PathLike):
         self.files: dict[str, tuple] = {}  # route -> (etag, last_modified, sha256)
+        self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
         self._conn = None
         self._v1 = None
         try:
@@ -135,6 +142,8 @@ class PreviousBuild:
             modified = "modificado" if "modificado" in columns else "NULL"
             for ruta, e, m, sha in conn.execute(f"SELECT ruta, {etag}, {modified}, sha256 FROM fuentes"):
                 self.files[ruta.lstrip("/")] = (e, m, sha)
+            if conn.execute(f"SELECT 1 FROM sqlite_master WHERE name = '{ABSENT_TABLE}'").fetchone():
+                self.absent = dict(conn.execute(f"SELECT ruta, consultado FROM {ABSENT_TABLE}"))
             self._conn = conn
         except sqlite3.Error:
             self.files = {}
@@ -191,6 +200,7 @@ class HttpSource:
         self.validators: dict[str, tuple] = {}  # route -> (etag, last_modified) of the body read
         self._sha: dict[str, str] = {}  # route -> sha256 of the file as first downloaded
         self.counts: Counter = Counter()
+        self.absent: dict[str, str] = {}  # route -> the day it was asked for and not found (for the next update)
         self.fci_since = fci_since
         self.today = today or dt.date.today()
         self.client = httpx.Client(timeout=timeout, follow_redirects=True,
@@ -247,6 +257,8 @@ class HttpSource:
                 if r.status_code == 404:
                     if self.previous and route in self.previous:
                         self._count("ya no están")
+                    with self._lock:
+                        self.absent[route] = self.today.isoformat()
                     return None
                 problem = f"HTTP {r.status_code}"
                 if r.status_code < 500 and r.status_code != 429:
@@ -286,10 +298,28 @@ class HttpSource:
                 self._unreachable = (f"{self.base}: la fuente dejó de responder ({self._failures_in_a_row} pedidos "
                                      f"seguidos sin respuesta; el último, {url}: {problem})")
 
+    def _known_absent(self, route: str) -> bool:
+        """Asked for by the previous build less than ``settle_days`` ago and not found; the last days'
+        dated files are asked for anyway (that is where new files appear)."""
+        asked = self.previous.absent.get(route) if self.previous else None
+        if asked is None or asked <= (self.today - dt.timedelta(days=self.settle_days)).isoformat():
+            return False
+        m = _DATED.search(route)
+        if m and m.group(1).replace("/", "-") > (self.today - dt.timedelta(days=self.settle_days)).isoformat():
+            return False
+        with self._lock:
+            self.absent[route] = asked  # still absent as far as we know: carried, asked again later
+            self.counts["ausentes (sin pedir)"] += 1
+        return True
+
     def _fetch_or_error(self, route: str) -> bytes | None | SourceError:
         with self._lock:
             if route in self._cache:
                 return self._cache[route]
+        if self._known_absent(route):
+            with self._lock:
+                self._cache[route] = None
+            return None
         try:
             body = self._fetch(route)
         except SourceError as e:
@@ -368,6 +398,8 @@ class HttpSource:
         settled_before = (self.today - dt.timedelta(days=self.settle_days)).strftime("%Y/%m/%d")
         out = []
         for route in routes:
+            if self._known_absent(route):
+                continue
             m = _DATED.search(route)
             if m and m.group(1) < settled_before:
                 if route not in self.previous:

@@ -73,6 +73,9 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
         assert f"/{day(15)}" not in "".join(srv.pedidos)  # a settled day
         assert sum(srv.pedidos.values()) < full_requests
         assert "0 nuevos, 0 cambiados" in err
+        # routes absent yesterday are not asked for again, but for the last days (new files appear there)
+        assert all(p.endswith(tuple(f"/{day(n)}" for n in range(0, 8))) for p in srv.pedidos
+                   if not (root / p.lstrip("/") / "index.json").exists())
         assert counts(out) == first
 
         # a day later: plazo fijo changes, a new FCI day appears
