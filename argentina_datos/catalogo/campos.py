@@ -78,7 +78,8 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
         table, title,
         f"Versiones de /{route}, una por fecha (la última de cada día): las del archivo de versiones pasadas, "
         f"las que guardaron las construcciones anteriores de esta base y la que publica hoy upstream, fechada por "
-        f"su propia fecha de actualización o, si no la trae, por el día de la construcción. `fecha` es la fecha "
+        f"su propia fecha de actualización, si no por el Last-Modified HTTP y si no por el día de la construcción. "
+        f"`fecha` es la fecha "
         f"de la versión; /{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
         fields, [Source(route + "/{fecha}", history=True)], origin=base.origin, origin_url=base.origin_url,
         partitions=[FECHA_ARCHIVO], envelope_list=base.envelope_list, required=False, sort=("fecha",),
