@@ -64,6 +64,23 @@ FILES = {
     "diputados_viajes_conteo_12m": [("v1/diputados/viajes/conteo-12m/index.json", "porDiputado")],
     # ---- fin diputados ----
     # ---- finanzas (nuevas rutas) ----
+    "rendimientos": ["v1/finanzas/rendimientos/index.json"],
+    "rendimientos_entidad": ["v1/finanzas/rendimientos/*/index.json"],
+    # a fund's history: every file of the folder but the listings ultimo and penultimo
+    "fci_otros": [str(p.relative_to(UPSTREAM)) for p in sorted(UPSTREAM.glob("v1/finanzas/fci/otros/*/index.json"))
+                  if p.parent.name not in ("ultimo", "penultimo")],
+    "fci_otros_listados": ["v1/finanzas/fci/otros/ultimo/index.json", "v1/finanzas/fci/otros/penultimo/index.json"],
+    "fci_variables": [str(p.relative_to(UPSTREAM))
+                      for p in sorted(UPSTREAM.glob("v1/finanzas/fci/variables/*/index.json"))
+                      if p.parent.name not in ("ultimo", "penultimo")],
+    "fci_variables_listados": ["v1/finanzas/fci/variables/ultimo/index.json",
+                               "v1/finanzas/fci/variables/penultimo/index.json"],
+    "fci_comparatasas": [("v1/finanzas/fci/comparatasas/index.json", "fondos")],
+    "bonos_cer": [("v1/finanzas/bonos-cer/index.json", "bonos")],
+    "letras": [("v1/finanzas/letras/index.json", "letras")],
+    "finanzas_rem": ["v1/finanzas/rem/ultimo/index.json", "v1/finanzas/rem/[0-9][0-9][0-9][0-9]/[0-9][0-9]/index.json"],
+    "finanzas_rem_informes": ["v1/finanzas/rem/index.json"],
+    "estado": [("v1/estado/index.json", None, "objeto")],
     # ---- fin finanzas ----
 }
 HISTORY_FILES = {  # history table: (route of the latest-only file, list key of its envelope or None)
@@ -94,6 +111,11 @@ CHILDREN = {  # child table: (parent files, parent list key or None, path to the
     "diputados_viajes_nacionales": ("diputados_viajes_por_diputado", ["nacionales"]),
     "diputados_viajes_internacionales": ("diputados_viajes_por_diputado", ["internacionales"]),
     "diputados_misiones": ("diputados_misiones_por_diputado", ["misiones"]),
+    # finanzas
+    "rendimientos_monedas": ("rendimientos", ["rendimientos"]),
+    "fci_comparatasas_composicion_cartera": ("fci_comparatasas", ["composicionCartera"]),
+    "fci_comparatasas_calificaciones": ("fci_comparatasas", ["calificaciones"]),
+    "fci_comparatasas_sociedades": ("fci_comparatasas", ["sociedades"]),
 }
 
 

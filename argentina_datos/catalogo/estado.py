@@ -1,6 +1,16 @@
 """The state of the upstream service (/v1/estado)."""
 from __future__ import annotations
 
-from ..esquema import Dataset
+from ..esquema import Dataset, Route, Source
+from .campos import UPSTREAM, text
 
-DATASETS: list[Dataset] = []
+DATASETS: list[Dataset] = [
+    Dataset(
+        "estado", "Estado del servicio",
+        "Lo que upstream dice de su propio estado en /v1/estado, tal como lo publicaba al copiarse la fuente "
+        "(un registro).",
+        [text("estado", "estado del servicio («Correcto»)")],
+        [Source("v1/estado")], origin="ArgentinaDatos", origin_url=UPSTREAM, single_record=True,
+        routes=[Route("/v1/estado", shape="one", summary="Estado del servicio")],
+    ),
+]

@@ -1,32 +1,58 @@
-"""The central bank's market expectations survey (REM)."""
+"""The central bank's market expectations survey (REM), under its two paths: /v1/rems and the newer
+/v1/finanzas/rem."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
+from dataclasses import replace
+
+from ..esquema import Dataset, Derivation, Route, Source
 from ..parametros import LISTADO_MES, MES, year
 from .campos import BCRA, fecha, integer, number, text
+
+REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
+
+
+def rem_fields(fuente_antes_de_urls: bool = False) -> list:
+    """The fields of a REM row.  The newer path publishes `fuente` before the URLs (and always); the
+    /v1/rems table keeps it last, as it was declared."""
+    fuente = text("fuente", "fuente", optional=True)
+    urls = [text("publicacionUrl", "URL de la publicación"), text("xlsxUrl", "URL de la planilla")]
+    return [
+        text("informe", "informe AAAA-MM"), fecha(description="fecha del informe"),
+        text("muestra", "muestra (todos, top 10)", facet=True),
+        text("indicador", "variable pronosticada (IPC, tipo de cambio, PIB, tasa, ...)", facet=True),
+        text("periodo", "período pronosticado"), text("periodoTipo", "mensual, trimestral, anual, ...", facet=True),
+        fecha("periodoDesde", "inicio del período"), fecha("periodoHasta", "fin del período"),
+        text("referencia", "referencia del indicador"), fecha("referenciaFecha", "fecha de referencia"),
+        text("unidad", "unidad del indicador", facet=True),
+        *[number(n, d, unit="la de `unidad` (\"var. % ...\" = porcentaje: 21.8 = 21,8 %; \"$/USD\" = pesos por dólar)")
+          for n, d in [
+            ("mediana", "mediana"), ("promedio", "promedio"), ("desvio", "desvío estándar"),
+            ("maximo", "máximo"), ("minimo", "mínimo"), ("percentil90", "percentil 90"),
+            ("percentil75", "percentil 75"), ("percentil25", "percentil 25"), ("percentil10", "percentil 10")]],
+        integer("participantes", "cantidad de participantes"),
+        *([fuente, *urls] if fuente_antes_de_urls else [*urls, fuente]),
+    ]
+
+
+# ---- the newer path, /v1/finanzas/rem ------------------------------------------------------
+def _informes_finanzas(source) -> list[str]:
+    """The reports upstream lists in its index /v1/finanzas/rem (some of them have no file: a 404)."""
+    index = source.get_json("v1/finanzas/rem") or []
+    return [s.removeprefix("/finanzas/rem/") for s in index if isinstance(s, str) and s.startswith("/finanzas/rem/")]
+
+
+LISTADO_FINANZAS = replace(LISTADO_MES, http_values=_informes_finanzas)
+# The examples answer 200 on /v1/finanzas/rem/{año}/{mes}: the mirror's month has a file there.
+AÑO_FINANZAS = year(2016, None, "del informe", example="2026")
+MES_FINANZAS = replace(MES, example="09")
+DEL_INFORME = {"listado": "ultimo", "informe": lambda p: f"{p['año']}-{p['mes']}"}
 
 DATASETS: list[Dataset] = [
     Dataset(
         "rems", "Relevamiento de Expectativas de Mercado (REM)",
         "Expectativas de los analistas relevadas por el BCRA, por informe mensual. `listado` es el informe "
         "AAAA-MM del archivo, o `ultimo`. Algunos informes usan \"\" donde otros usan null; sólo algunos traen `fuente`.",
-        [text("informe", "informe AAAA-MM"), fecha(description="fecha del informe"),
-         text("muestra", "muestra (todos, top 10)", facet=True),
-         text("indicador", "variable pronosticada (IPC, tipo de cambio, PIB, tasa, ...)", facet=True),
-         text("periodo", "período pronosticado"), text("periodoTipo", "mensual, trimestral, anual, ...", facet=True),
-         fecha("periodoDesde", "inicio del período"), fecha("periodoHasta", "fin del período"),
-         text("referencia", "referencia del indicador"), fecha("referenciaFecha", "fecha de referencia"),
-         text("unidad", "unidad del indicador", facet=True),
-         *[number(n, d, unit="la de `unidad` (\"var. % ...\" = porcentaje: 21.8 = 21,8 %; \"$/USD\" = pesos por dólar)")
-           for n, d in [
-             ("mediana", "mediana"), ("promedio", "promedio"), ("desvio", "desvío estándar"),
-             ("maximo", "máximo"), ("minimo", "mínimo"), ("percentil90", "percentil 90"),
-             ("percentil75", "percentil 75"), ("percentil25", "percentil 25"), ("percentil10", "percentil 10")]],
-         integer("participantes", "cantidad de participantes"),
-         text("publicacionUrl", "URL de la publicación"), text("xlsxUrl", "URL de la planilla"),
-         text("fuente", "fuente", optional=True)],
-        [Source("v1/rems/{listado}")], origin=BCRA[0],
-        origin_url="https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp",
+        rem_fields(), [Source("v1/rems/{listado}")], origin=BCRA[0], origin_url=REM_URL,
         partitions=[LISTADO_MES], indexes=[("indicador",)],
         routes=[
             Route("/v1/rems/ultimo", where={"listado": "ultimo"}, summary="Último REM"),
@@ -40,5 +66,29 @@ DATASETS: list[Dataset] = [
         [text("ruta", "ruta del informe, relativa a /v1")], [Source("v1/rems")], origin=BCRA[0],
         origin_url=BCRA[1], scalar_records=True,
         routes=[Route("/v1/rems", summary="Índice de informes REM")],
+    ),
+    Dataset(
+        "finanzas_rem", "REM (ruta nueva /v1/finanzas/rem)",
+        "El mismo relevamiento del BCRA bajo la ruta nueva de upstream, /v1/finanzas/rem, guardado aparte de rems "
+        "porque sus archivos son otras versiones. `listado` es el informe AAAA-MM del archivo, o `ultimo`, tal "
+        "como se publicaron: `ultimo` puede ser un informe anterior al más nuevo con archivo. "
+        "/v1/finanzas/rem/{año}/{mes} responde el archivo de ese mes; si upstream no lo publicó, las filas de "
+        "`ultimo` cuando es ese informe; si no, 404 (el índice lista meses sin archivo).",
+        rem_fields(fuente_antes_de_urls=True), [Source("v1/finanzas/rem/{listado}")], origin=BCRA[0], origin_url=REM_URL,
+        partitions=[LISTADO_FINANZAS], indexes=[("indicador",)], required=False,
+        routes=[
+            Route("/v1/finanzas/rem/ultimo", where={"listado": "ultimo"}, summary="Último REM (ruta nueva)"),
+            Route("/v1/finanzas/rem/{año}/{mes}", [AÑO_FINANZAS, MES_FINANZAS],
+                  where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
+                  derive=Derivation("finanzas_rem", DEL_INFORME), summary="REM de un mes (ruta nueva)"),
+        ],
+    ),
+    Dataset(
+        "finanzas_rem_informes", "REM (ruta nueva): índice de informes",
+        "Rutas de los informes REM que upstream lista en /v1/finanzas/rem, tal como las publica: incluye meses "
+        "de los que no publica archivo.",
+        [text("ruta", "ruta del informe, relativa a /v1")], [Source("v1/finanzas/rem")], origin=BCRA[0],
+        origin_url=BCRA[1], scalar_records=True, required=False,
+        routes=[Route("/v1/finanzas/rem", summary="Índice de informes REM (ruta nueva)")],
     ),
 ]
