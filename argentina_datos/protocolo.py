@@ -14,6 +14,7 @@ from .api import JSON_TYPE, error_body
 MAX_REQUEST_LINE = 8 * 1024
 MAX_HEAD = 32 * 1024  # request line and headers together (nginx's default buffers: 4 x 8 KB)
 MAX_HEADERS = 100
+LINGER_SECONDS = 2.0
 
 MESSAGES = {
     400: "pedido HTTP mal formado",
@@ -33,12 +34,15 @@ class ProtocoloLimitado(HttpToolsProtocol):
         self.url = b""
         self._in_head = True
         self._head_bytes = 0
+        self._discarding = False
 
     def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
         if self._in_head:
             self._head_bytes += len(data)
         super().data_received(data)
-        if not self._in_head or self.transport.is_closing():
+        if not self._in_head or self._discarding or self.transport.is_closing():
             return
         if len(self.url) > MAX_REQUEST_LINE:
             self._reject(414)
@@ -76,5 +80,16 @@ class ProtocoloLimitado(HttpToolsProtocol):
             head += [name, b": ", value, b"\r\n"]
         head += [b"content-type: ", content_type, b"\r\n", *extra,
                  b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n", b"\r\n"]
+        if self.cycle is not None and not self.cycle.response_complete:
+            # A request of this connection is still being answered: its answer is dropped, as uvicorn
+            # does when it closes the connection on a parser error.
+            self.cycle.disconnected = True
         self.transport.write(b"".join(head) + body)
-        self.transport.close()
+        # Closing with the client's bytes still unread would send a reset, which can destroy the
+        # answer before the client reads it: stop writing, drop what still arrives, close shortly.
+        self._discarding = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(LINGER_SECONDS, self.transport.close)
+        else:
+            self.transport.close()

@@ -6,7 +6,9 @@ answering: 0.5 s of work on the event loop (everyone waits) and 17 KB of log per
 This handler answers the same pages (HTML, or JSON for a `.json` path) without that, and keeps a
 traceback in the log only for real bugs.
 """
+import json
 import logging
+import sqlite3
 
 from datasette import Response, hookimpl
 from datasette.utils import add_cors_headers
@@ -27,6 +29,19 @@ def status_and_message(exception):
         status = 400 if exception.status == 500 else exception.status
         message = Markup(exception.message) if exception.message_is_html else exception.message
         return status, dict(exception.error_dict), message, exception.title
+    if isinstance(exception, json.JSONDecodeError):
+        # Datasette parses JSON only from the request there (a column__in=[...] filter, a _facet or
+        # _through config), and unchecked.
+        return 400, {}, f"un parámetro del pedido no es JSON válido: {exception}", None
+    if isinstance(exception, OverflowError) or (
+            isinstance(exception, ValueError) and str(exception).startswith("invalid literal for int()")):
+        # A number from the request that Datasette converts unchecked: a _timelimit that is not one,
+        # a filter value (id__gt=99999999999999999999) too big for SQLite's 64-bit integers.
+        return 400, {}, f"un número del pedido no es válido: {exception}", None
+    if isinstance(exception, sqlite3.ProgrammingError):
+        # The SQL Datasette built from the request cannot run: a NUL typed into it (?sql=, _where, a
+        # facet's column), or a row URL with fewer key parts than the table's primary key has.
+        return 400, {}, f"el pedido no forma una consulta válida: {exception}", "Invalid SQL"
     return 500, {}, str(exception), None
 
 

@@ -1,4 +1,6 @@
-"""Datasette plugin: a bounded cost per table page, and 400s for query parameters Datasette chokes on.
+"""Datasette plugin: a bounded cost per table page, and 400s for query parameters Datasette chokes on
+(a _facet, a _through or a view's _next it would read unchecked, a row shape asked of a page without
+rows: each answered with a 500).
 
 Facets: each one gets Datasette's own time limit (facet_time_limit_ms), so `_facet=vcp` asked 100
 times ran 100 queries of 400 ms each on the 850,000 rows of fci_valores (42 s). A page may ask for
@@ -8,6 +10,7 @@ a facet that starts after it is spent is shown as timed out, like any slow facet
 import contextvars
 import json
 import time
+from urllib.parse import parse_qs
 
 from datasette import hookimpl
 from datasette.database import QueryInterrupted
@@ -37,33 +40,60 @@ def check_facets(args) -> None:
     requested = [(key, value) for key in args if key in FACET_TYPES for value in args.getlist(key)]
     if len(requested) > MAX_FACETS:
         raise BadRequest(f"se pidieron {len(requested)} facetas; el máximo por página es {MAX_FACETS}")
-    for key, value in requested:
-        if value.startswith("{"):
-            # Datasette reads a JSON config and then takes its "simple" or "column" key unchecked.
+    # Datasette parses every _facet* value that starts with "{" as JSON (even _facet_size's), and
+    # then takes a facet's "simple" or "column" key unchecked.
+    for key in args:
+        if not key.startswith("_facet"):
+            continue
+        for value in args.getlist(key):
+            if not value.startswith("{"):
+                continue
             try:
                 config = json.loads(value)
             except ValueError:
                 raise BadRequest(f"{key}: «{value[:100]}» no es JSON válido") from None
             column = (config.get("column") or config.get("simple")) if isinstance(config, dict) else None
-            if not isinstance(column, str):
+            if key in FACET_TYPES and not isinstance(column, str):
                 raise BadRequest(f"{key}: la configuración JSON necesita «column» o «simple» con el nombre de una columna")
 
 
-def check_time_limit(args) -> None:
-    value = args.get("_timelimit")
-    if value is not None and not value.isdigit():
-        raise BadRequest(f"_timelimit debe ser un número entero de milisegundos, no «{value[:100]}»")
+def check_through(args) -> None:
+    # Datasette reads each _through as a JSON object and indexes "table", "column" and "value" unchecked.
+    for value in args.getlist("_through"):
+        try:
+            config = json.loads(value)
+        except ValueError:
+            raise BadRequest(f"_through: «{value[:100]}» no es JSON válido") from None
+        if not (isinstance(config, dict) and isinstance(config.get("table"), str)
+                and isinstance(config.get("column"), str) and "value" in config):
+            raise BadRequest('_through debe ser {"table": ..., "column": ..., "value": ...}')
+
+
+async def check_view_offset(args, datasette, database, table) -> None:
+    # A view pages by row offset, and Datasette takes int(_next) unchecked.
+    value = args.get("_next")
+    if value and await datasette.get_database(database).get_view_definition(table):
+        try:
+            offset = int(value)
+        except ValueError:
+            offset = None
+        if offset is None or not 0 <= offset < 2 ** 63:  # SQLite's OFFSET is a 64-bit integer
+            raise BadRequest(f"_next de una vista es un número de fila, no «{value[:100]}»")
 
 
 @hookimpl
 def filters_from_request(request, database, table, datasette):
     # Called by every table page before its queries run: the place where an exception becomes
     # Datasette's own 400 page (HTML, or JSON for .json).
-    check_facets(request.args)
-    check_time_limit(request.args)
-    # The facet queries run in tasks started from this one, which inherit this value.
-    _budget.set(FacetBudget(FACET_BUDGET_MS))
-    return None
+    async def inner():
+        check_facets(request.args)
+        check_through(request.args)
+        await check_view_offset(request.args, datasette, database, table)
+        # The facet queries run in tasks started from this page's task, and inherit this value.
+        _budget.set(FacetBudget(FACET_BUDGET_MS))
+        return None
+
+    return inner
 
 
 @hookimpl
@@ -86,3 +116,29 @@ def startup(datasette):
                              **kwargs)
 
     datasette.execute = execute_within_budget
+
+
+async def send_json_error(send, status: int, message: str) -> None:
+    body = json.dumps({"ok": False, "error": message, "status": status, "title": None}).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    def wrap(app):
+        async def rows_only_where_there_are_rows(scope, receive, send):
+            # The database page's JSON (/argentina.json without ?sql=) has no rows, and Datasette's
+            # renderer looks them up anyway for _shape=array and arrayfirst.
+            path = scope.get("path", "") if scope["type"] == "http" else ""
+            if path.endswith(".json") and path.count("/") == 1 and path[1:-5] in datasette.databases:
+                args = parse_qs(scope.get("query_string", b"").decode("latin1"))
+                if "sql" not in args and set(args.get("_shape", ())) & {"array", "arrayfirst"}:
+                    return await send_json_error(send, 400, "_shape=array y arrayfirst necesitan filas: "
+                                                            "la página de la base no las tiene sin ?sql=")
+            return await app(scope, receive, send)
+
+        return rows_only_where_there_are_rows
+
+    return wrap

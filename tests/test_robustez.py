@@ -1,0 +1,334 @@
+"""Hostile input on the Datasette side and on the HTTP server around it: never a 5xx, errors answered
+quickly as Datasette's own pages (HTML, or JSON for .json), bounded work per request, request-head
+limits with a clean 4xx, and /v1 unaffected by heavy SQL elsewhere.
+
+The /v1 side has its own tests (test_api_errors.py) and the schemathesis run (test_fuzz_api.py).
+"""
+import asyncio
+import threading
+import time
+import urllib.parse
+
+import orjson
+import pytest
+
+from argentina_datos.api import V1
+from raw_asgi import call
+from servidor_datos import ServeDatos
+
+JSON_TYPE = "application/json; charset=utf-8"
+HTML_TYPE = "text/html; charset=utf-8"
+
+
+def is_json_page(path: str) -> bool:
+    return path.split("?")[0].endswith(".json")
+
+
+def assert_datasette_error(response, status: int, path: str):
+    assert response.status_code == status, (path, response.status_code, response.text[:300])
+    if is_json_page(path):
+        assert response.headers["content-type"].startswith("application/json"), path
+        body = response.json()
+        assert body["ok"] is False and body["status"] == status and body["error"], body
+    else:
+        assert response.headers["content-type"] == HTML_TYPE, path
+        assert "<html" in response.text.lower()
+
+
+# ---- unknown pages: a plain 404, quickly -------------------------------------------------
+UNKNOWN_PAGES = ["/a/b/c/d/e/f", "/argentina/fci_valores/1/2/3/4/5", "/nope", "/nope.json",
+                 "/argentina/no_existe", "/argentina/no_existe.json", "/argentina/senadores/999999999",
+                 "/argentina/senadores/999999999.json", "/-/nada", "/argentina-test/feriados"]
+
+
+@pytest.mark.parametrize("path", UNKNOWN_PAGES)
+async def test_unknown_pages_are_404_pages(ds, path):
+    assert_datasette_error(await ds.client.get(path), 404, path)
+
+
+@pytest.mark.parametrize("path", ["/argentina/feriados/2025", "/argentina/feriados/2025.json"])
+async def test_a_row_url_missing_key_parts_is_400(ds, path):
+    # feriados' primary key is (listado, orden): Datasette ran its query with a parameter missing.
+    assert_datasette_error(await ds.client.get(path), 400, path)
+
+
+async def test_dot_segments_are_a_404_not_a_500(ds):
+    # httpx would resolve the dots; the raw ASGI call sends them as a client can.
+    for path in ["/argentina/../../etc/passwd", "/../../../etc/passwd", "/argentina/./feriados/../.."]:
+        response = await call(ds.app(), path)
+        assert response.status == 404, path
+
+
+async def test_404_pages_do_no_traceback_work(ds):
+    # Datasette's default handler printed a rich traceback with every local for each error:
+    # ~0.5 s of event loop per 404. Forty in a row must take a small fraction of that.
+    await ds.client.get("/nope-calentar")
+    start = time.perf_counter()
+    for i in range(40):
+        response = await ds.client.get(f"/nope{i}")
+        assert response.status_code == 404
+    assert time.perf_counter() - start < 4.0
+
+
+# ---- table parameters Datasette does not check ---------------------------------------------
+BAD_TABLE_ARGS = [
+    {"_sort": "nonexistent"},
+    {"_sort_desc": "nonexistent"},
+    {"_sort": "fecha", "_sort_desc": "fecha"},
+    {"_where": ")))"},
+    {"_where": "1) union select 1"},
+    {"_where": "nonexistent = 1"},
+    {"_where": "fecha = '\x00'"},
+    {"_facet": "{bad json"},
+    {"_facet": "{}"},
+    {"_facet": '{"simple": 1}'},
+    {"_facet": "nonexistent"},
+    {"_facet_array": "{"},
+    {"_facet_date": "{}"},
+    {"_facet": "\x00"},
+    {"_through": "{"},
+    {"_through": "[]"},
+    {"_through": '{"table": "senadores"}'},
+    {"_through": '{"table": "no_existe", "column": "id", "value": 1}'},
+    {"_timelimit": "x"},
+    {"fecha__in": "[1,"},
+    {"id__gt": "99999999999999999999"},
+    {"_facet_size": "{"},
+    {"_col": "nonexistent"},
+    {"_nocol": "nonexistent"},
+]
+
+
+@pytest.mark.parametrize("args", BAD_TABLE_ARGS, ids=lambda a: urllib.parse.urlencode(a))
+@pytest.mark.parametrize("page", ["/argentina/feriados", "/argentina/feriados.json"])
+async def test_bad_table_parameters_are_400(ds, page, args):
+    path = page + "?" + urllib.parse.urlencode(args)
+    assert_datasette_error(await ds.client.get(path), 400, path)
+
+
+@pytest.mark.parametrize("page", ["/argentina/fci_valores_vista", "/argentina/fci_valores_vista.json"])
+async def test_a_view_offset_that_is_not_a_number_is_400(ds, page):
+    path = page + "?_next=abc"
+    assert_datasette_error(await ds.client.get(path), 400, path)
+    path = page + "?_next=99999999999999999999"
+    assert_datasette_error(await ds.client.get(path), 400, path)
+    assert (await ds.client.get(page + "?_next=5&_size=1")).status_code == 200
+
+
+@pytest.mark.parametrize("page", ["/argentina/brecha_cambiaria", "/argentina/dolar_por_casa.json",
+                                  "/argentina/feriados.json", "/argentina.json?sql=select+1"])
+async def test_a_time_limit_that_is_not_a_number_is_400(ds, page):
+    path = page + ("&" if "?" in page else "?") + "_timelimit=null"
+    assert_datasette_error(await ds.client.get(path), 400, path)
+
+
+@pytest.mark.parametrize("shape", ["array", "arrayfirst"])
+async def test_a_row_shape_of_the_database_page_is_400(ds, shape):
+    path = f"/argentina.json?_shape={shape}"
+    assert_datasette_error(await ds.client.get(path), 400, path)
+    assert (await ds.client.get(f"/argentina.json?sql=select+1&_shape={shape}")).status_code == 200
+
+
+async def test_bad_sql_is_400(ds):
+    for sql in ["select", "select * from no_existe", "select '\x00'", "drop table feriados"]:
+        for page in ["/argentina", "/argentina.json"]:
+            path = page + "?" + urllib.parse.urlencode({"sql": sql})
+            response = await ds.client.get(path)
+            assert response.status_code in (400, 403), (path, response.status_code)
+
+
+# ---- bounded facets --------------------------------------------------------------------------
+async def test_too_many_facets_is_a_quick_400(ds):
+    path = "/argentina/fci_valores.json?" + "&".join(["_facet=vcp"] * 100)
+    start = time.perf_counter()
+    response = await ds.client.get(path)
+    assert_datasette_error(response, 400, path)
+    assert "5" in response.json()["error"]
+    assert time.perf_counter() - start < 2.0
+
+
+def limites_plugin():
+    from datasette.plugins import pm
+
+    return pm.get_plugin("limites.py")
+
+
+async def test_facets_share_one_time_budget(ds, monkeypatch):
+    path = "/argentina/feriados.json?_facet=nombre&_facet=fecha&_size=1"  # plus tipo, from metadata.yml
+    facets = (await ds.client.get(path)).json()["facet_results"]
+    assert {"tipo", "nombre", "fecha"} <= set(facets)
+    # A spent budget: every facet of the page is cut short, as a facet that runs out of time is.
+    monkeypatch.setattr(limites_plugin(), "FACET_BUDGET_MS", 0)
+    response = await ds.client.get(path)
+    assert response.status_code == 200 and response.json()["facet_results"] == {}
+
+
+async def test_heavy_facets_stay_within_the_budget(ds):
+    # Five facets on the 850,000 rows of fci_valores, each one slower than its own 400 ms limit.
+    path = "/argentina/fci_valores.json?" + "&".join(["_facet=vcp"] * 5) + "&_size=1"
+    start = time.perf_counter()
+    response = await ds.client.get(path)
+    elapsed = time.perf_counter() - start
+    assert response.status_code == 200, response.text[:300]
+    assert elapsed < 4.0, elapsed
+
+
+# ---- anything a client may send: never a 5xx --------------------------------------------------
+SWEEP_PAGES = ["/argentina/feriados", "/argentina/feriados.json", "/argentina/feriados.csv",
+               "/argentina/fci_fondos.json", "/argentina/fci_valores_vista.json", "/argentina/brecha_cambiaria",
+               "/argentina/dolar_por_casa.json", "/argentina/senadores/1.json", "/argentina.json"]
+SLOW_PAGES = ["/", "/argentina", "/-/dashboards/series"]  # each ~0.1 s: a few parameters only
+SWEEP_ARGS = ["_sort", "_sort_desc", "_where", "_facet", "_facet_array", "_facet_date", "_facet_size", "_size",
+              "_next", "_col", "_nocol", "_search", "_searchmode", "_through", "_labels", "_shape", "_json",
+              "_timelimit", "_ttl", "_stream", "_dl", "_nl", "_trace", "_hash", "sql", "fecha__gt", "fecha__in",
+              "tipo__arraycontains", "fecha__date", "_search_nombre", "casa", "desde", "fecha", "id__gt", "id__lte"]
+SWEEP_VALUES = ["", "x", "fecha", "{", "{}", '{"simple": 1}', "[", "-1", "99999999999999999999",
+                "-99999999999999999999", "1e308", "max", ")))",
+                "'", "%", "\x00", "é", "select 1", "null", "objects", "array", "<script>"]
+
+
+async def test_any_query_parameter_on_any_page_is_never_a_5xx(ds):
+    # Every parameter with every value, each pair on one of the pages in turn (all pages x all pairs
+    # would take minutes), and the slow pages with the parameters that reach SQL.
+    pairs = [(arg, value) for arg in SWEEP_ARGS for value in SWEEP_VALUES]
+    paths = [SWEEP_PAGES[i % len(SWEEP_PAGES)] + "?" + urllib.parse.urlencode({arg: value})
+             for i, (arg, value) in enumerate(pairs)]
+    paths += [page + "?" + urllib.parse.urlencode({arg: value}) for page in SLOW_PAGES
+              for arg in ("sql", "_where", "_facet", "_sort") for value in ("{", "\x00", ")))", "'")]
+    failures = []
+    for path in paths:
+        response = await ds.client.get(path)
+        if response.status_code >= 500:
+            failures.append((path, response.status_code, response.text[:120]))
+    assert not failures, failures[:10]
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND"])
+@pytest.mark.parametrize("path", ["/", "/argentina/feriados", "/argentina/brecha_cambiaria", "/nope"])
+async def test_other_methods_are_405_on_datasette_pages(ds, method, path):
+    response = await ds.client.request(method, path, content=b"x" * 1000)
+    assert response.status_code == 405
+
+
+@pytest.mark.parametrize("headers", [
+    {"cookie": "ds_actor=basura"}, {"cookie": "ds_messages=basura; ds_csrftoken=x"}, {"cookie": "=;=;;"},
+    {"authorization": "Bearer basura"}, {"accept-encoding": "q=;;,,"}, {"if-none-match": '"x", W/'},
+    {"x-forwarded-for": "no-es-una-ip"}, {"host": "otro:99999"}, {"accept": "*/*;q=x"},
+])
+@pytest.mark.parametrize("path", ["/", "/argentina/feriados.json", "/nope", "/v1/feriados/2025"])
+async def test_odd_headers_are_never_a_5xx(ds, headers, path):
+    response = await ds.client.get(path, headers=headers)
+    assert response.status_code < 500, (path, headers, response.text[:200])
+
+
+# ---- /v1 does not queue behind Datasette's SQL ---------------------------------------------
+SLOW_SQL = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
+
+
+async def test_v1_runs_on_its_own_thread(ds, monkeypatch):
+    threads = []
+    compute = V1.compute
+
+    def recording(self, *args, **kwargs):
+        threads.append(threading.current_thread().name)
+        return compute(self, *args, **kwargs)
+
+    monkeypatch.setattr(V1, "compute", recording)
+    response = await ds.client.get("/v1/feriados-bancarios/2013")  # not asked before: computed now
+    assert response.status_code == 200
+    assert threads and all(name.startswith("api-v1") for name in threads), threads
+
+
+async def test_uncached_v1_is_not_held_up_by_slow_datasette_sql(ds):
+    slow = "/argentina.json?" + urllib.parse.urlencode({"sql": SLOW_SQL})
+    heavy = [asyncio.create_task(ds.client.get(slow)) for _ in range(4)]  # one more than the pool's threads
+    await asyncio.sleep(0.3)
+    assert not any(t.done() for t in heavy), "the slow query should run for its full 3 s limit"
+    start = time.perf_counter()
+    response = await ds.client.get("/v1/feriados-bancarios/2019")  # not asked before: computed now
+    elapsed = time.perf_counter() - start
+    results = await asyncio.gather(*heavy)
+    assert response.status_code == 200
+    assert all(r.status_code == 400 for r in results)  # "SQL query took too long"
+    assert elapsed < 1.5, f"/v1 waited {elapsed:.2f} s behind Datasette's SQL"
+
+
+# ---- the real HTTP server: head limits, malformed requests -------------------------------------
+@pytest.fixture(scope="module")
+def server(db_path):
+    with ServeDatos(db_path) as srv:
+        yield srv
+
+
+def status_of(raw: bytes) -> int:
+    assert raw.startswith(b"HTTP/1.1 "), raw[:200]
+    return int(raw.split(b" ", 2)[1])
+
+
+def head_and_body(raw: bytes) -> tuple[dict, bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    headers = dict(line.decode("latin1").lower().split(": ", 1) for line in head.split(b"\r\n")[1:])
+    return headers, body
+
+
+def assert_v1_json_error(raw: bytes, status: int):
+    assert status_of(raw) == status, raw[:300]
+    headers, body = head_and_body(raw)
+    assert headers["content-type"] == JSON_TYPE
+    error = orjson.loads(body)
+    assert error["status"] == status and error["parametro"] is None and error["mensaje"]
+
+
+def test_a_huge_header_is_a_quick_431(server):
+    for path, v1 in [(b"/v1/feriados/2025", True), (b"/argentina", False)]:
+        start = time.perf_counter()
+        raw = server.raw(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nX-Grande: " + b"a" * (64 << 20) + b"\r\n\r\n")
+        elapsed = time.perf_counter() - start
+        if v1:
+            assert_v1_json_error(raw, 431)
+        else:
+            assert status_of(raw) == 431
+        assert elapsed < 3.0, elapsed  # was 6.5 s of the event loop
+    assert server.get("/v1/feriados/2025")[0] == 200
+
+
+def test_too_many_headers_is_431(server):
+    many = b"".join(b"X-H%d: v\r\n" % i for i in range(150))
+    assert_v1_json_error(server.raw(b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n"), 431)
+
+
+def test_a_huge_request_line_is_414(server):
+    assert_v1_json_error(server.raw(b"GET /v1/" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"), 414)
+    assert status_of(server.raw(b"GET /argentina?" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")) == 414
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
+    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: basura\r\n\r\n",
+    b"GET /v1/feriados/2025 HTTP/9.9\r\nHost: x\r\n\r\n",
+])
+def test_malformed_v1_requests_get_the_json_400(server, request_bytes):
+    assert_v1_json_error(server.raw(request_bytes), 400)
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"BASURA\r\n\r\n",
+    b"\x00\x01\x02\r\n\r\n",
+    b"GET /argentina HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
+    b"GET /argentina/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    b"GET /v1/feriados/\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    b"GET /argentina/feriados?_sort=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    b"GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+])
+def test_malformed_requests_are_4xx_never_5xx(server, request_bytes):
+    status = status_of(server.raw(request_bytes))
+    assert 300 <= status < 500, status
+
+
+def test_the_server_logged_no_error(server):
+    # Runs after the others in this module: a 500 anywhere would have left a traceback.
+    assert server.get("/-/versions.json")[0] == 200
+    log = server.log_text()
+    assert "Traceback" not in log and "Exception in ASGI application" not in log, log[-3000:]
