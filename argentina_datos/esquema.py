@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field as dc_field
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     from .parametros import Param
@@ -148,6 +148,21 @@ class Source:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A column the records do not carry, filled once every table is built, from other tables: a
+    Senate vote names its senator, ``resolve`` finds his id in the senadores table.  ``resolve(conn)``
+    gives (row, value) pairs, the row being the table's ``_id`` (child tables and tables with child
+    tables) or its rowid.  The column is the researchers' (joins, Datasette's links to ``references``,
+    «tabla(columna)»): /v1 answers what the source published and never shows it."""
+
+    table: str  # the dataset's table or one of its child tables
+    column: str
+    description: str
+    resolve: Callable[[Any], Iterable[tuple[int, Any]]]
+    references: str = ""
+
+
+@dataclass(frozen=True)
 class Dataset:
     table: str
     title: str
@@ -172,6 +187,7 @@ class Dataset:
     # Every build adds the version it sees and carries forward every version of the previous build.
     versions_of: Optional[str] = None
     derived: dict = dc_field(default_factory=dict)  # extra column -> function(record)
+    links: Sequence[Link] = ()  # columns filled from other tables once all are built
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
