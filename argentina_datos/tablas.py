@@ -164,7 +164,14 @@ class Layout:
             statements.append(_index_sql(self.table, self.key, unique=True))
         for child in self.all_children():
             statements += child.create_sql()
+        for link in self.dataset.links:
+            references = f" REFERENCES {link.references}" if link.references else ""
+            statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} TEXT{references}")
         return statements
+
+    def link_key(self, link) -> str:
+        """The column a Link's (row, value) pairs name their row by."""
+        return ROW_ID if link.table != self.table or self.has_children else "rowid"
 
     def all_children(self) -> list[ChildLayout]:
         out, todo = [], list(self.children)
@@ -192,6 +199,7 @@ class Layout:
                 continue
             seen.add(tuple(cols))
             statements.append(_index_sql(self.table, cols))
+        statements += [_index_sql(link.table, [link.column]) for link in self.dataset.links]
         return statements
 
     def view_sql(self) -> str | None:
