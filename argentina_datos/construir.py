@@ -496,6 +496,7 @@ class Builder:
                 loaded.append(loader.layout)
                 self._say(outcome)
                 self._warn(loader.findings)
+            self._link(db, loaded)
             if self.documents:
                 self._load_documents(db, fuentes, report)
             # a build that skipped anything is incomplete: the next run must not call it up to date
@@ -503,6 +504,17 @@ class Builder:
             self._check(db, loaded)
         finally:
             db.close()
+
+    @staticmethod
+    def _link(db: sqlite3.Connection, layouts: list[Layout]) -> None:
+        """Columns the records do not carry (Dataset.links), now that every table they read is built."""
+        db.execute("BEGIN")
+        for layout in layouts:
+            for link in layout.dataset.links:
+                db.executemany(
+                    f"UPDATE {quote(link.table)} SET {quote(link.column)} = ? WHERE {layout.link_key(link)} = ?",
+                    [(value, row) for row, value in link.resolve(db) if value is not None])
+        db.execute("COMMIT")
 
     def _load_documents(self, db: sqlite3.Connection, fuentes: list[Fuente], report: Report) -> None:
         outcome = Outcome(documentos.TABLE, files=len(self.documents))
