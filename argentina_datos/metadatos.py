@@ -218,6 +218,10 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         facet_and_units(cmeta, cfields, lambda c: c)
         out[child.table] = cmeta
 
+    for link in dataset.links:
+        out[link.table]["columns"][link.column] = (
+            sentence(link.description) + " Calculada al construir la base; /v1 no la muestra.")
+
     for column in layout.lookups:
         table = layout.lookup_table(column)
         what = columns.get(column + "_id", "").split(" Guardado como")[0]
