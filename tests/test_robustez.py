@@ -253,6 +253,23 @@ async def test_uncached_v1_is_not_held_up_by_slow_datasette_sql(ds):
     assert elapsed < 1.5, f"/v1 waited {elapsed:.2f} s behind Datasette's SQL"
 
 
+async def test_datasette_pages_take_turns_and_v1_does_not_wait(ds):
+    # Three slow pages hold all the turns: a fourth page waits for one, /v1 does not.
+    assert (await ds.client.get("/v1/feriados/2025")).status_code == 200  # cached from here on
+    slow = "/argentina.json?" + urllib.parse.urlencode({"sql": SLOW_SQL})
+    heavy = [asyncio.create_task(ds.client.get(slow)) for _ in range(3)]
+    await asyncio.sleep(0.3)
+    start = time.perf_counter()
+    assert (await ds.client.get("/v1/feriados/2025")).status_code == 200
+    v1_elapsed = time.perf_counter() - start
+    page = asyncio.create_task(ds.client.get("/nope-en-turno"))
+    await asyncio.sleep(1.0)
+    assert not page.done(), "a page should wait while three others hold the turns"
+    await asyncio.gather(*heavy)
+    assert (await page).status_code == 404
+    assert v1_elapsed < 0.5, v1_elapsed
+
+
 # ---- the real HTTP server: head limits, malformed requests -------------------------------------
 @pytest.fixture(scope="module")
 def server(db_path):
