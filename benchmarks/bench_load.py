@@ -1,0 +1,251 @@
+"""Carga mixta sobre el servidor completo: /v1 y Datasette a la vez, con wrk.
+
+Levanta nuestro servidor (`python -m argentina_datos.servidor`, lo mismo que `serve-datos`) con la
+base de prueba en 127.0.0.1 y un puerto libre, y le manda durante --duration segundos, con
+--connections conexiones en total repartidas entre clases de pedidos que corren a la vez (un wrk
+por clase):
+
+  * v1-chica:   /v1/feriados/2025 (2 KB, en caché)
+  * v1-grande:  /v1/cotizaciones/dolares (2,8 MB, en caché; gzip)
+  * v1-fechas:  miles de rutas distintas por fecha (/v1/cotizaciones/dolares/blue/AAAA/MM/DD y
+                /v1/finanzas/fci/rentaFija/AAAA/MM/DD): cada una se calcula con SQL la primera vez
+  * tabla:      una página de tabla de Datasette (/argentina/cotizaciones_dolares), con facetas
+  * consulta:   una consulta guardada (/argentina/brecha_cambiaria)
+  * 404:        páginas inexistentes de Datasette (/nopeN), que antes costaban un traceback cada una
+
+Antes, una ronda de --baseline segundos sólo con v1-chica da su p99 sin carga de Datasette, para
+comparar. Imprime, por clase: pedidos, pedidos por segundo, p50 y p99, y los estados HTTP
+recibidos; los errores (5xx, estados inesperados, errores de socket de wrk); y la memoria
+residente (RSS) del servidor antes y después de la carga. No afirma nada sobre los tiempos:
+informa.
+
+Requiere wrk (apt-get install -y wrk). Uso:
+
+    .venv/bin/python benchmarks/bench_load.py [--duration 30] [--connections 64] [--baseline 10]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_api import (HOST, TEST_DB, BenchError, Processes, ensure_db, find_tool, get,  # noqa: E402
+                       start_ours, to_ms)
+
+# (clase, parte de las conexiones, estados esperados)
+CLASSES = [
+    ("v1-chica", 0.25, {200}),
+    ("v1-grande", 0.125, {200}),
+    ("v1-fechas", 0.25, {200}),
+    ("tabla", 0.1875, {200}),
+    ("consulta", 0.125, {200}),
+    ("404", 0.0625, {404}),
+]
+
+LUA = """
+paths = {%(paths)s}
+counter = 0
+statuses = {}
+local headers = {["Accept-Encoding"] = "%(encoding)s"}
+
+request = function()
+    counter = counter + 1
+    return wrk.format("GET", paths[(counter %% #paths) + 1], headers)
+end
+
+response = function(status, headers, body)
+    statuses[status] = (statuses[status] or 0) + 1
+end
+
+local threads = {}
+setup = function(thread)
+    table.insert(threads, thread)
+end
+
+done = function(summary, latency, requests)
+    for _, thread in ipairs(threads) do
+        for status, n in pairs(thread:get("statuses")) do
+            io.write(string.format("STATUS %%d %%d\\n", status, n))
+        end
+    end
+end
+"""
+
+
+def class_paths(db: Path) -> dict[str, list[str]]:
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        blue = [r[0] for r in conn.execute(
+            "SELECT DISTINCT fecha FROM cotizaciones_dolares WHERE casa = 'blue' ORDER BY fecha")]
+        fci = [r[0] for r in conn.execute(
+            "SELECT DISTINCT l.listado FROM fci_valores v JOIN fci_valores_listado l ON l.id = v.listado_id "
+            "JOIN fci_valores_categoria c ON c.id = v.categoria_id "
+            "WHERE c.categoria = 'rentaFija' AND l.listado GLOB '[0-9]*' ORDER BY 1")]
+    finally:
+        conn.close()
+    per_date = [f"/v1/cotizaciones/dolares/blue/{d.replace('-', '/')}" for d in blue]
+    per_date += [f"/v1/finanzas/fci/rentaFija/{d.replace('-', '/')}" for d in fci]
+    # Interleaved, so that every stretch of the run computes both kinds.
+    per_date = per_date[::2] + per_date[1::2]
+    return {
+        "v1-chica": ["/v1/feriados/2025"],
+        "v1-grande": ["/v1/cotizaciones/dolares"],
+        "v1-fechas": per_date,
+        "tabla": ["/argentina/cotizaciones_dolares?_size=50", "/argentina/cotizaciones_dolares?casa=blue&_size=50",
+                  "/argentina/cotizaciones_dolares?_sort_desc=fecha&_size=50"],
+        "consulta": ["/argentina/brecha_cambiaria", "/argentina/dolar_por_casa?casa=oficial"],
+        "404": [f"/nope{i}" for i in range(1000)],
+    }
+
+
+def write_script(tmp: Path, name: str, paths: list[str]) -> Path:
+    script = tmp / f"{name}.lua"
+    quoted = ", ".join('"' + p.replace("\\", "\\\\").replace('"', '\\"') + '"' for p in paths)
+    # The large answer is what a browser or curl --compressed gets: gzip.
+    script.write_text(LUA % {"paths": quoted, "encoding": "gzip" if name == "v1-grande" else "identity"})
+    return script
+
+
+def start_wrk(wrk: str, port: int, script: Path, connections: int, duration: int) -> subprocess.Popen:
+    cmd = [wrk, "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", "-s", str(script),
+           f"http://{HOST}:{port}"]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def parse_wrk(text: str) -> dict:
+    total = re.search(r"(\d+) requests in ([\d.]+)(\w+)", text)
+    p50 = re.search(r"^\s+50%\s+(\S+)", text, re.M)
+    p99 = re.search(r"^\s+99%\s+(\S+)", text, re.M)
+    if not (total and p50 and p99):
+        raise BenchError(f"salida de wrk inesperada:\n{text}")
+    statuses: dict[int, int] = {}
+    for status, n in re.findall(r"^STATUS (\d+) (\d+)$", text, re.M):
+        statuses[int(status)] = statuses.get(int(status), 0) + int(n)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
+    return {"requests": int(total.group(1)), "p50": to_ms(p50.group(1)), "p99": to_ms(p99.group(1)),
+            "statuses": statuses,
+            "socket_errors": sum(map(int, socket_errors.groups())) if socket_errors else 0,
+            "socket_text": socket_errors.group(0) if socket_errors else ""}
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of the server process and its children (uvicorn with workers has several)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            total += int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, AttributeError):
+            continue
+    return total / 1024
+
+
+def run_classes(wrk: str, port: int, scripts: dict, connections: dict, duration: int) -> dict:
+    procs = {name: start_wrk(wrk, port, scripts[name], connections[name], duration) for name in connections}
+    results = {}
+    for name, proc in procs.items():
+        out, _ = proc.communicate(timeout=duration + 120)
+        if proc.returncode != 0:
+            raise BenchError(f"wrk ({name}) falló ({proc.returncode}):\n{out}")
+        results[name] = parse_wrk(out)
+    return results
+
+
+def fmt_ms(ms: float) -> str:
+    return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--duration", type=int, default=30, help="segundos de la carga mixta (%(default)s)")
+    p.add_argument("--connections", type=int, default=64, help="conexiones en total (%(default)s)")
+    p.add_argument("--baseline", type=int, default=10,
+                   help="segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)")
+    p.add_argument("--workers", type=int, default=1, help="procesos del servidor (%(default)s)")
+    p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
+    args = p.parse_args(argv)
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    procs = Processes()
+    try:
+        wrk = find_tool("wrk")
+        db = ensure_db(args.db)
+        paths = class_paths(db)
+        connections = {name: max(1, round(args.connections * share)) for name, share, _ in CLASSES}
+        expected = {name: ok for name, _, ok in CLASSES}
+        with tempfile.TemporaryDirectory(prefix="bench-load-") as tmpname:
+            tmp = Path(tmpname)
+            scripts = {name: write_script(tmp, name, paths[name]) for name in paths}
+            server, port = start_ours(procs, db, tmp, "carga", args.workers)
+            # One of each fixed page first, as a server that has been up for a while has them.
+            for name in ("v1-chica", "v1-grande", "tabla", "consulta"):
+                for path in paths[name]:
+                    status, _ = get(port, path)
+                    if status != 200:
+                        raise BenchError(f"{path} respondió {status}")
+            rss_before = rss_mb(server.pid)
+
+            baseline = None
+            if args.baseline:
+                print(f"ronda base: v1-chica sola, {connections['v1-chica']} conexiones, {args.baseline} s ...",
+                      flush=True)
+                baseline = run_classes(wrk, port, scripts, {"v1-chica": connections["v1-chica"]},
+                                       args.baseline)["v1-chica"]
+            print(f"carga mixta: {sum(connections.values())} conexiones, {args.duration} s ...", flush=True)
+            start = time.monotonic()
+            results = run_classes(wrk, port, scripts, connections, args.duration)
+            elapsed = time.monotonic() - start
+            rss_after = rss_mb(server.pid)
+            alive = server.poll() is None
+
+        print()
+        print(f"wrk -t1 por clase, {sum(connections.values())} conexiones en total, {args.duration} s; "
+              f"{args.workers} proceso(s) del servidor; {os.cpu_count()} CPU; todo en {HOST}")
+        head = f"{'clase':<10} {'conex.':>6} {'pedidos':>9} {'req/s':>8} {'p50':>10} {'p99':>10}  estados"
+        print(head)
+        print("-" * len(head))
+        total = errors = server_errors = 0
+        by_status: dict[int, int] = {}
+        for name, _, _ in CLASSES:
+            r = results[name]
+            total += r["requests"]
+            for status, n in r["statuses"].items():
+                by_status[status] = by_status.get(status, 0) + n
+                if status not in expected[name]:
+                    errors += n
+                if status >= 500:
+                    server_errors += n
+            errors += r["socket_errors"]
+            statuses = ", ".join(f"{s}: {n:,}" for s, n in sorted(r["statuses"].items()))
+            note = f"  ({r['socket_text']})" if r["socket_errors"] else ""
+            print(f"{name:<10} {connections[name]:>6} {r['requests']:>9,} {r['requests'] / elapsed:>8,.0f} "
+                  f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}  {statuses}{note}")
+        print("-" * len(head))
+        print(f"pedidos: {total:,}; por estado: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(by_status.items())))
+        print(f"errores (5xx, estados inesperados, errores de socket): {errors:,}; 5xx: {server_errors:,}")
+        if baseline:
+            print(f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
+                  f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})")
+        print(f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después"
+              f"{'' if alive else ' (¡el servidor terminó!)'}")
+        return 0
+    except BenchError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        procs.stop_all()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
