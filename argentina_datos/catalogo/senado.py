@@ -1,9 +1,11 @@
-"""The Senate: senators and official travel."""
+"""The Senate: senators, official travel and its counts, the presidency.  Votes are in
+senado_actas; blocs and committees in senado_organos; pay, staff and spending in senado_personal."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Obj, Route, Source
-from ..parametros import MES, year
+from ..esquema import TEXT, Dataset, Obj, Route, Source
+from ..parametros import MES, Param, year
 from .campos import boolean, fecha, integer, json, number, text
+
 
 def senado_viaje_fields(internacional: bool):
     common = [
@@ -41,6 +43,32 @@ def senado_viaje_fields(internacional: bool):
 VIAJES = "v1/senado/viajes"
 
 SENADO = ("Senado de la Nación", "https://www.senado.gob.ar/administrativo/viajes")
+UNIDAD_VIAJES = "viajes"
+
+
+def _senadores_en_funciones(source) -> list[str]:
+    """The sitting senators, those of a bloc in /v1/senado/bloques: upstream publishes their staff and
+    committees (/v1/senado/senadores/{id}/personal, /comisiones), a 404 for anyone else."""
+    bloques = source.get_json("v1/senado/bloques")
+    ids = []
+    for bloque in bloques if isinstance(bloques, list) else []:
+        senadores = bloque.get("senadores") if isinstance(bloque, dict) else None
+        ids += [s.get("id") for s in senadores if isinstance(s, dict)] if isinstance(senadores, list) else []
+    return list(dict.fromkeys(i for i in ids if isinstance(i, str)))
+
+
+# The senator of a per-senator file (its path), for the datasets that read those files.
+SENADOR_ARCHIVO = Param("senadorId", r"[0-9]{1,9}", TEXT, "id del senador del archivo",
+                        http_values=_senadores_en_funciones)
+
+
+def conteo_fields() -> list:
+    return [
+        text("senadorId", "id del senador (tabla senadores): la clave del objeto porSenador", nullable=False),
+        integer("nacionales", "pasajes nacionales", unit=UNIDAD_VIAJES),
+        integer("internacionales", "viajes al exterior", unit=UNIDAD_VIAJES),
+        integer("total", "nacionales + internacionales", unit=UNIDAD_VIAJES),
+    ]
 
 
 DATASETS: list[Dataset] = [
@@ -89,5 +117,41 @@ DATASETS: list[Dataset] = [
             Route("/v1/senado/viajes/internacionales/{año}", [year(2012, 2026, "del viaje")],
                   where={"anio": lambda p: p["año"]}, summary="Viajes internacionales de un año"),
         ],
+    ),
+    Dataset(
+        "senado_viajes_conteo", "Senado: viajes por senador (total)",
+        "Cuántos pasajes nacionales y viajes al exterior tiene cada senador en todos los datos de viajes del "
+        "Senado; un senador sin ninguno no figura. La API lo publica como objeto porSenador {id: conteo}, con "
+        "los ids en orden numérico creciente, en este orden.",
+        conteo_fields(), [Source("v1/senado/viajes/conteo")], origin=SENADO[0], origin_url=SENADO[1],
+        envelope_list="porSenador", keyed_by="senadorId", unique=("senadorId",),
+        envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
+        routes=[Route("/v1/senado/viajes/conteo", shape="envelope", summary="Viajes por senador")],
+    ),
+    Dataset(
+        "senado_viajes_conteo_12m", "Senado: viajes por senador (últimos 12 meses)",
+        "Como senado_viajes_conteo, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del "
+        "envoltorio (año y mes).",
+        conteo_fields(), [Source("v1/senado/viajes/conteo-12m")], origin=SENADO[0], origin_url=SENADO[1],
+        envelope_list="porSenador", keyed_by="senadorId", unique=("senadorId",),
+        envelope_fields=[integer("ventanaMeses", "meses contados (12)", unit="meses"),
+                         Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
+                         Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
+                         text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
+        routes=[Route("/v1/senado/viajes/conteo-12m", shape="envelope",
+                      summary="Viajes por senador en los últimos 12 meses")],
+    ),
+    Dataset(
+        "senado_presidencia", "Senado: presidencia",
+        "Quién preside el Senado (el vicepresidente de la Nación), su mandato y su contacto. Un solo registro: "
+        "el que publica upstream hoy.",
+        [text("nombre", "nombre y apellido"), text("cargo", "cargo"),
+         fecha("periodoInicio", "inicio del mandato"), fecha("periodoFin", "fin del mandato"),
+         text("foto", "URL de la foto"), text("email", "correo"), text("telefono", "teléfono"),
+         text("direccion", "dirección postal"), text("curriculum", "currículum; null = sin dato"),
+         text("fuente", "página del Senado de donde sale")],
+        [Source("v1/senado/presidencia")], origin=SENADO[0], origin_url="https://www.senado.gob.ar/presidencia",
+        single_record=True,
+        routes=[Route("/v1/senado/presidencia", shape="one", summary="Presidencia del Senado")],
     ),
 ]
