@@ -23,13 +23,16 @@ from . import (
     presidencia,
     rem,
     senado,
+    senado_actas,
+    senado_organos,
+    senado_personal,
     tasas,
 )
 from .campos import LICENCIA, PORCENTAJE
 
 THEMES = [
     calendario, presidencia, cotizaciones, indices, tasas, comisiones, creditos, billeteras, bonos, fci, senado,
-    diputados, rem, estado, historicos,
+    senado_actas, senado_organos, senado_personal, diputados, rem, estado, historicos,
 ]
 
 DATASETS: list[Dataset] = [dataset for theme in THEMES for dataset in theme.DATASETS]
