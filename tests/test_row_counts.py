@@ -50,6 +50,19 @@ FILES = {
     "rems": ["v1/rems/ultimo/index.json", "v1/rems/[0-9][0-9][0-9][0-9]/[0-9][0-9]/index.json"],
     "rems_informes": ["v1/rems/index.json"],
     # ---- senado (nuevas rutas) ----
+    # the index /v1/senado/actas and every year's file (an acta is in both)
+    "senado_actas": ["v1/senado/actas/index.json", "v1/senado/actas/[0-9][0-9][0-9][0-9]/index.json"],
+    "senado_bloques": ["v1/senado/bloques/index.json"],
+    "senado_comisiones": ["v1/senado/comisiones/index.json"],
+    "senado_comisiones_detalle": [("v1/senado/comisiones/*/index.json", None, "objeto")],
+    "senado_senadores_comisiones": ["v1/senado/senadores/*/comisiones/index.json"],
+    "senado_viajes_conteo": [("v1/senado/viajes/conteo/index.json", "porSenador")],
+    "senado_viajes_conteo_12m": [("v1/senado/viajes/conteo-12m/index.json", "porSenador")],
+    "senado_presidencia": [("v1/senado/presidencia/index.json", None, "objeto")],
+    "senado_escala_salarial": [("v1/senado/escala-salarial/index.json", None, "objeto")],
+    "senado_gasto": [("v1/senado/gasto/index.json", None, "objeto")],
+    "senado_personal": [("v1/senado/senadores/*/personal/index.json", None, "objeto")],
+    "senado_dietas_mecanismos": [("v1/senado/senadores/dietas-mecanismos/index.json", "senadores")],
     # ---- fin senado ----
     # ---- diputados ----
     "diputados": ["v1/diputados/diputados/index.json"],
@@ -103,6 +116,21 @@ CHILDREN = {  # child table: (parent files, parent list key or None, path to the
     "fci_fondos_composicion_cartera": ("fci_fondos", ["composicionCartera"]),
     "fci_fondos_calificaciones": ("fci_fondos", ["calificaciones"]),
     "fci_fondos_sociedades": ("fci_fondos", ["sociedades"]),
+    # senado (the lists nested in a nested list, gasto's blocs' porCategoria, are counted in test_senado.py)
+    "senado_actas_votos": ("senado_actas", ["votos"]),
+    "senado_bloques_senadores": ("senado_bloques", ["senadores"]),
+    "senado_bloques_personal": ("senado_bloques", ["personal"]),
+    "senado_bloques_personal_detalle": ("senado_bloques", ["personalDetalle"]),
+    "senado_bloques_gasto_por_categoria": ("senado_bloques", ["gasto", "porCategoria"]),
+    "senado_comisiones_integrantes": ("senado_comisiones", ["integrantes"]),
+    "senado_comisiones_detalle_integrantes": ("senado_comisiones_detalle", ["integrantes"]),
+    "senado_escala_salarial_categorias": ("senado_escala_salarial", ["categorias"]),
+    "senado_escala_salarial_conceptos": ("senado_escala_salarial", ["conceptos"]),
+    "senado_gasto_bloques": ("senado_gasto", ["bloques"]),
+    "senado_gasto_senadores": ("senado_gasto", ["senadores"]),
+    "senado_personal_personal": ("senado_personal", ["personal"]),
+    "senado_personal_personal_detalle": ("senado_personal", ["personalDetalle"]),
+    "senado_personal_gasto_por_categoria": ("senado_personal", ["gasto", "porCategoria"]),
     # diputados
     "diputados_meta_comisiones": ("diputados", ["meta", "comisiones"]),
     "diputados_periodos_tramos": ("diputados_periodos", ["tramos"]),
