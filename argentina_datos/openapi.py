@@ -102,6 +102,14 @@ def record_schema(table: str) -> dict:
     if ds.scalar_records:
         return {"type": "string", "description": ds.fields[0].description}
     schema = _object_schema(ds.fields, ds.description)
+    if any(m.name == "fecha" for m in ds.fields):
+        # agrupar=...&funcion=promedio averages integer fields too: the record may then carry a decimal.
+        for m in ds.fields:
+            if isinstance(m, Field) and m.kind == INTEGER:
+                schema["properties"][m.name]["type"] = "number"
+                schema["properties"][m.name]["description"] = (
+                    schema["properties"][m.name].get("description", "") + " (entero; promediado con agrupar, decimal)"
+                ).strip()
     schema["title"] = ds.title
     return schema
 
@@ -246,7 +254,7 @@ POR_FECHA = [
      "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
                     "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio). "
                     "funcion sin agrupar es un 400",
-     "schema": {"type": "object", "required": ["agrupar"], "additionalProperties": False, "properties": {
+     "schema": {"type": "object", "required": ["agrupar"], "properties": {
          "agrupar": {"type": "string", "enum": list(series.PERIODS)},
          "funcion": {"type": "string", "enum": list(series.FUNCTIONS)}}},
      "example": {"agrupar": "mes", "funcion": "promedio"}},

@@ -59,7 +59,9 @@ class Query:
         if self.empty:
             return ""
         values = [(n, getattr(self, n)) for n in NAMES]
-        return "?" + "&".join(f"{n}={v}" for n, v in values if v and not (n == "formato" and v == "json"))
+        # An empty value is a value (desde= is a 400), not the plain answer: it keeps its own key.
+        return "?" + "&".join(f"{n}={v}" for n, v in values
+                              if v is not None and not (n == "formato" and v == "json"))
 
 
 def parse(query_string: bytes | str) -> Query:

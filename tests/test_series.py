@@ -40,6 +40,7 @@ def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
     assert q.empty and q.key() == ""
     assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
     assert series.parse("formato=json").key() == ""
+    assert series.parse("fecha=").key() == "?fecha="  # not the plain answer's key: it gets its own 400
 
 
 def test_period_starts():
