@@ -24,7 +24,7 @@ import sqlite_utils
 from . import __version__, calidad, documentos, versiones
 from .catalogo import DATASETS
 from .esquema import Dataset
-from .fuentes import ABSENT_TABLE, SourceError, SourceUnreachable, partition_values
+from .fuentes import ABSENT_TABLE, DirectorySource, SourceError, SourceUnreachable, partition_values
 from .registros import keyed_records
 from .rutas import Router
 from .tablas import ChildLayout, Layout, quote
@@ -356,6 +356,9 @@ class Builder:
         self.today = today or dt.datetime.now(dt.timezone.utc).date()
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
+        # ... and its table is there even empty when the source lists its files (a directory, not HTTP):
+        # a mirror the catalogue describes whole has an empty documents table, not a missing one.
+        self.keeps_documents = self.all_datasets and isinstance(source, DirectorySource)
         self.documents: list[str] = []
         self.reporter = reporter
 
@@ -499,6 +502,8 @@ class Builder:
             self._link(db, loaded)
             if self.documents:
                 self._load_documents(db, fuentes, report)
+            elif self.keeps_documents:
+                db.execute(documentos.create_sql())
             # a build that skipped anything is incomplete: the next run must not call it up to date
             self._finish(db, loaded, fuentes, fingerprint if report.complete else "", report)
             self._check(db, loaded)
