@@ -135,15 +135,21 @@ def period_start(day: str, period: str) -> str:
     return d.isoformat()
 
 
+def _is_identifier(key: str) -> bool:
+    """An id is a number that names a record (actaId): it tells series apart, it is never averaged."""
+    return key == "id" or key.endswith(("Id", "_id"))
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def group(records: list[dict], period: str, function: str) -> list[dict]:
     """One record per period and series.  A series is told by the record's fields that are not
-    numbers (casa, moneda, ...), fecha aside; numeric fields are aggregated over the period's
-    records, ignoring nulls (a period where a field is always null gives null)."""
-    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v)}
+    numbers (casa, moneda, ...) and by its ids (actaId), fecha aside; the other numeric fields are
+    aggregated over the period's records, ignoring nulls (a period where a field is always null
+    gives null)."""
+    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
     numeric -= {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
     groups: dict[tuple, list[dict]] = {}
     for r in sorted(records, key=_day):  # stable: same-day records keep the list's order

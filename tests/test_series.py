@@ -70,6 +70,12 @@ def test_group_keeps_the_keys_and_aggregates_numbers_per_series():
     assert [r["compra"] for r in series.group(SMALL, "anio", "suma")] == [9, 10]
 
 
+def test_ids_tell_series_apart_and_are_never_averaged():
+    votes = [{"actaId": 7, "afirmativos": 40, "fecha": "2024-05-02"}, {"actaId": 9, "afirmativos": 30, "fecha": "2024-05-03"}]
+    out = series.group(votes, "mes", "promedio")
+    assert [(r["actaId"], r["afirmativos"]) for r in out] == [(7, 40.0), (9, 30.0)]
+
+
 def test_csv_of_records_and_of_bare_values():
     text = series.to_csv([{"a": 1, "b": None, "c": {"x": [1]}, "d": "ñ, sí"}, {"a": 2.5, "b": True}]).decode()
     assert list(csv.reader(io.StringIO(text))) == [["a", "b", "c", "d"], ["1", "", '{"x":[1]}', "ñ, sí"],
