@@ -49,9 +49,9 @@ def test_an_unknown_file_that_is_not_json_stops_the_build_naming_it(tmp_path, ca
 
 
 def test_routes_an_endpoint_derives_are_not_documents(conn):
-    """A senator's trips or a year of international trips come from the trips' tables."""
+    """A senator's trips or a year of international trips come from the trips' tables (today the
+    catalogue describes the whole mirror, and the documents table is empty)."""
     rutas = {r[0] for r in conn.execute("SELECT ruta FROM documentos")}
-    assert rutas, "the mirror has files no dataset describes yet"
     derived = [r for r in rutas if (r.startswith("/v1/senado/senadores/") and r.endswith("/viajes"))
                or r.startswith(("/v1/senado/viajes/internacionales/", "/v1/senado/viajes/nacionales/"))]
     assert derived == []
