@@ -20,9 +20,9 @@ import orjson
 
 from . import series
 from .documentos import document
-from .series import BadQuery, Query
 from .openapi import OPENAPI_PATH, openapi_document
 from .rutas import ApiError, Router
+from .series import BadQuery, Query
 
 log = logging.getLogger("argentina_datos.api")
 

@@ -13,8 +13,8 @@ import os
 import re
 import sqlite3
 import threading
-from collections import Counter
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable, Optional
@@ -24,7 +24,6 @@ import orjson
 
 from .esquema import Dataset, Source
 from .parametros import Param, group_name, template_regex
-
 
 _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 

@@ -23,7 +23,8 @@ import yaml
 from .catalogo import DATASETS, LICENCIA, PORCENTAJE
 from .esquema import BOOLEAN, EXTRA, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
 from .parametros import slash_date_to_iso
-from .servidor import DATABASE_NAME as DATABASE, METADATA, REPO
+from .servidor import DATABASE_NAME as DATABASE
+from .servidor import METADATA, REPO
 from .tablas import Layout
 
 # Datasette keys metadata by database name, the file's stem.  Users serve argentina.db;

@@ -14,8 +14,7 @@ from typing import Optional, Sequence
 
 import orjson
 
-from . import __version__
-from . import series
+from . import __version__, series
 from .catalogo import BY_TABLE
 from .esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
 from .rutas import Router

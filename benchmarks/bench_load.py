@@ -37,8 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_api import (HOST, TEST_DB, BenchError, Processes, ensure_db, find_tool, get,  # noqa: E402
-                       start_ours, to_ms)
+from bench_api import HOST, TEST_DB, BenchError, Processes, ensure_db, find_tool, get, start_ours, to_ms  # noqa: E402
 
 # (clase, parte de las conexiones, estados esperados)
 CLASSES = [

@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.fixture(scope="session")
 def db_path() -> Path:
     return Path(os.environ["ARGENTINA_DATOS_DB"])

@@ -6,8 +6,9 @@ import os
 import sqlite3
 import time
 
-from argentina_datos import cli
 from servidor_local import ServidorLocal
+
+from argentina_datos import cli
 
 TODAY = dt.date.today()
 PF = "v1/finanzas/tasas/plazoFijo"

@@ -8,10 +8,10 @@ from http import HTTPStatus
 import orjson
 import pytest
 from openapi_schema_validator import OAS30Validator
+from raw_asgi import call
 
 from argentina_datos.openapi import ERROR_SCHEMA
 from argentina_datos.rutas import Router
-from raw_asgi import call
 
 JSON_TYPE = "application/json; charset=utf-8"
 SQL_INJECTION = "'%20OR%201=1"

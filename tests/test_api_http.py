@@ -4,7 +4,6 @@ import re
 
 import orjson
 import pytest
-
 from raw_asgi import call
 
 JSON_TYPE = "application/json; charset=utf-8"

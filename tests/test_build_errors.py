@@ -11,12 +11,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from servidor_local import ServidorLocal
 
 from argentina_datos import cli
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.construir import Builder, BuildError
 from argentina_datos.fuentes import DirectorySource
-from servidor_local import ServidorLocal
 
 FERIADOS = [
     {"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},

@@ -7,7 +7,6 @@ import re
 
 import orjson
 import pytest
-
 from paths import UPSTREAM
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from paths import UPSTREAM
+from test_conformance import strictly_equal
 
 from argentina_datos import metadatos
 from argentina_datos.api import V1
@@ -17,8 +19,6 @@ from argentina_datos.construir import Builder
 from argentina_datos.fuentes import DirectorySource
 from argentina_datos.registros import keyed_object, keyed_records
 from argentina_datos.tablas import Layout
-from paths import UPSTREAM
-from test_conformance import strictly_equal
 
 DIPUTADOS = UPSTREAM / "v1" / "diputados"
 TABLES = [d.table for d in diputados.DATASETS]

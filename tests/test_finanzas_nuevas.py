@@ -10,6 +10,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from paths import UPSTREAM
+from test_conformance import strictly_equal
 
 from argentina_datos import metadatos
 from argentina_datos.api import V1
@@ -19,8 +21,6 @@ from argentina_datos.construir import Builder
 from argentina_datos.fuentes import DirectorySource
 from argentina_datos.slug import slugify
 from argentina_datos.tablas import Layout
-from paths import UPSTREAM
-from test_conformance import strictly_equal
 
 NUEVAS = ["finanzas_rem", "finanzas_rem_informes"]
 DATASETS = [*billeteras.DATASETS, *bonos.DATASETS, *estado.DATASETS, *[BY_TABLE[t] for t in NUEVAS]]

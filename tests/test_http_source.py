@@ -5,14 +5,14 @@ import sqlite3
 import time
 
 import pytest
+from paths import HISTORY, UPSTREAM
+from servidor_local import ServidorEnProceso, ServidorLocal
 
 from argentina_datos import cli, fuentes
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.construir import Builder, BuildError
 from argentina_datos.esquema import Source
 from argentina_datos.fuentes import HttpSource, SourceError
-from paths import HISTORY, UPSTREAM
-from servidor_local import ServidorEnProceso, ServidorLocal
 
 UVA = "v1/finanzas/indices/uva"
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from paths import TEST_DB
 
 from argentina_datos.servidor import METADATA, REPO
-from paths import TEST_DB
 
 CHROMIUM = Path(os.environ.get("ARGENTINA_DATOS_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = REPO / "screenshots"

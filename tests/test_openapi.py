@@ -9,12 +9,12 @@ import orjson
 import pytest
 from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
+from paths import REPO, SHARED
 
 from argentina_datos.api import V1
 from argentina_datos.openapi import OPENAPI_PATH, build_document, markdown_table
 from argentina_datos.parametros import BadParam
 from argentina_datos.rutas import Router
-from paths import REPO, SHARED
 
 SPEC_PATH = SHARED / "spec" / "interface.md"
 # The specification is in ../shared beside the mirror: the tests that read it are marked mirror.

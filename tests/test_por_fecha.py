@@ -4,10 +4,10 @@ import sqlite3
 
 import orjson
 import pytest
-
-from argentina_datos.api import V1
 from paths import UPSTREAM
 from test_conformance import strictly_equal
+
+from argentina_datos.api import V1
 
 pytestmark = pytest.mark.mirror
 

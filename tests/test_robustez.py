@@ -11,10 +11,10 @@ import urllib.parse
 
 import orjson
 import pytest
-
-from argentina_datos.api import V1
 from raw_asgi import call
 from servidor_datos import ServeDatos
+
+from argentina_datos.api import V1
 
 JSON_TYPE = "application/json; charset=utf-8"
 HTML_TYPE = "text/html; charset=utf-8"

@@ -5,7 +5,6 @@ The file lists here are written out independently of the catalogue on purpose.
 import json
 
 import pytest
-
 from paths import HISTORY, UPSTREAM
 
 FILES = {

@@ -6,9 +6,9 @@ import io
 import orjson
 import pandas as pd
 import pytest
+from paths import UPSTREAM
 
 from argentina_datos import series
-from paths import UPSTREAM
 
 JSON_TYPE = "application/json; charset=utf-8"
 

@@ -5,6 +5,7 @@ from ..esquema import Dataset, Derivation, Route, Source
 from ..parametros import CASA, DIA, DIVISA, FECHA, MONEDA
 from .campos import BCRA, fecha, number, text
 
+
 def cotizacion_fields(casa_description):
     return [
         text("casa", casa_description, facet=True, nullable=False),

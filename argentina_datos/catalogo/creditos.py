@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..esquema import Children, Dataset, Obj, Route, Source
 from .campos import BCRA, FRACCION, UPSTREAM, boolean, entidad, fecha, integer, number, text
 
+
 def hipotecarios_fields():
     return [
         entidad("banco (código corto)"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..esquema import Children, Dataset, Route, Source
 from .campos import BCRA, FRACCION, UPSTREAM, entidad, integer, number, serie, text
 
+
 def plazo_fijo_fields(tasas_table):
     return [
         entidad("banco"),
