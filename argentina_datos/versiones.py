@@ -144,9 +144,6 @@ class VersionedSource:
     def __init__(self, source, versions: dict[str, Version]):
         self.source = source
         self.versions = versions
-        for attr in ("description", "progress"):
-            if hasattr(source, attr):
-                setattr(self, attr, getattr(source, attr))
 
     def __getattr__(self, name):
         return getattr(self.source, name)
