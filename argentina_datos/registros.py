@@ -40,14 +40,6 @@ class _Absent:
 _ABSENT = _Absent()
 
 
-class BadRecord(ValueError):
-    """A record that does not fit its declared shape; ``path`` names the field."""
-
-    def __init__(self, message: str, path: str = ""):
-        super().__init__(message)
-        self.path = path
-
-
 @dataclass(frozen=True)
 class Deviation:
     """Something a record carries that its declared shape does not foresee.  It does not stop a
