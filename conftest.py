@@ -49,8 +49,8 @@ def pytest_collection_finish(session):
 
 
 def build_test_database() -> None:
-    from argentina_datos.construir import Builder, BuildError
-    from argentina_datos.fuentes import DirectorySource, SourceError
+    from argentina_datos.construccion.constructor import Builder, BuildError
+    from argentina_datos.construccion.fuentes import DirectorySource, SourceError
 
     if not (UPSTREAM / "v1").is_dir():
         pytest.exit(f"error: estas pruebas necesitan el espejo de upstream en {UPSTREAM} (o $ARGENTINA_DATOS_SOURCE); "

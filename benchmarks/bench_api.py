@@ -4,7 +4,7 @@ Levanta, sólo en 127.0.0.1 y en puertos libres:
   * nginx sirviendo ../shared/upstream (`try_files $uri/index.json =404;`), con una
     configuración generada en un directorio temporal (pid, logs y temporales propios; no toca
     /etc/nginx), como proceso hijo en primer plano;
-  * nuestro servidor (`python -m argentina_datos.servidor`, lo mismo que `serve-datos`) con la
+  * nuestro servidor (`python -m argentina_datos.web.servidor`, lo mismo que `serve-datos`) con la
     base de prueba build/argentina-test.db (se construye desde el espejo si falta);
 y mide con wrk cada ruta (pequeña, mediana, grande) durante unos segundos en cada uno: pedidos
 por segundo, latencia p50/p99 y la razón nuestro/nginx. Mide también la primera respuesta, sin
@@ -170,7 +170,7 @@ def start_nginx(procs: Processes, nginx: str, tmp: Path) -> int:
 def start_ours(procs: Processes, db: Path, tmp: Path, tag: str, workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     log = tmp / f"datasette-{tag}.log"
-    cmd = [sys.executable, "-m", "argentina_datos.servidor", str(db), "--host", HOST, "--port", str(port),
+    cmd = [sys.executable, "-m", "argentina_datos.web.servidor", str(db), "--host", HOST, "--port", str(port),
            "--workers", str(workers)]
     proc = procs.start("datasette", cmd, log, cwd=REPO)
     # Datasette's own page, so the /v1 caches stay cold for the first-response measurement.
@@ -183,8 +183,8 @@ def ensure_db(db: Path) -> Path:
         return db
     print(f"construyendo {db} desde {UPSTREAM} ...", flush=True)
     sys.path.insert(0, str(REPO))
-    from argentina_datos.construir import Builder
-    from argentina_datos.fuentes import DirectorySource
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import DirectorySource
 
     db.parent.mkdir(parents=True, exist_ok=True)
     Builder(DirectorySource(UPSTREAM, HISTORY), db).run()

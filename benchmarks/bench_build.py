@@ -33,8 +33,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from argentina_datos.catalogo import DATASETS  # noqa: E402
-from argentina_datos.construir import Builder  # noqa: E402
-from argentina_datos.fuentes import DirectorySource  # noqa: E402
+from argentina_datos.construccion.constructor import Builder  # noqa: E402
+from argentina_datos.construccion.fuentes import DirectorySource  # noqa: E402
 
 
 def timed(fn, repeat: int = 1):
@@ -53,7 +53,7 @@ def timed(fn, repeat: int = 1):
 def build_process(source: Path, history, out: Path, repeat: int = 1):
     """``build-db --force`` in a child process, best of ``repeat``: wall seconds, CPU seconds
     (user + sys) and peak RSS in MB of that process, from the kernel's accounting of it."""
-    cmd = [sys.executable, "-m", "argentina_datos.cli", "--source", str(source), "--output", str(out), "--force"]
+    cmd = [sys.executable, "-m", "argentina_datos.construccion.cli", "--source", str(source), "--output", str(out), "--force"]
     cmd += ["--history", str(history)] if history else []
     best = None
     for _ in range(repeat):

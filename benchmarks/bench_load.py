@@ -1,6 +1,6 @@
 """Carga mixta sobre el servidor completo: /v1 y Datasette a la vez, con wrk.
 
-Levanta nuestro servidor (`python -m argentina_datos.servidor`, lo mismo que `serve-datos`) con la
+Levanta nuestro servidor (`python -m argentina_datos.web.servidor`, lo mismo que `serve-datos`) con la
 base de prueba en 127.0.0.1 y un puerto libre, y le manda durante --duration segundos, con
 --connections conexiones en total repartidas entre clases de pedidos que corren a la vez (un wrk
 por clase):

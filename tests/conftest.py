@@ -19,6 +19,6 @@ def conn(db_path):
 
 @pytest.fixture(scope="session")
 def ds(db_path):
-    from argentina_datos.servidor import datasette_for
+    from argentina_datos.web.servidor import datasette_for
 
     return datasette_for(db_path)

@@ -34,7 +34,7 @@ class ServeDatos:
     def __enter__(self) -> "ServeDatos":
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "argentina_datos.servidor", str(self.db), "--host", HOST,
+                [sys.executable, "-m", "argentina_datos.web.servidor", str(self.db), "--host", HOST,
                  "--port", str(self.port)],
                 cwd=REPO, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 60

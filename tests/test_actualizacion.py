@@ -8,7 +8,7 @@ import time
 
 from servidor_local import ServidorLocal
 
-from argentina_datos import cli
+from argentina_datos.construccion import cli
 
 TODAY = dt.date.today()
 PF = "v1/finanzas/tasas/plazoFijo"
@@ -95,7 +95,7 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     assert tna == 0.29
     # dated by Last-Modified: the old version stays, and answers ?fecha=
     assert versions == [(TODAY - dt.timedelta(days=2)).isoformat(), TODAY.isoformat()]
-    from argentina_datos.servidor import datasette_for
+    from argentina_datos.web.servidor import datasette_for
 
     ds = datasette_for(out)
     old = await ds.client.get(f"/{PF}?fecha={(TODAY - dt.timedelta(days=1)).isoformat()}")

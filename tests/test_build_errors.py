@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from servidor_local import ServidorLocal
 
-from argentina_datos import cli
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.construir import Builder, BuildError
-from argentina_datos.fuentes import DirectorySource
+from argentina_datos.construccion import cli
+from argentina_datos.construccion.constructor import Builder, BuildError
+from argentina_datos.construccion.fuentes import DirectorySource
 
 FERIADOS = [
     {"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},
@@ -246,7 +246,7 @@ def test_output_gets_normal_permissions(construir, fuente, salida):
 
 # ---- two builds, killed builds -------------------------------------------------------
 def test_a_second_build_of_the_same_output_is_refused_while_the_first_runs(construir, fuente, salida):
-    from argentina_datos.construir import BuildLock
+    from argentina_datos.construccion.constructor import BuildLock
 
     antes = buena_construccion(construir, fuente, salida)
     with BuildLock(salida):

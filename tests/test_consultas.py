@@ -2,7 +2,7 @@
 import pytest
 import yaml
 
-from argentina_datos import metadatos
+from argentina_datos.documentacion import metadatos
 
 DB = metadatos.DATABASE
 QUERIES = yaml.safe_load(metadatos.METADATA.read_text(encoding="utf-8"))["databases"][DB]["queries"]

@@ -9,8 +9,8 @@ import pytest
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
-from argentina_datos import cli
-from argentina_datos.servidor import datasette_for
+from argentina_datos.construccion import cli
+from argentina_datos.web.servidor import datasette_for
 
 UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
 UVA_RUTA = "v1/finanzas/indices/uva"

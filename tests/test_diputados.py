@@ -12,13 +12,13 @@ import pytest
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
-from argentina_datos import metadatos
-from argentina_datos.api import V1
+from argentina_datos.almacen.registros import keyed_object, keyed_records
+from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, diputados
-from argentina_datos.construir import Builder
-from argentina_datos.fuentes import DirectorySource
-from argentina_datos.registros import keyed_object, keyed_records
-from argentina_datos.tablas import Layout
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
+from argentina_datos.documentacion import metadatos
+from argentina_datos.web.v1.api import V1
 
 DIPUTADOS = UPSTREAM / "v1" / "diputados"
 TABLES = [d.table for d in diputados.DATASETS]
@@ -151,7 +151,7 @@ def mirror_routes() -> list[str]:
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.rutas import Router
+    from argentina_datos.web.v1.rutas import Router
 
     router = Router()
     for route in mirror_routes():

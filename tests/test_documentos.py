@@ -4,8 +4,8 @@ import sqlite3
 
 import orjson
 
-from argentina_datos import cli
-from argentina_datos.servidor import datasette_for
+from argentina_datos.construccion import cli
+from argentina_datos.web.servidor import datasette_for
 
 
 def escribir(root, route, text: str):

@@ -13,14 +13,14 @@ import pytest
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
-from argentina_datos import metadatos
-from argentina_datos.api import V1
+from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, billeteras, bonos, estado
 from argentina_datos.catalogo.campos import FRACCION, PORCENTAJE
-from argentina_datos.construir import Builder
-from argentina_datos.fuentes import DirectorySource
-from argentina_datos.slug import slugify
-from argentina_datos.tablas import Layout
+from argentina_datos.catalogo.slug import slugify
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
+from argentina_datos.documentacion import metadatos
+from argentina_datos.web.v1.api import V1
 
 NUEVAS = ["finanzas_rem", "finanzas_rem_informes"]
 DATASETS = [*billeteras.DATASETS, *bonos.DATASETS, *estado.DATASETS, *[BY_TABLE[t] for t in NUEVAS]]
@@ -77,7 +77,7 @@ def test_the_mirror_has_every_family():
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.rutas import Router
+    from argentina_datos.web.v1.rutas import Router
 
     router = Router()
     for route in mirror_routes():

@@ -8,11 +8,11 @@ import pytest
 from paths import HISTORY, UPSTREAM
 from servidor_local import ServidorEnProceso, ServidorLocal
 
-from argentina_datos import cli, fuentes
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.construir import Builder, BuildError
-from argentina_datos.esquema import Source
-from argentina_datos.fuentes import HttpSource, SourceError
+from argentina_datos.catalogo.esquema import Source
+from argentina_datos.construccion import cli, fuentes
+from argentina_datos.construccion.constructor import Builder, BuildError
+from argentina_datos.construccion.fuentes import HttpSource, SourceError
 
 UVA = "v1/finanzas/indices/uva"
 
@@ -52,8 +52,8 @@ def test_http_build_of_the_mirror_has_the_same_rows_as_the_directory_build(db_pa
 
 def not_enumerated_over_http() -> list[str]:
     """Their tables and child tables (a committee's members)."""
+    from argentina_datos.almacen.tablas import Layout
     from argentina_datos.catalogo import DATASETS
-    from argentina_datos.tablas import Layout
 
     return [table for d in DATASETS
             if any(p.http_values is None for p in d.partitions for s in d.sources

@@ -6,8 +6,8 @@ import unicodedata
 import pytest
 import yaml
 
-from argentina_datos import metadatos
 from argentina_datos.catalogo import DATASETS
+from argentina_datos.documentacion import metadatos
 
 DB = metadatos.DATABASE
 
@@ -39,7 +39,7 @@ def visible_tables(conn):
 def test_metadata_yml_is_up_to_date():
     expected = metadatos.render(metadatos.build())
     assert metadatos.METADATA.read_text(encoding="utf-8") == expected, \
-        "metadata.yml está desactualizado: corra python -m argentina_datos.metadatos"
+        "metadata.yml está desactualizado: corra python -m argentina_datos.documentacion.metadatos"
 
 
 def test_check_mode_detects_a_stale_file(tmp_path):
@@ -168,7 +168,7 @@ def test_test_database_is_served_under_the_documented_name(ds):
 
 
 async def test_served_read_only(ds, conn):
-    from argentina_datos.servidor import SETTINGS
+    from argentina_datos.web.servidor import SETTINGS
 
     assert not ds.databases[DB].is_mutable
     before = conn.execute("SELECT count(*) FROM fuentes").fetchone()[0]
@@ -183,3 +183,16 @@ async def test_served_read_only(ds, conn):
 def test_no_canned_query_writes(metadata):
     for name, q in metadata["databases"][DB]["queries"].items():
         assert not q.get("write"), name
+
+
+def test_charts_are_pointed_at_the_served_database(tmp_path):
+    for part in ("base.yml", "consultas.yml"):
+        shutil.copy(metadatos.PARTS / part, tmp_path / part)
+    (tmp_path / "tableros.yml").write_text(yaml.safe_dump({"plugins": {"datasette-dashboards": {"d": {
+        "charts": {"a": {"query": "select 1"}, "b": {"query": "select 2", "db": "otra"}, "c": {"library": "markdown"}},
+        "filters": {"f": {"query": "select 3"}},
+    }}}}), encoding="utf-8")
+    d = metadatos.build(tmp_path)["plugins"]["datasette-dashboards"]["d"]
+    assert d["charts"]["a"]["db"] == metadatos.DATABASE and d["filters"]["f"]["db"] == metadatos.DATABASE
+    assert d["charts"]["b"]["db"] == "otra"  # a chart that names its database keeps it
+    assert "db" not in d["charts"]["c"]  # no query, no database

@@ -1,6 +1,6 @@
 """The Datasette UI as a user sees it, in a real headless Chromium.
 
-Starts `serve-datos` (python -m argentina_datos.servidor) on a free port
+Starts `serve-datos` (python -m argentina_datos.web.servidor) on a free port
 against the test database and visits the home page, a faceted table, a canned query, a
 full-text search and the charts page.  Each page must answer without an error banner, show
 what the database holds (counts are taken from SQLite, not written here) and fetch nothing
@@ -28,7 +28,7 @@ import pytest
 import yaml
 from paths import TEST_DB
 
-from argentina_datos.servidor import METADATA, REPO
+from argentina_datos.documentacion.metadatos import METADATA, REPO
 
 CHROMIUM = Path(os.environ.get("ARGENTINA_DATOS_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = REPO / "screenshots"
@@ -58,8 +58,8 @@ def _free_port() -> int:
 def _metadata() -> dict:
     meta = yaml.safe_load(METADATA.read_text()) if METADATA.exists() else None
     if "datasette-dashboards" not in ((meta or {}).get("plugins") or {}):
-        pytest.fail("metadata.yml no tiene los gráficos de metadata/tableros.yml: "
-                    "regenérelo con `python -m argentina_datos.metadatos`")
+        pytest.fail("metadata.yml no tiene los gráficos de argentina_datos/documentacion/partes/tableros.yml: "
+                    "regenérelo con `python -m argentina_datos.documentacion.metadatos`")
     return meta
 
 
@@ -76,7 +76,7 @@ def servidor():
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     # Exactly what a user runs: `serve-datos DB --host --port`.
-    cmd = [sys.executable, "-m", "argentina_datos.servidor", str(db), "--host", "127.0.0.1", "--port", str(port)]
+    cmd = [sys.executable, "-m", "argentina_datos.web.servidor", str(db), "--host", "127.0.0.1", "--port", str(port)]
     with tempfile.TemporaryFile("w+") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
         try:
@@ -278,7 +278,7 @@ def test_busqueda_de_texto(visita, servidor):
 
 def test_graficos(visita, servidor):
     dashboards = (servidor["meta"].get("plugins") or {}).get("datasette-dashboards") or {}
-    assert DASHBOARD in dashboards, "metadata/tableros.yml no define el tablero de series"
+    assert DASHBOARD in dashboards, "argentina_datos/documentacion/partes/tableros.yml no define el tablero de series"
     dashboard = dashboards[DASHBOARD]
     page = visita.go(f"/-/dashboards/{DASHBOARD}")
     assert page.locator("h1").first.inner_text().strip() == dashboard["title"]

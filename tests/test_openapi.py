@@ -11,10 +11,10 @@ from openapi_schema_validator import OAS30Validator
 from openapi_spec_validator import validate
 from paths import REPO, SHARED
 
-from argentina_datos.api import V1
-from argentina_datos.openapi import OPENAPI_PATH, build_document, markdown_table
-from argentina_datos.parametros import BadParam
-from argentina_datos.rutas import Router
+from argentina_datos.catalogo.parametros import BadParam
+from argentina_datos.documentacion.openapi import OPENAPI_PATH, build_document, markdown_table
+from argentina_datos.web.v1.api import V1
+from argentina_datos.web.v1.rutas import Router
 
 SPEC_PATH = SHARED / "spec" / "interface.md"
 # The specification is in ../shared beside the mirror: the tests that read it are marked mirror.
@@ -195,7 +195,7 @@ def test_readme_route_table_is_current():
     assert start in README and end in README, "README.md debe tener la tabla de rutas entre los marcadores"
     table = README[README.index(start) + len(start):README.index(end)]
     assert table.strip() == markdown_table(ROUTER).strip(), (
-        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.openapi --markdown")
+        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.documentacion.openapi --markdown")
 
 
 @pytest.mark.mirror

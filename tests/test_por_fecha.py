@@ -7,7 +7,7 @@ import pytest
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
-from argentina_datos.api import V1
+from argentina_datos.web.v1.api import V1
 
 pytestmark = pytest.mark.mirror
 

@@ -6,9 +6,9 @@ import re
 import pytest
 from rich.console import Console
 
-from argentina_datos import cli
-from argentina_datos.construir import Builder
-from argentina_datos.fuentes import DirectorySource
+from argentina_datos.construccion import cli
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ import json
 import orjson
 import pytest
 
-from argentina_datos import cli, recarga
-from argentina_datos.servidor import datasette_for
+from argentina_datos.construccion import cli
+from argentina_datos.web import recarga
+from argentina_datos.web.servidor import datasette_for
 
 UVA = "v1/finanzas/indices/uva"
 OLD = [{"fecha": "2016-03-31", "valor": 14.05}]

@@ -3,8 +3,8 @@ and must hand back (so the builder falls back, keeps and reports it) whatever th
 Whatever the record, decoding its row gives it back exactly."""
 import pytest
 
-from argentina_datos.esquema import BOOLEAN, INTEGER, NUMBER, TEXT, Children, Field, Obj
-from argentina_datos.registros import Codec
+from argentina_datos.almacen.registros import Codec
+from argentina_datos.catalogo.esquema import BOOLEAN, INTEGER, NUMBER, TEXT, Children, Field, Obj
 
 FIELDS = [
     Field("nombre", TEXT, nullable=False),

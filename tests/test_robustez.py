@@ -14,7 +14,7 @@ import pytest
 from raw_asgi import call
 from servidor_datos import ServeDatos
 
-from argentina_datos.api import V1
+from argentina_datos.web.v1.api import V1
 
 JSON_TYPE = "application/json; charset=utf-8"
 HTML_TYPE = "text/html; charset=utf-8"
@@ -148,9 +148,9 @@ async def test_too_many_facets_is_a_quick_400(ds):
 
 
 def limites_plugin():
-    from datasette.plugins import pm
+    from argentina_datos.web.complementos import limites
 
-    return pm.get_plugin("limites.py")
+    return limites
 
 
 async def test_facets_share_one_time_budget(ds, monkeypatch):

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from paths import UPSTREAM
 
-from argentina_datos import series
+from argentina_datos.web.v1 import series
 
 JSON_TYPE = "application/json; charset=utf-8"
 
@@ -210,8 +210,8 @@ async def test_answers_with_parameters_are_cached_apart(ds):
 
 
 def test_the_openapi_document_declares_the_parameters_where_they_apply():
-    from argentina_datos.openapi import build_document
-    from argentina_datos.rutas import Router
+    from argentina_datos.documentacion.openapi import build_document
+    from argentina_datos.web.v1.rutas import Router
 
     paths = build_document(Router())["paths"]
 

@@ -8,9 +8,9 @@ import sqlite3
 import orjson
 import pytest
 
-from argentina_datos.construir import Builder
-from argentina_datos.fuentes import DirectorySource
-from argentina_datos.servidor import datasette_for
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
+from argentina_datos.web.servidor import datasette_for
 
 PF = "v1/finanzas/tasas/plazoFijo"
 REMESAS = "v1/finanzas/remesas"

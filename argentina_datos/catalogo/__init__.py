@@ -7,8 +7,7 @@ to its theme's ``DATASETS`` (a new theme: a module here, listed below).
 """
 from __future__ import annotations
 
-from ..esquema import Dataset
-from . import (
+from argentina_datos.catalogo import (
     billeteras,
     bonos,
     calendario,
@@ -28,7 +27,8 @@ from . import (
     senado_personal,
     tasas,
 )
-from .campos import LICENCIA, PORCENTAJE
+from argentina_datos.catalogo.campos import LICENCIA, PORCENTAJE
+from argentina_datos.catalogo.esquema import Dataset
 
 THEMES = [
     calendario, presidencia, cotizaciones, indices, tasas, comisiones, creditos, billeteras, bonos, fci, senado,

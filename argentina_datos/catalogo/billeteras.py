@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import re
 
-from ..esquema import Children, Dataset, Derivation, Obj, Route, Source
-from ..parametros import Param
-from ..slug import slugify
-from .campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, integer, number, text
+from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, integer, number, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, Obj, Route, Source
+from argentina_datos.catalogo.parametros import Param
+from argentina_datos.catalogo.slug import slugify
 
 COMPARATASAS = "https://comparatasas.ar/"
 NOMBRE = r"[a-z0-9]+(?:-[a-z0-9]+)*"

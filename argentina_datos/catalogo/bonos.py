@@ -1,8 +1,8 @@
 """Treasury instruments: CER-linked bonds and bills (letras)."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
-from .campos import PORCENTAJE, fecha, integer, number, text
+from argentina_datos.catalogo.campos import PORCENTAJE, fecha, integer, number, text
+from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DOCTA = ("Docta Capital", "https://app.doctacapital.com.ar/dashboard/bonos/general/soberanos")
 POR_CIEN = "pesos por cada 100 de valor nominal"

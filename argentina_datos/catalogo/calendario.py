@@ -1,9 +1,9 @@
 """Holidays: national and banking, per year and for the current year."""
 from __future__ import annotations
 
-from ..esquema import Dataset
-from ..parametros import year
-from .campos import BCRA, fecha, por_año, text
+from argentina_datos.catalogo.campos import BCRA, fecha, por_año, text
+from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.catalogo.parametros import year
 
 DATASETS: list[Dataset] = [
     por_año(

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..esquema import BOOLEAN, DATE_UNIT, INTEGER, JSON, NUMBER, TEXT, Children, Dataset, Field, Obj, Route, Source
-from ..parametros import FECHA_ARCHIVO, LISTADO_AÑO
+from argentina_datos.catalogo.esquema import (
+    BOOLEAN,
+    DATE_UNIT,
+    INTEGER,
+    JSON,
+    NUMBER,
+    TEXT,
+    Children,
+    Dataset,
+    Field,
+    Obj,
+    Route,
+    Source,
+)
+from argentina_datos.catalogo.parametros import FECHA_ARCHIVO, LISTADO_AÑO
 
 LICENCIA = "MIT (ArgentinaDatos)"
 

@@ -1,8 +1,8 @@
 """Remittance platforms, payment and broker fees."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
-from .campos import FRACCION, UPSTREAM, boolean, entidad, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import FRACCION, UPSTREAM, boolean, entidad, fecha, integer, json, number, text
+from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     Dataset(

@@ -1,9 +1,9 @@
 """Quotes: the dollar by casa and other currencies, as series and per date."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Derivation, Route, Source
-from ..parametros import CASA, DIA, DIVISA, FECHA, MONEDA
-from .campos import BCRA, fecha, number, text
+from argentina_datos.catalogo.campos import BCRA, fecha, number, text
+from argentina_datos.catalogo.esquema import Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
 
 
 def cotizacion_fields(casa_description):

@@ -1,8 +1,8 @@
 """Credit offers: UVA mortgages and personal loans."""
 from __future__ import annotations
 
-from ..esquema import Children, Dataset, Obj, Route, Source
-from .campos import BCRA, FRACCION, UPSTREAM, boolean, entidad, fecha, integer, number, text
+from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, boolean, entidad, fecha, integer, number, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Obj, Route, Source
 
 
 def hipotecarios_fields():

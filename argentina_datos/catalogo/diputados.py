@@ -1,9 +1,9 @@
 """The Chamber of Deputies: periods, committees, deputies, seats, votes and travel."""
 from __future__ import annotations
 
-from ..esquema import Children, Count, Dataset, Derivation, Obj, Route, Source
-from ..parametros import Param, year
-from .campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, Route, Source
+from argentina_datos.catalogo.parametros import Param, year
 
 HCDN = ("Honorable Cámara de Diputados de la Nación", "https://datos.hcdn.gob.ar/")
 RECINTO = "https://parlamentaria.hcdn.gob.ar/recintoweb"

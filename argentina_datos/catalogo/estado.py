@@ -1,8 +1,8 @@
 """The state of the upstream service (/v1/estado)."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
-from .campos import UPSTREAM, text
+from argentina_datos.catalogo.campos import UPSTREAM, text
+from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     Dataset(

@@ -1,10 +1,10 @@
 """Investment funds (FCI): daily values by category, fund details and per-fund history."""
 from __future__ import annotations
 
-from ..esquema import Children, Dataset, Obj, Route, Source
-from ..parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
-from ..slug import slugify
-from .campos import CAFCI, PORCENTAJE, fecha, integer, number, text
+from argentina_datos.catalogo.campos import CAFCI, PORCENTAJE, fecha, integer, number, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
+from argentina_datos.catalogo.slug import slugify
 
 DATASETS: list[Dataset] = [
     Dataset(

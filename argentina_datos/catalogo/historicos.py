@@ -1,11 +1,11 @@
 """Dated versions of datasets upstream only publishes as "latest": the archive upstream is not."""
 from __future__ import annotations
 
-from ..esquema import Dataset
-from . import comisiones, creditos, tasas
-from .campos import history
-from .creditos import hipotecarios_fields
-from .tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, plazo_fijo_fields
+from argentina_datos.catalogo import comisiones, creditos, tasas
+from argentina_datos.catalogo.campos import history
+from argentina_datos.catalogo.creditos import hipotecarios_fields
+from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.catalogo.tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, plazo_fijo_fields
 
 
 def _base(module, table: str) -> Dataset:

@@ -1,8 +1,8 @@
 """Indices: inflation, UVA, country risk, confidence in the government."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
-from .campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie
+from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie
+from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     serie("inflacion", "Inflación mensual", "Variación mensual del índice de precios al consumidor.",

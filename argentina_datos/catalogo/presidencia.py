@@ -1,8 +1,8 @@
 """Presidents of the Nation and presidential events."""
 from __future__ import annotations
 
-from ..esquema import Dataset, Route, Source
-from .campos import UPSTREAM, fecha, text
+from argentina_datos.catalogo.campos import UPSTREAM, fecha, text
+from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     Dataset(

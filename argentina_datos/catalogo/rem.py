@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..esquema import Dataset, Derivation, Route, Source
-from ..parametros import LISTADO_MES, MES, year
-from .campos import BCRA, fecha, integer, number, text
+from argentina_datos.catalogo.campos import BCRA, fecha, integer, number, text
+from argentina_datos.catalogo.esquema import Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.parametros import LISTADO_MES, MES, year
 
 REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
 

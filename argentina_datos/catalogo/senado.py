@@ -2,9 +2,9 @@
 senado_actas; blocs and committees in senado_organos; pay, staff and spending in senado_personal."""
 from __future__ import annotations
 
-from ..esquema import TEXT, Dataset, Obj, Route, Source
-from ..parametros import MES, Param, year
-from .campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.esquema import TEXT, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.parametros import MES, Param, year
 
 
 def senado_viaje_fields(internacional: bool):

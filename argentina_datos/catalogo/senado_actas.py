@@ -5,10 +5,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Optional
 
-from ..esquema import TEXT, Children, Dataset, Link, Route, Source
-from ..parametros import Param, year
-from .campos import integer, json, text
-from .senado_nombres import padron_de_la_base
+from argentina_datos.catalogo.campos import integer, json, text
+from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Link, Route, Source
+from argentina_datos.catalogo.parametros import Param, year
+from argentina_datos.catalogo.senado_nombres import padron_de_la_base
 
 ORIGEN = ("Senado de la Nación", "https://www.senado.gob.ar/votaciones/actas")
 # The earliest year upstream publishes a file of (/v1/senado/actas/1983, empty until 2007).

@@ -1,11 +1,11 @@
 """The Senate's blocs and committees, and each sitting senator's committees."""
 from __future__ import annotations
 
-from ..esquema import TEXT, Children, Dataset, Derivation, Route, Source
-from ..parametros import SENADOR_ID, Param
-from .campos import integer, text
-from .senado import SENADO, SENADOR_ARCHIVO
-from .senado_personal import gasto, personal, personal_detalle
+from argentina_datos.catalogo.campos import integer, text
+from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.parametros import SENADOR_ID, Param
+from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
+from argentina_datos.catalogo.senado_personal import gasto, personal, personal_detalle
 
 BLOQUES = "https://www.senado.gob.ar/senadores/listados/agrupados-por-bloques"
 COMISIONES = "https://www.senado.gob.ar/parlamentario/comisiones/"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import sqlite3
 from typing import Optional
 
-from ..esquema import Children, Dataset, Link, Obj, Route, Source
-from ..parametros import SENADOR_ID
-from .campos import boolean, integer, json, number, text
-from .senado import SENADO, SENADOR_ARCHIVO
-from .senado_nombres import padron_de_la_base
+from argentina_datos.catalogo.campos import boolean, integer, json, number, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, Route, Source
+from argentina_datos.catalogo.parametros import SENADOR_ID
+from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
+from argentina_datos.catalogo.senado_nombres import padron_de_la_base
 
 ESCALA = "https://www.senado.gob.ar/prensa/adjunto/descargarArchivo/tipo/EscalaSalarial"
 DIETAS = "https://www.senado.gob.ar/dietas"

@@ -1,8 +1,8 @@
 """Rates: deposits, fixed-term deposits by bank, crypto pesos, dollar accounts."""
 from __future__ import annotations
 
-from ..esquema import Children, Dataset, Route, Source
-from .campos import BCRA, FRACCION, UPSTREAM, entidad, integer, number, serie, text
+from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, entidad, integer, number, serie, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Route, Source
 
 
 def plazo_fijo_fields(tasas_table):

@@ -10,11 +10,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from .catalogo import BY_TABLE, DATASETS
-from .consultas import envelope, published, query_for, table_exists
-from .esquema import Children, Count, Dataset, Field, Route
-from .parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
-from .registros import keyed_object
+from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
+from argentina_datos.almacen.registros import keyed_object
+from argentina_datos.catalogo import BY_TABLE, DATASETS
+from argentina_datos.catalogo.esquema import Children, Count, Dataset, Field, Route
+from argentina_datos.catalogo.parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
 
 
 class ApiError(Exception):

@@ -1,6 +1,6 @@
 """The OpenAPI 3 document of /v1, generated from the catalogue and the router.
 
-``python -m argentina_datos.openapi`` prints the document; ``--markdown`` prints the route
+``python -m argentina_datos.documentacion.openapi`` prints the document; ``--markdown`` prints the route
 table that the README carries (tests/test_openapi.py checks that it is current).
 """
 from __future__ import annotations
@@ -14,10 +14,11 @@ from typing import Optional, Sequence
 
 import orjson
 
-from . import __version__, series
-from .catalogo import BY_TABLE
-from .esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
-from .rutas import Router
+from argentina_datos import __version__
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
+from argentina_datos.web.v1 import series
+from argentina_datos.web.v1.rutas import Router
 
 OPENAPI_PATH = "/v1/openapi.json"
 
@@ -340,7 +341,7 @@ def markdown_table(router: Router) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m argentina_datos.openapi",
+    parser = argparse.ArgumentParser(prog="python -m argentina_datos.documentacion.openapi",
                                      description="Imprime el documento OpenAPI de /v1, o la tabla de rutas.")
     parser.add_argument("--markdown", action="store_true", help="la tabla de rutas del README, en Markdown")
     args = parser.parse_args(argv)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from .esquema import INTEGER, TEXT
+from argentina_datos.catalogo.esquema import INTEGER, TEXT
 
 
 class BadParam(ValueError):
@@ -113,7 +113,7 @@ def _rem_reports(source) -> list[str]:
 
 def _fund_slugs(source) -> list[str]:
     """The funds upstream lists in /v1/finanzas/fci/fondos."""
-    from .slug import slugify
+    from argentina_datos.catalogo.slug import slugify
 
     envelope = source.get_json("v1/finanzas/fci/fondos")
     fondos = envelope.get("fondos", []) if isinstance(envelope, dict) else []

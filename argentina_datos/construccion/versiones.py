@@ -22,8 +22,8 @@ from typing import Optional
 
 import orjson
 
-from .catalogo import BY_TABLE
-from .esquema import Dataset
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.esquema import Dataset
 
 TABLE = "cambios"
 # Fields that name a record when the dataset declares no key (a bank's rate, a token's yield).
@@ -69,7 +69,7 @@ def _http_date(value: Optional[str]) -> Optional[str]:
 
 def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
     """The versions a previous build stored, each rebuilt as the JSON file it came from."""
-    from .consultas import RecordQuery, envelope
+    from argentina_datos.almacen.consultas import RecordQuery, envelope
 
     if not old_db.exists():
         return {}

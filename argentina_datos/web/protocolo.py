@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from .api import JSON_TYPE, error_body
+from argentina_datos.web.v1.api import JSON_TYPE, error_body
 
 MAX_REQUEST_LINE = 8 * 1024
 MAX_HEAD = 32 * 1024  # request line and headers together (nginx's default buffers: 4 x 8 KB)

@@ -7,9 +7,9 @@ from typing import Optional
 
 import orjson
 
-from .catalogo import BY_TABLE
-from .esquema import ROW_ID, Dataset
-from .tablas import ChildLayout, Layout, quote
+from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.esquema import ROW_ID, Dataset
 
 
 @lru_cache(maxsize=None)

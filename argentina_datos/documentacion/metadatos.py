@@ -2,13 +2,13 @@
 
 Every table the builder writes is described here from the same catalogue entry that
 created it: the dataset's table, its child tables, its lookup tables and their view.
-Hand-written parts live in ``metadata/``: ``base.yml`` (title, licence, the builder's own
+Hand-written parts live in ``partes/`` beside this module: ``base.yml`` (title, licence, the builder's own
 tables, overrides), ``consultas.yml`` (canned queries) and, when present, ``tableros.yml``
 (chart and dashboard plugins).  Hand-written YAML wins over generated values, so a
 description or a facet list can be corrected without touching code.
 
-    python -m argentina_datos.metadatos           # writes metadata.yml
-    python -m argentina_datos.metadatos --check   # exit 1 if metadata.yml is stale
+    python -m argentina_datos.documentacion.metadatos           # writes metadata.yml
+    python -m argentina_datos.documentacion.metadatos --check   # exit 1 if metadata.yml is stale
 """
 from __future__ import annotations
 
@@ -20,16 +20,18 @@ from typing import Iterator, Optional
 
 import yaml
 
-from .catalogo import DATASETS, LICENCIA, PORCENTAJE
-from .esquema import BOOLEAN, EXTRA, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
-from .parametros import slash_date_to_iso
-from .servidor import DATABASE_NAME as DATABASE
-from .servidor import METADATA, REPO
-from .tablas import Layout
+from argentina_datos.almacen.tablas import Layout
+from argentina_datos.catalogo import DATASETS, LICENCIA, PORCENTAJE
+from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
+from argentina_datos.catalogo.parametros import slash_date_to_iso
 
 # Datasette keys metadata by database name, the file's stem.  Users serve argentina.db;
 # servidor.datasette_for serves any other file (the tests') under this same name.
-PARTS = REPO / "metadata"
+DATABASE = "argentina"
+PARTS = Path(__file__).resolve().parent / "partes"
+# In a checkout, the generated file sits at the root, where Datasette users look for it.
+REPO = Path(__file__).resolve().parents[2]
+METADATA = REPO / "metadata.yml"
 
 # Datasette renders `units` with Pint: only units Pint knows, the rest stays in the text.
 PINT_UNITS = {PORCENTAJE: "percent", "días": "day"}
@@ -45,8 +47,8 @@ DERIVED = {
 # The column a row is known by, when another table points at it.
 LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo")
 HEADER = (
-    "# Generado por `python -m argentina_datos.metadatos` desde argentina_datos/catalogo.py y\n"
-    "# metadata/*.yml. No editar a mano: cambiar el catálogo o metadata/ y volver a generar.\n"
+    "# Generado por `python -m argentina_datos.documentacion.metadatos` desde argentina_datos/catalogo/\n"
+    "# y argentina_datos/documentacion/partes/*.yml. No editar a mano: cambiar el catálogo o partes/ y volver a generar.\n"
 )
 
 
@@ -300,7 +302,22 @@ def build(parts: Path = PARTS) -> dict:
     metadata = merge(metadata, consultas)
     tableros = read_part("tableros.yml", parts)
     metadata = merge(metadata, tableros)
+    name_chart_databases(metadata)
     return metadata
+
+
+def name_chart_databases(metadata: dict) -> None:
+    """datasette-dashboards needs the database (`db`) of every chart and filter with a query; the
+    served database is always DATABASE (servidor.datasette_for names it so), so tableros.yml leaves
+    it out.  A chart that names its own keeps it."""
+    dashboards = (metadata.get("plugins") or {}).get("datasette-dashboards") or {}
+    for dashboard in dashboards.values():
+        if not isinstance(dashboard, dict):
+            continue
+        for kind in ("charts", "filters"):
+            for spec in (dashboard.get(kind) or {}).values():
+                if isinstance(spec, dict) and spec.get("query"):
+                    spec.setdefault("db", DATABASE)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -315,13 +332,20 @@ def _str(dumper, value: str):
 _Dumper.add_representer(str, _str)
 
 
+def load() -> dict:
+    """The metadata to serve: metadata.yml in a checkout, else (an installed package) built now."""
+    if METADATA.exists():
+        return yaml.safe_load(METADATA.read_text(encoding="utf-8")) or {}
+    return build()
+
+
 def render(metadata: dict) -> str:
     return HEADER + yaml.dump(metadata, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m argentina_datos.metadatos",
-                                description="Genera metadata.yml desde el catálogo y metadata/*.yml.")
+    p = argparse.ArgumentParser(prog="python -m argentina_datos.documentacion.metadatos",
+                                description="Genera metadata.yml desde el catálogo y partes/*.yml.")
     p.add_argument("--check", action="store_true", help="sólo verificar que metadata.yml está al día")
     p.add_argument("--output", type=Path, default=METADATA)
     args = p.parse_args(argv)
@@ -329,7 +353,7 @@ def main(argv=None) -> int:
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
-            print(f"{args.output} no está al día: corra python -m argentina_datos.metadatos", file=sys.stderr)
+            print(f"{args.output} no está al día: corra python -m argentina_datos.documentacion.metadatos", file=sys.stderr)
             return 1
         return 0
     args.output.write_text(text, encoding="utf-8")

@@ -15,6 +15,7 @@ import time
 import weakref
 from typing import Optional
 
+from datasette import hookimpl
 from datasette.database import Database, connections
 
 CHECK_EVERY = 1.0  # seconds between two looks at the files
@@ -96,3 +97,20 @@ def _identity(path: str) -> Optional[tuple]:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+@hookimpl
+def startup(datasette):
+    # Which file each database reads is noted now, before anything can replace it.
+    look(datasette, force=True)
+
+
+def wrap(datasette, app):
+    """Every request first looks whether a new build replaced the file (order: web.capas)."""
+
+    async def looking(scope, receive, send):
+        if scope["type"] == "http":
+            look(datasette)
+        await app(scope, receive, send)
+
+    return looking

@@ -22,8 +22,8 @@ from typing import Iterable, Optional
 import httpx
 import orjson
 
-from .esquema import Dataset, Source
-from .parametros import Param, group_name, template_regex
+from argentina_datos.catalogo.esquema import Dataset, Source
+from argentina_datos.catalogo.parametros import Param, group_name, template_regex
 
 _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
@@ -153,7 +153,7 @@ class PreviousBuild:
 
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it: its route's answer there."""
-        from .api import V1
+        from argentina_datos.web.v1.api import V1
 
         with self._lock:
             if self._conn is None:

@@ -12,7 +12,7 @@ from dataclasses import field as dc_field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 if TYPE_CHECKING:
-    from .parametros import Param
+    from argentina_datos.catalogo.parametros import Param
 
 # Value kinds.  NUMBER columns use NUMERIC affinity so that an integer stays an
 # integer and a decimal stays a float: upstream's 4 and 4.5 come back as 4 and 4.5.

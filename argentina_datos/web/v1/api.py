@@ -18,13 +18,13 @@ from typing import Optional
 
 import orjson
 
-from . import series
-from .documentos import document
-from .openapi import OPENAPI_PATH, openapi_document
-from .rutas import ApiError, Router
-from .series import BadQuery, Query
+from argentina_datos.almacen.documentos import document
+from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.web.v1 import series
+from argentina_datos.web.v1.rutas import ApiError, Router
+from argentina_datos.web.v1.series import BadQuery, Query
 
-log = logging.getLogger("argentina_datos.api")
+log = logging.getLogger("argentina_datos.web.v1.api")
 
 MAX_PATH = 1024
 CACHE_BYTES = 512 * 1024 * 1024

@@ -9,8 +9,8 @@ import sys
 import time
 import traceback
 
-from .construir import Builder, BuildError, Outcome
-from .fuentes import PreviousBuild, SourceError, open_source
+from argentina_datos.construccion.constructor import Builder, BuildError, Outcome
+from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 

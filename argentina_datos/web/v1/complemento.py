@@ -6,15 +6,14 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
-from datasette import hookimpl
-
-from argentina_datos import recarga, series
-from argentina_datos.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
-from argentina_datos.construir import BUILD_TABLE as MARKER_TABLE
-from argentina_datos.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.almacen.tablas import BUILD_TABLE as MARKER_TABLE
+from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.web import recarga
+from argentina_datos.web.v1 import series
+from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
 GZIP_IN_THREAD = 64 * 1024
-log = logging.getLogger("argentina_datos.api_v1")
+log = logging.getLogger(__name__)
 
 
 class OwnConnection:
@@ -159,9 +158,6 @@ def compute_plain(v1: V1, conn, path: str, query: series.Query):
         conn.row_factory, conn.text_factory = saved
 
 
-@hookimpl
-def asgi_wrapper(datasette):
-    def wrap(app):
-        return V1Middleware(app, datasette)
-
-    return wrap
+def wrap(datasette, app):
+    """This layer around `app` (the order of the layers is in argentina_datos.web.capas)."""
+    return V1Middleware(app, datasette)

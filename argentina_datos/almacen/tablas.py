@@ -8,8 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from .esquema import EXTRA, OMITTED, ORDER, ROW_ID, SQL_TYPES, Children, Dataset, children_with_paths
-from .registros import Codec
+from argentina_datos.almacen.registros import Codec
+from argentina_datos.catalogo.esquema import (
+    EXTRA,
+    OMITTED,
+    ORDER,
+    ROW_ID,
+    SQL_TYPES,
+    Children,
+    Dataset,
+    children_with_paths,
+)
+
+# Written last by every build: its presence marks a database as an argentina-datos build.
+BUILD_TABLE = "_construccion"
 
 
 def quote(name: str) -> str:

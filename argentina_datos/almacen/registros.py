@@ -15,8 +15,8 @@ from typing import Any, Optional, Sequence
 
 import orjson
 
-from .calidad import FORBIDDEN_NULL, MISSING, UNDECLARED, WRONG_TYPE
-from .esquema import (
+from argentina_datos.almacen.calidad import FORBIDDEN_NULL, MISSING, UNDECLARED, WRONG_TYPE
+from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
     JSON,

@@ -14,53 +14,27 @@ import sqlite3
 import tempfile
 import time
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
-import orjson
 import sqlite_utils
 
-from . import __version__, calidad, documentos, versiones
-from .catalogo import DATASETS
-from .esquema import Dataset
-from .fuentes import ABSENT_TABLE, DirectorySource, SourceError, SourceUnreachable, partition_values
-from .registros import keyed_records
-from .rutas import Router
-from .tablas import ChildLayout, Layout, quote
+from argentina_datos import __version__
+from argentina_datos.almacen import calidad, documentos
+from argentina_datos.almacen.tablas import BUILD_TABLE, Layout, quote
+from argentina_datos.catalogo import DATASETS
+from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.construccion import versiones
+from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
+from argentina_datos.construccion.fuentes import (
+    ABSENT_TABLE,
+    DirectorySource,
+    SourceError,
+    SourceUnreachable,
+)
+from argentina_datos.web.v1.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
-# Written last by every build: its presence marks a database as an argentina-datos build.
-BUILD_TABLE = "_construccion"
-
-
-class BuildError(RuntimeError):
-    """Bad input: the message names the file or URL, the record and the problem."""
-
-
-@dataclass
-class Fuente:
-    ruta: str
-    tabla: str
-    archivo: str
-    registros: int
-    bytes: int
-    sha256: str
-    actualizado: Optional[str]
-    envoltorio: Optional[str]
-    etag: Optional[str] = None
-    modificado: Optional[str] = None  # HTTP Last-Modified
-
-
-@dataclass
-class Outcome:
-    table: str
-    rows: int = 0
-    files: int = 0
-    seconds: float = 0.0
-    missing: bool = False
-    error: Optional[str] = None  # the whole dataset was skipped (--keep-going)
-    skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
 
 
 @dataclass
@@ -89,263 +63,11 @@ class Report:
 def catalogue_fingerprint() -> str:
     """Changes whenever the code that decides the database's shape changes."""
     h = hashlib.sha256(__version__.encode())
-    for p in sorted(Path(__file__).parent.rglob("*.py")):
+    for p in sorted(Path(__file__).parents[1].rglob("*.py")):
         h.update(p.read_bytes())
     return h.hexdigest()
 
 
-class DatasetLoader:
-    """Reads one dataset's files and writes its rows.
-
-    A record that does not fit the catalogue is kept as it came and reported
-    (``findings``).  Only a file that cannot be read as a list of records stops
-    the dataset; with ``keep_going`` that file alone is skipped.
-    """
-
-    def __init__(self, db: sqlite3.Connection, dataset: Dataset, source, progress: Callable[[int], None],
-                 *, keep_going: bool = False, dates: Optional[calidad.DateChecker] = None):
-        self.db = db
-        self.dataset = dataset
-        self.layout = Layout(dataset)
-        self.source = source
-        self.progress = progress
-        self.keep_going = keep_going
-        self.dates = dates or calidad.DateChecker()
-        self.next_id = {c.table: 1 for c in self.layout.all_children()}
-        self.next_id[self.layout.table] = 1
-        self.lookup_ids: dict[str, dict] = {c: {} for c in self.layout.lookups}
-        self.children_by_member = {id(c.member): c for c in self.layout.all_children()}
-        self.fuentes: list[Fuente] = []
-        self.findings: list[calidad.Finding] = []
-        self.skipped_files: list[str] = []
-        self._date_columns = _date_positions(self.layout.codec)
-        self._route = ""
-        self.claimed_lists = _claimed_lists(dataset)
-
-    def load(self, routes) -> int:
-        for statement in self.layout.create_sql():
-            self.db.execute(statement)
-        total = 0
-        for src, route in routes:
-            self.db.execute("SAVEPOINT archivo")
-            try:
-                total += self._load_file(src, route)
-            except (BuildError, SourceError) as e:
-                self.db.execute("ROLLBACK TO archivo")
-                if not self.keep_going or isinstance(e, SourceUnreachable):
-                    raise
-                self.skipped_files.append(str(e))
-            self.db.execute("RELEASE archivo")
-            self.progress(1)
-        return total
-
-    def finish(self) -> None:
-        for column, ids in self.lookup_ids.items():
-            self.db.executemany(
-                f"INSERT INTO {quote(self.layout.lookup_table(column))} (id, {quote(column)}) VALUES (?, ?)",
-                [(i, v) for v, i in ids.items()],
-            )
-
-    # ---- one file --------------------------------------------------------------
-    def _load_file(self, src, route: str) -> int:
-        name = self.source.name(route, src.history)
-        body = self.source.read(route, src.history)
-        try:
-            data = orjson.loads(body)
-        except orjson.JSONDecodeError as e:
-            raise BuildError(f"{name}: no es JSON válido ({e})") from None
-        envelope = None
-        list_key = self.dataset.envelope_list
-        if list_key:
-            keyed = self.dataset.keyed_by
-            if type(data) is not dict or type(data.get(list_key)) is not (dict if keyed else list):
-                what = "el objeto por id" if keyed else "la lista"
-                raise BuildError(f"{name}: se esperaba un objeto con {what} «{list_key}»")
-            envelope = {k: v for k, v in data.items() if k not in self.claimed_lists}
-            records = keyed_records(data[list_key], keyed) if keyed else data[list_key]
-        elif self.dataset.single_record:
-            if type(data) is not dict:
-                raise BuildError(f"{name}: se esperaba un objeto (un registro) y llegó {type(data).__name__}")
-            records = [data]
-        else:
-            if type(data) is not list:
-                raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
-            records = data
-        self._route = "/" + route
-        self._insert(records, partition_values(self.dataset, src, route))
-        actualizado = None
-        if envelope:
-            actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
-        etag, modified = _validators(self.source, route, src.history)
-        self.fuentes.append(Fuente(
-            "/" + route, self.layout.table, name, len(records), len(body), _sha256(self.source, route, body),
-            actualizado, orjson.dumps(envelope).decode() if envelope else None, etag, modified,
-        ))
-        return len(records)
-
-    def _insert(self, records: list, partitions: dict) -> None:
-        layout = self.layout
-        prefix = [self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
-                  for p in layout.partition_only]
-        shared = {p.name: partitions[p.name] for p in self.dataset.partitions if p not in layout.partition_only}
-        if not layout.has_children:
-            columns = layout.codec.encode_columns(records)
-            if columns is not None and self._insert_columns(records, prefix, shared, columns):
-                return
-        field_lookups = [i for i, c in enumerate(layout.field_columns) if c in layout.lookups]
-        derived = list(self.dataset.derived.values())
-        ordered = self.dataset.ordered
-        rows = []
-        child_rows: dict[str, list] = {}
-        encoded = []
-        for i, record in enumerate(records):
-            values, children, deviations = layout.codec.encode(record)
-            encoded.append(values)
-            for d in deviations:
-                self._report(d.problem, i, d.field or None, d.value, d.describe())
-            for name, expected in shared.items():
-                if type(record) is dict and record.get(name) != expected:
-                    self._report(calidad.PARTITION_MISMATCH, i, name, record.get(name),
-                                 f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}")
-            if field_lookups:
-                values = list(values)
-                for j in field_lookups:
-                    values[j] = self._lookup(layout.field_columns[j], values[j])
-            row = prefix + [i] if ordered else list(prefix)
-            if layout.has_children:
-                parent_id = self.next_id[layout.table]
-                self.next_id[layout.table] += 1
-                row.insert(0, parent_id)
-                self._collect_children(children, parent_id, child_rows, (), i)
-            row.extend(values)
-            for fn in derived:
-                row.append(_derive(fn, record))
-            rows.append(row)
-        self._check_dates(layout.codec, encoded, None)
-        cols = layout.insert_columns
-        self.db.executemany(
-            f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
-            rows,
-        )
-        for child in layout.all_children():
-            if child.table in child_rows:
-                cols = child.insert_columns
-                self.db.executemany(
-                    f"INSERT INTO {quote(child.table)} ({', '.join(map(quote, cols))}) "
-                    f"VALUES ({', '.join('?' * len(cols))})",
-                    child_rows[child.table],
-                )
-
-    def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
-        """What the record-by-record loop of ``_insert`` does, a column at a time.
-
-        Returns False, having written nothing, when a record needs that loop to
-        be reported.
-        """
-        layout = self.layout
-        n = len(records)
-        for name, expected in shared.items():
-            if columns[layout.field_columns.index(name)].count(expected) != n:
-                return False
-        for j, column_name in enumerate(layout.field_columns):
-            if column_name in layout.lookups:
-                ids = self.lookup_ids[column_name]
-                for value in dict.fromkeys(columns[j]):  # ids in order of first appearance
-                    if value not in ids and value is not None:
-                        ids[value] = len(ids) + 1
-                columns[j] = list(map(ids.get, columns[j]))
-        for j, column_name in self._date_columns:
-            for i in self.dates.bad_positions(columns[j]):
-                self._report_date(i, column_name, columns[j][i])
-        head = [repeat(value, n) for value in prefix]
-        if self.dataset.ordered:
-            head.append(range(n))
-        derived = [list(map(fn, records)) for fn in self.dataset.derived.values()]
-        cols = layout.insert_columns
-        self.db.executemany(
-            f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
-            zip(*head, *columns, *derived),
-        )
-        return True
-
-    def _collect_children(self, children, parent_id, out, prefix: tuple, record_at: int) -> None:
-        for member, items in children:
-            child: ChildLayout = self.children_by_member[id(member)]
-            encoded = []
-            for pos, item in enumerate(items):
-                values, grandchildren, deviations = child.codec.encode(item)
-                encoded.append(values)
-                where = prefix + (f"{'.'.join(child.path)}[{pos}]",)
-                for d in deviations:
-                    field = ".".join(where + d.path)
-                    self._report(d.problem, record_at, field, d.value, f"{'.'.join(where)}: {d.describe()}")
-                own_id = self.next_id[child.table]
-                self.next_id[child.table] += 1
-                out.setdefault(child.table, []).append((own_id, parent_id, pos, *values))
-                self._collect_children(grandchildren, own_id, out, where, record_at)
-            self._check_dates(child.codec, encoded, record_at, ".".join(prefix + child.path))
-
-    def _check_dates(self, codec, rows: list[tuple], record_at: Optional[int], prefix: str = "") -> None:
-        for j, column_name in _date_positions(codec):
-            column = [r[j] for r in rows]
-            for i in self.dates.bad_positions(column):
-                field = f"{prefix}[{i}].{column_name}" if prefix else column_name
-                self._report_date(i if record_at is None else record_at, field, column[i])
-
-    def _report_date(self, at: int, field: str, value) -> None:
-        self._report(calidad.IMPOSSIBLE_DATE, at, field, value,
-                     f"«{field}» = {value!r} no es una fecha del calendario AAAA-MM-DD")
-
-    def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
-        self.findings.append(calidad.Finding(
-            self.layout.table, control, self._route, None if at is None else at + 1, field,
-            calidad.as_json(value), detail,
-        ))
-
-    def _lookup(self, column: str, value):
-        ids = self.lookup_ids[column]
-        found = ids.get(value)
-        if found is None:
-            if value is None:
-                return None
-            found = ids[value] = len(ids) + 1
-        return found
-
-
-def _claimed_lists(dataset: Dataset) -> set:
-    """The lists of a file that datasets store as their records: this one's and those of the other
-    datasets reading the same files (the Senate's trips).  Everything else in the file, a list of
-    vacant seats too, is its envelope."""
-    routes = {s.route for s in dataset.sources}
-    return {d.envelope_list for d in [dataset, *DATASETS]
-            if d.envelope_list and routes & {s.route for s in d.sources}}
-
-
-def _validators(source, route: str, history: bool) -> tuple:
-    validators = getattr(source, "validators", {})
-    return (None, None) if history else tuple(validators.get(route, (None, None)))
-
-
-def _sha256(source, route: str, body: bytes) -> str:
-    """The file's checksum; a file an HTTP update took from the previous build keeps the one of its download."""
-    known = getattr(source, "sha256", None)
-    return (known(route) if callable(known) else None) or hashlib.sha256(body).hexdigest()
-
-
-def _date_positions(codec) -> list[tuple[int, str]]:
-    return [(j, name) for j, (name, f) in enumerate(codec.columns) if f.is_date]
-
-
-def _derive(fn, record):
-    """A derived column of a record that is not what the catalogue expects is NULL (the record
-    itself is kept, and reported, by the codec)."""
-    try:
-        return fn(record)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        return None
-
-
-# ---- the whole build -------------------------------------------------------------
 class Builder:
     def __init__(self, source, output: str | os.PathLike, *, keep_going: bool = False,
                  datasets: list[Dataset] | None = None, reporter=None, today: Optional[dt.date] = None):

@@ -125,20 +125,17 @@ async def send_json_error(send, status: int, message: str) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-@hookimpl
-def asgi_wrapper(datasette):
-    def wrap(app):
-        async def rows_only_where_there_are_rows(scope, receive, send):
-            # The database page's JSON (/argentina.json without ?sql=) has no rows, and Datasette's
-            # renderer looks them up anyway for _shape=array and arrayfirst.
-            path = scope.get("path", "") if scope["type"] == "http" else ""
-            if path.endswith(".json") and path.count("/") == 1 and path[1:-5] in datasette.databases:
-                args = parse_qs(scope.get("query_string", b"").decode("latin1"))
-                if "sql" not in args and set(args.get("_shape", ())) & {"array", "arrayfirst"}:
-                    return await send_json_error(send, 400, "_shape=array y arrayfirst necesitan filas: "
-                                                            "la página de la base no las tiene sin ?sql=")
-            return await app(scope, receive, send)
+def wrap(datasette, app):
+    """This layer around `app` (the order of the layers is in argentina_datos.web.capas)."""
+    async def rows_only_where_there_are_rows(scope, receive, send):
+        # The database page's JSON (/argentina.json without ?sql=) has no rows, and Datasette's
+        # renderer looks them up anyway for _shape=array and arrayfirst.
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if path.endswith(".json") and path.count("/") == 1 and path[1:-5] in datasette.databases:
+            args = parse_qs(scope.get("query_string", b"").decode("latin1"))
+            if "sql" not in args and set(args.get("_shape", ())) & {"array", "arrayfirst"}:
+                return await send_json_error(send, 400, "_shape=array y arrayfirst necesitan filas: "
+                                                        "la página de la base no las tiene sin ?sql=")
+        return await app(scope, receive, send)
 
-        return rows_only_where_there_are_rows
-
-    return wrap
+    return rows_only_where_there_are_rows

@@ -8,11 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-METADATA = REPO / "metadata.yml"
-PLUGINS = REPO / "plugins"
-TEMPLATES = REPO / "templates"
-DATABASE_NAME = "argentina"  # the database name metadata.yml describes
+from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
@@ -59,13 +55,10 @@ def _datasette_class():
 
 def datasette_for(db_path, **kwargs):
     """A Datasette instance configured exactly as `serve-datos` runs it (for tests and scripts)."""
-    import yaml
+    from argentina_datos.documentacion import metadatos
 
-    metadata = yaml.safe_load(METADATA.read_text()) if METADATA.exists() else {}
-    ds = _datasette_class()(
-        immutables=[str(db_path)], metadata=metadata, plugins_dir=str(PLUGINS),
-        template_dir=str(TEMPLATES) if TEMPLATES.is_dir() else None, settings=SETTINGS, **kwargs,
-    )
+    # The plugins come with the package (entry points in pyproject.toml): Datasette loads them itself.
+    ds = _datasette_class()(immutables=[str(db_path)], metadata=metadatos.load(), settings=SETTINGS, **kwargs)
     # metadata.yml (descriptions, canned queries) is keyed by database name, which Datasette takes
     # from the file stem: serve any file (build/argentina-test.db too) under the one name it documents.
     stem = Path(db_path).stem
@@ -103,13 +96,13 @@ def main(argv=None) -> int:
         return 1
     import uvicorn
 
-    from .protocolo import ProtocoloLimitado
+    from argentina_datos.web.protocolo import ProtocoloLimitado
 
     # uvicorn itself rather than `datasette serve`: it lets us drop the per-request access log
     # (a large share of a cached /v1 answer's cost) and run several workers.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
-    uvicorn.run("argentina_datos.servidor:app", factory=True, host=args.host, port=args.port, http=ProtocoloLimitado,
+    uvicorn.run("argentina_datos.web.servidor:app", factory=True, host=args.host, port=args.port, http=ProtocoloLimitado,
                 workers=args.workers, access_log=args.access_log, lifespan="on", log_level="info")
     return 0
 

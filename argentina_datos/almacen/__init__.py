@@ -1,0 +1,1 @@
+"""Storage: how records become rows (tables, codecs) and rows become records again (queries)."""

@@ -1,0 +1,1 @@
+"""Generated documents: Datasette's metadata and the OpenAPI description of /v1."""

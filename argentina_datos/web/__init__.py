@@ -1,0 +1,1 @@
+"""Serving: the Datasette server, its plugins and the /v1 API."""

@@ -1,0 +1,26 @@
+"""Datasette plugin: the layers every request crosses before Datasette, in one explicit order.
+
+Each layer is a plain `wrap(datasette, app)` in its own module.  Composing them here, rather than
+as one `asgi_wrapper` hook per module, keeps their order a visible list instead of an accident of
+the order in which the plugins were registered.
+"""
+from datasette import hookimpl
+
+from argentina_datos.web import recarga
+from argentina_datos.web.complementos import limites, solo_lectura, turnos
+from argentina_datos.web.v1 import complemento as v1
+
+# Outermost first.  A request first looks for a new build (so /v1 and the pages read the same
+# file), then /v1 answers its own routes, leaving Datasette's page turns, read-only rule and
+# limits to the pages.
+LAYERS = (recarga.wrap, v1.wrap, turnos.wrap, solo_lectura.wrap, limites.wrap)
+
+
+@hookimpl
+def asgi_wrapper(datasette):
+    def wrap(app):
+        for layer in reversed(LAYERS):
+            app = layer(datasette, app)
+        return app
+
+    return wrap
