@@ -1,4 +1,5 @@
 """Build argentina.db from a source: ``python build_db.py --source DIR_OR_URL --output argentina.db``."""
+
 import sys
 
 from argentina_datos.construccion.cli import main

@@ -7,6 +7,7 @@ notebook, or says so with ``@pytest.mark.mirror``: those are marked ``mirror``, 
 The notebooks' kernels inherit ARGENTINA_DATOS_DB from here.  An unchanged source makes the
 build a ~1 s check.
 """
+
 import os
 import sys
 from pathlib import Path
@@ -29,9 +30,11 @@ def pytest_configure(config):
 
 
 def needs_mirror(item) -> bool:
-    return (item.get_closest_marker("mirror") is not None
-            or bool(MIRROR_FIXTURES & set(getattr(item, "fixturenames", ())))
-            or str(item.fspath).endswith(".ipynb"))
+    return (
+        item.get_closest_marker("mirror") is not None
+        or bool(MIRROR_FIXTURES & set(getattr(item, "fixturenames", ())))
+        or str(item.fspath).endswith(".ipynb")
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -53,8 +56,11 @@ def build_test_database() -> None:
     from argentina_datos.construccion.fuentes import DirectorySource, SourceError
 
     if not (UPSTREAM / "v1").is_dir():
-        pytest.exit(f"error: estas pruebas necesitan el espejo de upstream en {UPSTREAM} (o $ARGENTINA_DATOS_SOURCE); "
-                    'sin él, corra pytest -m "not mirror"', returncode=1)
+        pytest.exit(
+            f"error: estas pruebas necesitan el espejo de upstream en {UPSTREAM} (o $ARGENTINA_DATOS_SOURCE); "
+            'sin él, corra pytest -m "not mirror"',
+            returncode=1,
+        )
     try:
         Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
     except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback

@@ -22,6 +22,7 @@ Uso:
 Cada ruta se mide en rondas alternadas (nginx, nuestro, nginx, ...) y de cada servidor se informa
 su mejor ronda: si otra cosa usa la máquina a la vez, castiga a los dos por igual.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -109,8 +110,10 @@ def wait_ready(proc: subprocess.Popen, port: int, path: str, name: str, log: Pat
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise BenchError(f"{name} terminó al arrancar (código {proc.returncode}); ver {log}:\n"
-                             + log.read_text(errors="replace")[-2000:])
+            raise BenchError(
+                f"{name} terminó al arrancar (código {proc.returncode}); ver {log}:\n"
+                + log.read_text(errors="replace")[-2000:]
+            )
         try:
             get(port, path, timeout=2)
             return
@@ -127,8 +130,9 @@ class Processes:
 
     def start(self, name: str, cmd: list[str], log: Path, **kwargs) -> subprocess.Popen:
         out = open(log, "wb")
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True, **kwargs)
+        proc = subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, **kwargs
+        )
         out.close()
         self.procs.append((name, proc))
         return proc
@@ -170,8 +174,18 @@ def start_nginx(procs: Processes, nginx: str, tmp: Path) -> int:
 def start_ours(procs: Processes, db: Path, tmp: Path, tag: str, workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     log = tmp / f"datasette-{tag}.log"
-    cmd = [sys.executable, "-m", "argentina_datos.web.servidor", str(db), "--host", HOST, "--port", str(port),
-           "--workers", str(workers)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "argentina_datos.web.servidor",
+        str(db),
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     proc = procs.start("datasette", cmd, log, cwd=REPO)
     # Datasette's own page, so the /v1 caches stay cold for the first-response measurement.
     wait_ready(proc, port, "/-/versions.json", "datasette", log)
@@ -221,8 +235,16 @@ def to_ms(text: str) -> float:
 
 
 def run_wrk(wrk: str, port: int, path: str, args) -> dict:
-    cmd = [wrk, f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--latency",
-           "--timeout", "10s", f"http://{HOST}:{port}{path}"]
+    cmd = [
+        wrk,
+        f"-t{args.threads}",
+        f"-c{args.connections}",
+        f"-d{args.duration}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        f"http://{HOST}:{port}{path}",
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 60)
     if out.returncode != 0:
         raise BenchError(f"wrk falló ({out.returncode}): {out.stderr or out.stdout}")
@@ -234,8 +256,13 @@ def run_wrk(wrk: str, port: int, path: str, args) -> dict:
         raise BenchError(f"salida de wrk inesperada:\n{text}")
     bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
     errors = re.search(r"Socket errors:.*", text)
-    return {"rps": float(rps.group(1)), "p50": to_ms(p50.group(1)), "p99": to_ms(p99.group(1)),
-            "non2xx": int(bad.group(1)) if bad else 0, "errors": errors.group(0) if errors else ""}
+    return {
+        "rps": float(rps.group(1)),
+        "p50": to_ms(p50.group(1)),
+        "p99": to_ms(p99.group(1)),
+        "non2xx": int(bad.group(1)) if bad else 0,
+        "errors": errors.group(0) if errors else "",
+    }
 
 
 def fmt_ms(ms: float) -> str:
@@ -283,8 +310,7 @@ def main(argv=None) -> int:
                     raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
                 if json.loads(b_ng) != json.loads(b_us):
                     print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
-                print(f"midiendo {path} ({len(b_ng):,} bytes en el espejo, {len(b_us):,} nuestros) ...",
-                      flush=True)
+                print(f"midiendo {path} ({len(b_ng):,} bytes en el espejo, {len(b_us):,} nuestros) ...", flush=True)
                 ng, us = [], []
                 for _ in range(args.rounds):
                     ng.append(run_wrk(wrk, nginx_port, path, args))
@@ -293,8 +319,10 @@ def main(argv=None) -> int:
                 rows.append((label, path, target, best(ng), best(us)))
 
         print()
-        print(f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
-              f"{args.workers} proceso(s) nuestro(s); {os.cpu_count()} CPU; todo en {HOST}")
+        print(
+            f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
+            f"{args.workers} proceso(s) nuestro(s); {os.cpu_count()} CPU; todo en {HOST}"
+        )
         head = f"{'ruta':<36} {'servidor':<9} {'req/s':>10} {'p50':>10} {'p99':>10}"
         print(head)
         print("-" * len(head))
@@ -304,17 +332,23 @@ def main(argv=None) -> int:
                 note = ""
                 if r["non2xx"] or r["errors"]:
                     note = f"  ({r['non2xx']} no-2xx; {r['errors']})"
-                print(f"{path if name == 'nginx' else '':<36} {name:<9} {r['rps']:>10,.0f} "
-                      f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}{note}")
+                print(
+                    f"{path if name == 'nginx' else '':<36} {name:<9} {r['rps']:>10,.0f} "
+                    f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}{note}"
+                )
             ratio = r_us["rps"] / r_ng["rps"]
             passed = ratio >= target
             ok &= passed
-            print(f"{'':<36} {'razón':<9} {ratio:>10.2f}x  (meta >= {target}x: {'sí' if passed else 'NO'}, ruta {label})")
+            print(
+                f"{'':<36} {'razón':<9} {ratio:>10.2f}x  (meta >= {target}x: {'sí' if passed else 'NO'}, ruta {label})"
+            )
         passed = first_ms <= FIRST_LARGE_TARGET_MS
         ok &= passed
-        print(f"\nprimera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
-              f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
-              f"CPU del servidor en ella: {first_cpu_ms:.0f} ms")
+        print(
+            f"\nprimera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
+            f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
+            f"CPU del servidor en ella: {first_cpu_ms:.0f} ms"
+        )
         return 0 if ok else 1
     except BenchError as e:
         print(f"error: {e}", file=sys.stderr)

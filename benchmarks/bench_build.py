@@ -16,6 +16,7 @@ In one run it measures, on the same machine and the same files:
 Targets (issue 8, 2-core machine): full build <= 2.5x the raw reference, no-change rebuild
 <= 3 s, size ratio <= 0.35, peak RSS that does not grow with the number of FCI dates.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,7 +54,16 @@ def timed(fn, repeat: int = 1):
 def build_process(source: Path, history, out: Path, repeat: int = 1):
     """``build-db --force`` in a child process, best of ``repeat``: wall seconds, CPU seconds
     (user + sys) and peak RSS in MB of that process, from the kernel's accounting of it."""
-    cmd = [sys.executable, "-m", "argentina_datos.construccion.cli", "--source", str(source), "--output", str(out), "--force"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "argentina_datos.construccion.cli",
+        "--source",
+        str(source),
+        "--output",
+        str(out),
+        "--force",
+    ]
     cmd += ["--history", str(history)] if history else []
     best = None
     for _ in range(repeat):
@@ -100,7 +110,9 @@ def parse_all(paths: list[Path]) -> int:
 
 def biggest_dataset(db_path: Path):
     with sqlite3.connect(db_path) as con:
-        rows = con.execute("SELECT tabla, SUM(registros) FROM fuentes GROUP BY tabla ORDER BY 2 DESC LIMIT 1").fetchone()
+        rows = con.execute(
+            "SELECT tabla, SUM(registros) FROM fuentes GROUP BY tabla ORDER BY 2 DESC LIMIT 1"
+        ).fetchone()
     return next(ds for ds in DATASETS if ds.table == rows[0])
 
 
@@ -163,9 +175,13 @@ def main(argv=None) -> int:
     p.add_argument("--source", type=Path, default=Path(os.environ.get("ARGENTINA_DATOS_SOURCE", shared / "upstream")))
     p.add_argument("--history", type=Path, default=shared / "upstream-history")
     p.add_argument("--repeat", type=int, default=1, help="repeticiones de cada medición; se informa la mejor")
-    p.add_argument("--escala", type=int, default=2,
-                   help="también construye un espejo con N veces las fechas de FCI (enlaces simbólicos) "
-                        "para ver si el tiempo crece linealmente; 1 = no (por defecto %(default)s)")
+    p.add_argument(
+        "--escala",
+        type=int,
+        default=2,
+        help="también construye un espejo con N veces las fechas de FCI (enlaces simbólicos) "
+        "para ver si el tiempo crece linealmente; 1 = no (por defecto %(default)s)",
+    )
     args = p.parse_args(argv)
     history = args.history if args.history.is_dir() else None
 
@@ -182,11 +198,14 @@ def main(argv=None) -> int:
         with sqlite3.connect(out) as con:
             read_bytes, read_files = con.execute("SELECT SUM(bytes), COUNT(*) FROM fuentes").fetchone()
             page_size = con.execute("PRAGMA page_size").fetchone()[0]
-            tables = con.execute(
-                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6"
-            ).fetchall() if _has_dbstat(con) else []
+            tables = (
+                con.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 6").fetchall()
+                if _has_dbstat(con)
+                else []
+            )
             per_table = con.execute(
-                "SELECT tabla, SUM(registros) FROM fuentes GROUP BY tabla ORDER BY 2 DESC LIMIT 5").fetchall()
+                "SELECT tabla, SUM(registros) FROM fuentes GROUP BY tabla ORDER BY 2 DESC LIMIT 5"
+            ).fetchall()
         grown = None
         if args.escala > 1:
             mirror_dir = Path(tmp) / "espejo"
@@ -204,27 +223,39 @@ def main(argv=None) -> int:
     mirror, mirror_files = mirror_bytes(args.source, history)
     mb = 1024 * 1024
     reference = parse + insert
-    print(f"construcción completa (--force): {full:6.2f} s  ({rows:,} filas de {read_files:,} archivos;"
-          f" CPU {cpu:.2f} s; memoria máxima {rss:.0f} MB)")
+    print(
+        f"construcción completa (--force): {full:6.2f} s  ({rows:,} filas de {read_files:,} archivos;"
+        f" CPU {cpu:.2f} s; memoria máxima {rss:.0f} MB)"
+    )
     print(f"reconstrucción sin cambios:      {unchanged:6.2f} s  (sin cambios: {again.unchanged})")
     print(f"tamaño de la base:               {size / mb:6.1f} MB  (página de {page_size} bytes)")
     print(f"bytes leídos (fuentes.bytes):    {read_bytes / mb:6.1f} MB  -> base / leídos = {size / read_bytes:.3f}")
-    print(f"espejo completo (*.json):        {mirror / mb:6.1f} MB en {mirror_files:,} archivos"
-          f"  -> base / espejo = {size / mirror:.3f}")
+    print(
+        f"espejo completo (*.json):        {mirror / mb:6.1f} MB en {mirror_files:,} archivos"
+        f"  -> base / espejo = {size / mirror:.3f}"
+    )
     print("referencia cruda medida en esta misma corrida:")
     print(f"  leer y parsear con orjson los {len(paths):,} archivos: {parse:6.2f} s")
     print(f"  insertar {insert_rows:,} filas de {big.table} con executemany plano: {insert:6.2f} s")
-    print(f"  parseo + inserción plana: {reference:6.2f} s  -> construcción / referencia = {full / reference:.2f}x"
-          f" (meta <= 2.5x)")
+    print(
+        f"  parseo + inserción plana: {reference:6.2f} s  -> construcción / referencia = {full / reference:.2f}x"
+        f" (meta <= 2.5x)"
+    )
     if grown:
         extra, g_time, g_cpu, g_rss, g_rows, g_size = grown
-        print(f"linealidad: espejo con {args.escala}x fechas de FCI (+{extra:,} archivos):"
-              f" {g_time:.2f} s (CPU {g_cpu:.2f} s), {g_rows:,} filas, {g_size / mb:.1f} MB,"
-              f" memoria máxima {g_rss:.0f} MB")
-        print(f"  segundos por 100.000 filas: {100_000 * full / rows:.3f} (1x) y {100_000 * g_time / g_rows:.3f}"
-              f" ({args.escala}x); CPU {100_000 * cpu / rows:.3f} y {100_000 * g_cpu / g_rows:.3f}")
-        print(f"  costo marginal de las filas agregadas: {100_000 * (g_time - full) / (g_rows - rows):.3f}"
-              f" s por 100.000 filas (CPU {100_000 * (g_cpu - cpu) / (g_rows - rows):.3f})")
+        print(
+            f"linealidad: espejo con {args.escala}x fechas de FCI (+{extra:,} archivos):"
+            f" {g_time:.2f} s (CPU {g_cpu:.2f} s), {g_rows:,} filas, {g_size / mb:.1f} MB,"
+            f" memoria máxima {g_rss:.0f} MB"
+        )
+        print(
+            f"  segundos por 100.000 filas: {100_000 * full / rows:.3f} (1x) y {100_000 * g_time / g_rows:.3f}"
+            f" ({args.escala}x); CPU {100_000 * cpu / rows:.3f} y {100_000 * g_cpu / g_rows:.3f}"
+        )
+        print(
+            f"  costo marginal de las filas agregadas: {100_000 * (g_time - full) / (g_rows - rows):.3f}"
+            f" s por 100.000 filas (CPU {100_000 * (g_cpu - cpu) / (g_rows - rows):.3f})"
+        )
         print(f"  memoria máxima: {rss:.0f} MB (1x) y {g_rss:.0f} MB ({args.escala}x) -> {g_rss / rss:.2f}x")
     if tables:
         print("objetos más grandes de la base:")

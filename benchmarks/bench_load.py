@@ -23,6 +23,7 @@ Requiere wrk (apt-get install -y wrk). Uso:
 
     .venv/bin/python benchmarks/bench_load.py [--duration 30] [--connections 64] [--baseline 10]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -82,12 +83,18 @@ end
 def class_paths(db: Path) -> dict[str, list[str]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        blue = [r[0] for r in conn.execute(
-            "SELECT DISTINCT fecha FROM cotizaciones_dolares WHERE casa = 'blue' ORDER BY fecha")]
-        fci = [r[0] for r in conn.execute(
-            "SELECT DISTINCT l.listado FROM fci_valores v JOIN fci_valores_listado l ON l.id = v.listado_id "
-            "JOIN fci_valores_categoria c ON c.id = v.categoria_id "
-            "WHERE c.categoria = 'rentaFija' AND l.listado GLOB '[0-9]*' ORDER BY 1")]
+        blue = [
+            r[0]
+            for r in conn.execute("SELECT DISTINCT fecha FROM cotizaciones_dolares WHERE casa = 'blue' ORDER BY fecha")
+        ]
+        fci = [
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT l.listado FROM fci_valores v JOIN fci_valores_listado l ON l.id = v.listado_id "
+                "JOIN fci_valores_categoria c ON c.id = v.categoria_id "
+                "WHERE c.categoria = 'rentaFija' AND l.listado GLOB '[0-9]*' ORDER BY 1"
+            )
+        ]
     finally:
         conn.close()
     per_date = [f"/v1/cotizaciones/dolares/blue/{d.replace('-', '/')}" for d in blue]
@@ -98,8 +105,11 @@ def class_paths(db: Path) -> dict[str, list[str]]:
         "v1-chica": ["/v1/feriados/2025"],
         "v1-grande": ["/v1/cotizaciones/dolares"],
         "v1-fechas": per_date,
-        "tabla": ["/argentina/cotizaciones_dolares?_size=50", "/argentina/cotizaciones_dolares?casa=blue&_size=50",
-                  "/argentina/cotizaciones_dolares?_sort_desc=fecha&_size=50"],
+        "tabla": [
+            "/argentina/cotizaciones_dolares?_size=50",
+            "/argentina/cotizaciones_dolares?casa=blue&_size=50",
+            "/argentina/cotizaciones_dolares?_sort_desc=fecha&_size=50",
+        ],
         "consulta": ["/argentina/brecha_cambiaria", "/argentina/dolar_por_casa?casa=oficial"],
         "404": [f"/nope{i}" for i in range(1000)],
     }
@@ -114,8 +124,18 @@ def write_script(tmp: Path, name: str, paths: list[str]) -> Path:
 
 
 def start_wrk(wrk: str, port: int, script: Path, connections: int, duration: int) -> subprocess.Popen:
-    cmd = [wrk, "-t1", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s", "-s", str(script),
-           f"http://{HOST}:{port}"]
+    cmd = [
+        wrk,
+        "-t1",
+        f"-c{connections}",
+        f"-d{duration}s",
+        "--latency",
+        "--timeout",
+        "10s",
+        "-s",
+        str(script),
+        f"http://{HOST}:{port}",
+    ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -129,10 +149,14 @@ def parse_wrk(text: str) -> dict:
     for status, n in re.findall(r"^STATUS (\d+) (\d+)$", text, re.M):
         statuses[int(status)] = statuses.get(int(status), 0) + int(n)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-    return {"requests": int(total.group(1)), "p50": to_ms(p50.group(1)), "p99": to_ms(p99.group(1)),
-            "statuses": statuses,
-            "socket_errors": sum(map(int, socket_errors.groups())) if socket_errors else 0,
-            "socket_text": socket_errors.group(0) if socket_errors else ""}
+    return {
+        "requests": int(total.group(1)),
+        "p50": to_ms(p50.group(1)),
+        "p99": to_ms(p99.group(1)),
+        "statuses": statuses,
+        "socket_errors": sum(map(int, socket_errors.groups())) if socket_errors else 0,
+        "socket_text": socket_errors.group(0) if socket_errors else "",
+    }
 
 
 def rss_mb(pid: int) -> float:
@@ -169,8 +193,12 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=30, help="segundos de la carga mixta (%(default)s)")
     p.add_argument("--connections", type=int, default=64, help="conexiones en total (%(default)s)")
-    p.add_argument("--baseline", type=int, default=10,
-                   help="segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)")
+    p.add_argument(
+        "--baseline",
+        type=int,
+        default=10,
+        help="segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)",
+    )
     p.add_argument("--workers", type=int, default=1, help="procesos del servidor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     args = p.parse_args(argv)
@@ -197,10 +225,13 @@ def main(argv=None) -> int:
 
             baseline = None
             if args.baseline:
-                print(f"ronda base: v1-chica sola, {connections['v1-chica']} conexiones, {args.baseline} s ...",
-                      flush=True)
-                baseline = run_classes(wrk, port, scripts, {"v1-chica": connections["v1-chica"]},
-                                       args.baseline)["v1-chica"]
+                print(
+                    f"ronda base: v1-chica sola, {connections['v1-chica']} conexiones, {args.baseline} s ...",
+                    flush=True,
+                )
+                baseline = run_classes(wrk, port, scripts, {"v1-chica": connections["v1-chica"]}, args.baseline)[
+                    "v1-chica"
+                ]
             print(f"carga mixta: {sum(connections.values())} conexiones, {args.duration} s ...", flush=True)
             start = time.monotonic()
             results = run_classes(wrk, port, scripts, connections, args.duration)
@@ -209,8 +240,10 @@ def main(argv=None) -> int:
             alive = server.poll() is None
 
         print()
-        print(f"wrk -t1 por clase, {sum(connections.values())} conexiones en total, {args.duration} s; "
-              f"{args.workers} proceso(s) del servidor; {os.cpu_count()} CPU; todo en {HOST}")
+        print(
+            f"wrk -t1 por clase, {sum(connections.values())} conexiones en total, {args.duration} s; "
+            f"{args.workers} proceso(s) del servidor; {os.cpu_count()} CPU; todo en {HOST}"
+        )
         head = f"{'clase':<10} {'conex.':>6} {'pedidos':>9} {'req/s':>8} {'p50':>10} {'p99':>10}  estados"
         print(head)
         print("-" * len(head))
@@ -228,16 +261,22 @@ def main(argv=None) -> int:
             errors += r["socket_errors"]
             statuses = ", ".join(f"{s}: {n:,}" for s, n in sorted(r["statuses"].items()))
             note = f"  ({r['socket_text']})" if r["socket_errors"] else ""
-            print(f"{name:<10} {connections[name]:>6} {r['requests']:>9,} {r['requests'] / elapsed:>8,.0f} "
-                  f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}  {statuses}{note}")
+            print(
+                f"{name:<10} {connections[name]:>6} {r['requests']:>9,} {r['requests'] / elapsed:>8,.0f} "
+                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}  {statuses}{note}"
+            )
         print("-" * len(head))
         print(f"pedidos: {total:,}; por estado: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(by_status.items())))
         print(f"errores (5xx, estados inesperados, errores de socket): {errors:,}; 5xx: {server_errors:,}")
         if baseline:
-            print(f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
-                  f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})")
-        print(f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después"
-              f"{'' if alive else ' (¡el servidor terminó!)'}")
+            print(
+                f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
+                f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})"
+            )
+        print(
+            f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después"
+            f"{'' if alive else ' (¡el servidor terminó!)'}"
+        )
         return 0
     except BenchError as e:
         print(f"error: {e}", file=sys.stderr)

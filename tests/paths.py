@@ -1,4 +1,5 @@
 """Where the tests find the shared data and put their database."""
+
 import os
 from pathlib import Path
 

@@ -2,6 +2,7 @@
 
 httpx decompresses gzip bodies and cannot send a path with undecodable bytes; the raw call can.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -16,9 +17,17 @@ class RawResponse:
 
 async def call(app, path: str, method: str = "GET", headers: dict | None = None) -> RawResponse:
     scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-        "scheme": "http", "path": path, "raw_path": path.encode("utf-8", "surrogateescape"),
-        "query_string": b"", "root_path": "", "server": ("testserver", 80), "client": ("127.0.0.1", 1),
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode("utf-8", "surrogateescape"),
+        "query_string": b"",
+        "root_path": "",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1),
         "headers": [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
     }
     sent = []

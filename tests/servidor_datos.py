@@ -1,5 +1,6 @@
 """`serve-datos` as a child process on 127.0.0.1 and a free port, for the tests that need the real
 HTTP server (uvicorn, httptools and our request-head limits) rather than the ASGI app alone."""
+
 from __future__ import annotations
 
 import http.client
@@ -34,9 +35,22 @@ class ServeDatos:
     def __enter__(self) -> "ServeDatos":
         with open(self.log, "wb") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "argentina_datos.web.servidor", str(self.db), "--host", HOST,
-                 "--port", str(self.port)],
-                cwd=REPO, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "argentina_datos.web.servidor",
+                    str(self.db),
+                    "--host",
+                    HOST,
+                    "--port",
+                    str(self.port),
+                ],
+                cwd=REPO,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -75,7 +89,7 @@ class ServeDatos:
         with socket.create_connection((HOST, self.port), timeout=timeout) as s:
             try:
                 for i in range(0, len(data), 1 << 20):
-                    s.sendall(data[i:i + (1 << 20)])
+                    s.sendall(data[i : i + (1 << 20)])
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the server answered and closed before reading everything: what a limit does
             out = b""

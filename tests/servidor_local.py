@@ -15,6 +15,7 @@ Like a static file server, each file goes out with an ETag (its content's hash) 
 Last-Modified (its mtime), and a GET whose If-None-Match names the current ETag gets a 304;
 ``respuestas`` counts the answers by status.
 """
+
 from __future__ import annotations
 
 import collections
@@ -85,8 +86,10 @@ class ServidorLocal:
                 if f is None:
                     return self._send(404, b'{"error": "no existe"}')
                 body = f.read_bytes()
-                validators = {"ETag": '"' + hashlib.sha1(body).hexdigest() + '"',
-                              "Last-Modified": email.utils.formatdate(f.stat().st_mtime, usegmt=True)}
+                validators = {
+                    "ETag": '"' + hashlib.sha1(body).hexdigest() + '"',
+                    "Last-Modified": email.utils.formatdate(f.stat().st_mtime, usegmt=True),
+                }
                 if self.headers.get("If-None-Match") == validators["ETag"]:
                     return self._send(304, b"", validators)
                 self._send(200, body, validators)

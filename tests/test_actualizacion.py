@@ -1,5 +1,6 @@
 """An update over HTTP: conditional requests for what the previous build read, no request for past
 days, only new or changed files downloaded; history carried; the result equals a fresh build."""
+
 import datetime as dt
 import json
 import os
@@ -42,8 +43,9 @@ def mirror(root):
 
 def build(srv, out, capsys):
     capsys.readouterr()
-    code = cli.main(["--source", srv.url, "--output", str(out), "--fci-desde", day(20).replace("/", "-"),
-                     "--retries", "1"])
+    code = cli.main(
+        ["--source", srv.url, "--output", str(out), "--fci-desde", day(20).replace("/", "-"), "--retries", "1"]
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     return err
@@ -51,8 +53,13 @@ def build(srv, out, capsys):
 
 def counts(db):
     with sqlite3.connect(db) as con:
-        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                            "AND name NOT LIKE '%fts%' AND name NOT IN ('_construccion', 'cambios')")]
+        tables = [
+            r[0]
+            for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' "
+                "AND name NOT LIKE '%fts%' AND name NOT IN ('_construccion', 'cambios')"
+            )
+        ]
         out = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
         # versions accumulate: their fuentes rows are compared apart
         out["fuentes"] = con.execute("SELECT count(*) FROM fuentes WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
@@ -75,8 +82,11 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
         assert sum(srv.pedidos.values()) < full_requests
         assert "0 nuevos, 0 cambiados" in err
         # routes absent yesterday are not asked for again, but for the last days (new files appear there)
-        assert all(p.endswith(tuple(f"/{day(n)}" for n in range(0, 8))) for p in srv.pedidos
-                   if not (root / p.lstrip("/") / "index.json").exists())
+        assert all(
+            p.endswith(tuple(f"/{day(n)}" for n in range(0, 8)))
+            for p in srv.pedidos
+            if not (root / p.lstrip("/") / "index.json").exists()
+        )
         assert counts(out) == first
 
         # a day later: plazo fijo changes, a new FCI day appears
@@ -106,5 +116,6 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     with ServidorLocal(root) as srv:
         build(srv, fresh, capsys)
     expected = counts(fresh)
-    assert {k: v for k, v in after.items() if not k.endswith("_historico")} == \
-        {k: v for k, v in expected.items() if not k.endswith("_historico")}
+    assert {k: v for k, v in after.items() if not k.endswith("_historico")} == {
+        k: v for k, v in expected.items() if not k.endswith("_historico")
+    }

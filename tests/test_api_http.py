@@ -1,4 +1,5 @@
 """HTTP behaviour of /v1: content type, CORS, ETag/Cache-Control, 304, gzip, HEAD, OPTIONS."""
+
 import gzip
 import re
 
@@ -144,8 +145,12 @@ async def test_head_has_get_headers_and_no_body(app, path):
 
 
 async def test_options_preflight_allows_any_origin(app):
-    response = await call(app, "/v1/feriados/2025", method="OPTIONS",
-                          headers={"Origin": "https://ejemplo.org", "Access-Control-Request-Method": "GET"})
+    response = await call(
+        app,
+        "/v1/feriados/2025",
+        method="OPTIONS",
+        headers={"Origin": "https://ejemplo.org", "Access-Control-Request-Method": "GET"},
+    )
     assert response.status == 204
     assert response.headers["access-control-allow-origin"] == "*"
     assert "GET" in response.headers["access-control-allow-methods"]

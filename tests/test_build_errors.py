@@ -3,6 +3,7 @@
 Each test writes a tiny source in the upstream layout (two datasets: feriados 2025 and
 UVA) and drives the real command line, capturing what a user would read on stderr.
 """
+
 import datetime as dt
 import hashlib
 import json
@@ -120,7 +121,7 @@ def test_keep_going_skips_only_the_bad_file_and_lists_it(construir, fuente, sali
     assert filas(salida, "uva") == 2
     assert filas(salida, "feriados") == 1  # 2026's file is in, 2025's is not
     assert "feriados: 1 fila de 2 archivos" in err and "(1 archivo omitido)" in err
-    final = err[err.index("Omitidos por error (--keep-going):"):].splitlines()
+    final = err[err.index("Omitidos por error (--keep-going):") :].splitlines()
     assert len(final) == 2
     assert final[1].strip().startswith(f"feriados: {archivo}: no es JSON válido")
     assert os.listdir(salida.parent) == [salida.name]
@@ -180,10 +181,13 @@ def http_args(srv, salida, *extra):
     return ("--source", srv.url, "--output", salida, "--fci-desde", dt.date.today().isoformat(), *extra)
 
 
-@pytest.mark.parametrize("falla, problema", [
-    (500, "HTTP 500 (tras 2 intento(s))"),
-    (("lento", 2.0), "sin respuesta en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
-])
+@pytest.mark.parametrize(
+    "falla, problema",
+    [
+        (500, "HTTP 500 (tras 2 intento(s))"),
+        (("lento", 2.0), "sin respuesta en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
+    ],
+)
 def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente, salida, falla, problema):
     with ServidorLocal(fuente) as srv:
         code, err = construir(*http_args(srv, salida))

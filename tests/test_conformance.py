@@ -3,6 +3,7 @@
 Parsed JSON is compared strictly: same list order, same keys (an omitted key is not a null),
 same values and the same types (1 is not 1.0, true is not 1).
 """
+
 import re
 
 import orjson
@@ -83,7 +84,9 @@ async def test_whole_mirror_conforms(ds):
         if diff:
             failures.append(diff)
     families = sorted({re.sub(r"/[0-9][^/]*", "/N", r) for r in as_documents})
-    print(f"conformance: {total - len(failures)}/{total} equal; {len(as_documents)} of them answered from the "
-          f"documents table (no catalogue dataset yet), in {len(families)} families:\n  " + "\n  ".join(families))
+    print(
+        f"conformance: {total - len(failures)}/{total} equal; {len(as_documents)} of them answered from the "
+        f"documents table (no catalogue dataset yet), in {len(families)} families:\n  " + "\n  ".join(families)
+    )
     assert total == len(MIRROR_FILES) > 100
     assert not failures, f"{len(failures)}/{total} routes differ:\n" + "\n".join(failures[:20])

@@ -1,4 +1,5 @@
 """The canned queries of metadata.yml run from a bare link and return rows on the mirror's data."""
+
 import pytest
 import yaml
 
@@ -27,8 +28,10 @@ async def test_query_returns_rows_with_its_defaults(ds, name):
 
 async def test_dolar_por_casa_honours_its_parameters(ds, conn):
     got = await rows(ds, "dolar_por_casa", casa="oficial", desde="2020-01-01", hasta="2020-01-31")
-    expected = conn.execute("SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' "
-                            "AND fecha BETWEEN '2020-01-01' AND '2020-01-31' ORDER BY fecha DESC").fetchall()
+    expected = conn.execute(
+        "SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' "
+        "AND fecha BETWEEN '2020-01-01' AND '2020-01-31' ORDER BY fecha DESC"
+    ).fetchall()
     assert [(r["fecha"], r["venta"]) for r in got] == expected
     assert {r["casa"] for r in got} == {"oficial"}
     assert all(r["variacion_pct"] is not None for r in got)  # the day before the range feeds the first
@@ -36,8 +39,9 @@ async def test_dolar_por_casa_honours_its_parameters(ds, conn):
 
 async def test_proximos_feriados_from_a_date(ds, conn):
     got = await rows(ds, "proximos_feriados", fecha="2025-01-02", cantidad="2")
-    expected = conn.execute("SELECT DISTINCT fecha FROM feriados WHERE fecha >= '2025-01-02' "
-                            "ORDER BY fecha LIMIT 2").fetchall()
+    expected = conn.execute(
+        "SELECT DISTINCT fecha FROM feriados WHERE fecha >= '2025-01-02' ORDER BY fecha LIMIT 2"
+    ).fetchall()
     assert [r["fecha"] for r in got] == [f for (f,) in expected]
     assert got[0]["dias_que_faltan"] >= 0
 
@@ -52,8 +56,9 @@ async def test_inflacion_12_meses_agrees_with_indec_interanual(ds):
 
 
 async def test_inflacion_por_anio_compounds_the_months(ds, conn):
-    (anio,) = conn.execute("SELECT substr(fecha, 1, 4) FROM inflacion GROUP BY 1 HAVING count(*) = 12 "
-                           "ORDER BY 1 DESC LIMIT 1").fetchone()
+    (anio,) = conn.execute(
+        "SELECT substr(fecha, 1, 4) FROM inflacion GROUP BY 1 HAVING count(*) = 12 ORDER BY 1 DESC LIMIT 1"
+    ).fetchone()
     nivel = 1.0
     for (v,) in conn.execute("SELECT valor FROM inflacion WHERE substr(fecha, 1, 4) = ?", [anio]):
         nivel *= 1 + v / 100

@@ -1,5 +1,6 @@
 """Upstream data is taken as it comes: what is odd inside a file is kept exactly and reported
 in the calidad table, never fatal; /v1 still answers exactly what the file says."""
+
 import json
 import sqlite3
 from pathlib import Path
@@ -47,16 +48,16 @@ async def respuesta(db: Path, route: str):
 
 RAROS = {
     # case: (records, expected calidad rows as (control, registro, campo))
-    "campo no declarado": ([UVA[0], {**UVA[1], "otro": {"a": [1, None]}}],
-                           [("campo no declarado", 2, "otro")]),
+    "campo no declarado": ([UVA[0], {**UVA[1], "otro": {"a": [1, None]}}], [("campo no declarado", 2, "otro")]),
     "tipo equivocado": ([UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}], [("tipo inesperado", 2, "valor")]),
     "booleano en un número": ([{"fecha": "2016-03-31", "valor": True}, UVA[1]], [("tipo inesperado", 1, "valor")]),
     "falta un campo obligatorio": ([UVA[0], {"fecha": "2016-04-01"}], [("falta un campo obligatorio", 2, "valor")]),
     "registro que no es objeto": ([UVA[0], 7, "x"], [("tipo inesperado", 2, None), ("tipo inesperado", 3, None)]),
-    "null donde no se espera": ([UVA[0], {"fecha": None, "valor": 14.06}],
-                                [("null donde no se espera", 2, "fecha")]),
-    "fecha imposible": ([UVA[0], {"fecha": "2025-02-30", "valor": 1}, {"fecha": "30/01/2025", "valor": 2}],
-                        [("fecha imposible", 2, "fecha"), ("fecha imposible", 3, "fecha")]),
+    "null donde no se espera": ([UVA[0], {"fecha": None, "valor": 14.06}], [("null donde no se espera", 2, "fecha")]),
+    "fecha imposible": (
+        [UVA[0], {"fecha": "2025-02-30", "valor": 1}, {"fecha": "30/01/2025", "valor": 2}],
+        [("fecha imposible", 2, "fecha"), ("fecha imposible", 3, "fecha")],
+    ),
     "clave repetida": ([UVA[0], UVA[1], UVA[0]], [("clave repetida", None, "fecha")]),
     "lista vacía": ([], []),
 }
@@ -80,8 +81,9 @@ async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp
         assert ruta == ("/" + UVA_RUTA if control != "clave repetida" else None)
         assert f"aviso: uva: {control}" in err  # one warning line per dataset and check, with a count
     with sqlite3.connect(salida) as con:
-        (archivos, registros_fuente), = con.execute(
-            "SELECT count(*), sum(registros) FROM fuentes WHERE tabla = 'uva'").fetchall()
+        ((archivos, registros_fuente),) = con.execute(
+            "SELECT count(*), sum(registros) FROM fuentes WHERE tabla = 'uva'"
+        ).fetchall()
     assert (archivos, registros_fuente) == (1, len(registros))
 
 
@@ -116,11 +118,14 @@ def _add_unknown_fields(records: list) -> list:
 
 
 @pytest.mark.mirror
-@pytest.mark.parametrize("ruta", [
-    "v1/finanzas/tasas/plazoFijo",  # nested child tables
-    "v1/finanzas/fci/rentaFija/ultimo",  # lookups, partitions
-    "v1/cotizaciones/dolares/blue",  # the column-at-a-time fast path
-])
+@pytest.mark.parametrize(
+    "ruta",
+    [
+        "v1/finanzas/tasas/plazoFijo",  # nested child tables
+        "v1/finanzas/fci/rentaFija/ultimo",  # lookups, partitions
+        "v1/cotizaciones/dolares/blue",  # the column-at-a-time fast path
+    ],
+)
 async def test_unknown_fields_in_a_copy_of_a_real_file_come_back_exactly(capsys, tmp_path, ruta):
     original = UPSTREAM / ruta / "index.json"
     if not original.exists():
@@ -141,8 +146,12 @@ async def test_unknown_fields_in_a_copy_of_a_real_file_come_back_exactly(capsys,
 @pytest.mark.mirror
 async def test_an_empty_fci_day_is_stored_and_answers_an_empty_list(db_path, ds):
     with sqlite3.connect(db_path) as con:
-        vacios = [r[0] for r in con.execute(
-            "SELECT ruta FROM fuentes WHERE tabla = 'fci_valores' AND registros = 0 ORDER BY ruta LIMIT 3")]
+        vacios = [
+            r[0]
+            for r in con.execute(
+                "SELECT ruta FROM fuentes WHERE tabla = 'fci_valores' AND registros = 0 ORDER BY ruta LIMIT 3"
+            )
+        ]
     if not vacios:
         pytest.skip("the mirror has no empty FCI day")
     for ruta in vacios:

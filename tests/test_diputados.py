@@ -2,6 +2,7 @@
 per-deputy routes answer every deputy of the list, from the published file, from the list (no trips:
 empty lists) or 404 when the source counts records it did not publish; objects keyed by id keep their
 order; the small mechanisms behind them work on hand-written fixtures too."""
+
 import json
 import re
 import sqlite3
@@ -85,8 +86,9 @@ def test_every_deputy_of_the_list_is_answered(v1, kind, lists, columns):
         diff = strictly_equal(expected, body, "/" + route)
         if diff:
             failures.append(diff)
-    print(f"{kind}: {from_file} from their file, {derived} derived (no records), "
-          f"{missing} 404 (counted, not published)")
+    print(
+        f"{kind}: {from_file} from their file, {derived} derived (no records), {missing} 404 (counted, not published)"
+    )
     assert from_file >= 1 and derived >= 1 and from_file + derived + missing == len(deputy_ids())
     assert not failures, "\n".join(failures[:10])
 
@@ -126,21 +128,27 @@ def first_committee_without_file() -> str:
     return next(f"HCDN{n:05d}" for n in range(1, 100000) if f"HCDN{n:05d}" not in ids)
 
 
-@pytest.mark.parametrize("route, status, parametro", [
-    ("/v1/diputados/diputados/hcdn0055/viajes", 400, "id"),
-    ("/v1/diputados/diputados/55/viajes", 400, "id"),
-    ("/v1/diputados/diputados/HCDN9999/viajes", 404, "id"),  # not in the list, not counted
-    ("/v1/diputados/diputados/HCDN/misiones", 400, "id"),
-    ("/v1/diputados/diputados/HCDN9999/misiones", 404, "id"),
-    ("/v1/diputados/comisiones/comision", 400, "id"),
-    ("/v1/diputados/comisiones/{comision}", 404, "id"),
-    ("/v1/diputados/actas/20", 400, "año"),
-    ("/v1/diputados/actas/{antes}", 400, "año"),
-    ("/v1/diputados/actas/{sin_archivo}", 404, "año"),
-])
+@pytest.mark.parametrize(
+    "route, status, parametro",
+    [
+        ("/v1/diputados/diputados/hcdn0055/viajes", 400, "id"),
+        ("/v1/diputados/diputados/55/viajes", 400, "id"),
+        ("/v1/diputados/diputados/HCDN9999/viajes", 404, "id"),  # not in the list, not counted
+        ("/v1/diputados/diputados/HCDN/misiones", 400, "id"),
+        ("/v1/diputados/diputados/HCDN9999/misiones", 404, "id"),
+        ("/v1/diputados/comisiones/comision", 400, "id"),
+        ("/v1/diputados/comisiones/{comision}", 404, "id"),
+        ("/v1/diputados/actas/20", 400, "año"),
+        ("/v1/diputados/actas/{antes}", 400, "año"),
+        ("/v1/diputados/actas/{sin_archivo}", 404, "año"),
+    ],
+)
 def test_malformed_values_and_values_without_data(v1, route, status, parametro):
-    route = route.format(comision=first_committee_without_file(), antes=diputados.PRIMER_AÑO_ACTAS - 1,
-                         sin_archivo=first_year_without_actas())
+    route = route.format(
+        comision=first_committee_without_file(),
+        antes=diputados.PRIMER_AÑO_ACTAS - 1,
+        sin_archivo=first_year_without_actas(),
+    )
     code, body = v1(route)
     assert (code, body["parametro"]) == (status, parametro), body
 
@@ -186,14 +194,21 @@ def test_votes_are_kept_as_they_come(v1, conn):
         assert [len(a["votos"]) for a in body] == [len(a["votos"]) for a in expected]
     ids = [a["id"] for p in DIPUTADOS.glob("actas/*/index.json") for a in json.loads(p.read_text())]
     repeated = {i for i in ids if ids.count(i) > 1}
-    reported = {json.loads(v)[0] for (v,) in conn.execute(
-        "SELECT valor FROM calidad WHERE tabla = 'diputados_actas' AND control = 'clave repetida'")}
+    reported = {
+        json.loads(v)[0]
+        for (v,) in conn.execute(
+            "SELECT valor FROM calidad WHERE tabla = 'diputados_actas' AND control = 'clave repetida'"
+        )
+    }
     assert reported == repeated
 
 
 def test_missions_keep_the_source_mojibake(conn):
-    destinos = [m["destino"] for p in DIPUTADOS.glob("diputados/*/misiones/index.json")
-                for m in json.loads(p.read_text())["misiones"]]
+    destinos = [
+        m["destino"]
+        for p in DIPUTADOS.glob("diputados/*/misiones/index.json")
+        for m in json.loads(p.read_text())["misiones"]
+    ]
     stored = [d for (d,) in conn.execute("SELECT destino FROM diputados_misiones ORDER BY _id")]
     assert stored == destinos
     assert any("Ã" in d or "ã" in d for d in stored)
@@ -235,8 +250,11 @@ def test_every_table_and_column_is_described(conn):
 def test_counts_and_money_have_units():
     for d in diputados.DATASETS:
         for name, field in Layout(d).codec.columns:
-            if re.search(r"viaticos(Usd|Euro|Ars)$|^(nacionales|internacionales|total|votos\w+|ausentes|"
-                         r"abstenciones|miembros|presentes|sinVotar)$", name):
+            if re.search(
+                r"viaticos(Usd|Euro|Ars)$|^(nacionales|internacionales|total|votos\w+|ausentes|"
+                r"abstenciones|miembros|presentes|sinVotar)$",
+                name,
+            ):
                 assert field.unit, (d.table, name)
 
 
@@ -256,10 +274,18 @@ def escribir(root: Path, route: str, content) -> None:
     path.write_text(json.dumps(content, ensure_ascii=False))
 
 
-DIPUTADO = {"id": "HCDN0001", "nombre": "Ana", "apellido": "Pérez", "genero": "F", "provincia": "Salta",
-            "periodoMandato": {"inicio": "2019-12-10T00:00:00-03:00", "fin": "2023-12-09T00:00:00-03:00"},
-            "juramentoFecha": None, "ceseFecha": "2023-12-09T00:00:00-03:00", "bloque": "X",
-            "periodoBloque": {"inicio": "2019-12-10T00:00:00-03:00", "fin": "2023-12-09T00:00:00-03:00"}}
+DIPUTADO = {
+    "id": "HCDN0001",
+    "nombre": "Ana",
+    "apellido": "Pérez",
+    "genero": "F",
+    "provincia": "Salta",
+    "periodoMandato": {"inicio": "2019-12-10T00:00:00-03:00", "fin": "2023-12-09T00:00:00-03:00"},
+    "juramentoFecha": None,
+    "ceseFecha": "2023-12-09T00:00:00-03:00",
+    "bloque": "X",
+    "periodoBloque": {"inicio": "2019-12-10T00:00:00-03:00", "fin": "2023-12-09T00:00:00-03:00"},
+}
 
 
 def build(root: Path, out: Path, tables) -> sqlite3.Connection:
@@ -269,10 +295,14 @@ def build(root: Path, out: Path, tables) -> sqlite3.Connection:
 
 
 def test_a_keyed_object_with_odd_entries_is_answered_exactly(tmp_path):
-    conteo = {"actualizado": "2026-01-01",
-              "porDiputado": {"HCDN0002": {"nacionales": 1, "internacionales": 0, "total": 1},
-                              "HCDN0001": {"nacionales": 0, "internacionales": 2, "total": 2, "nuevo": True},
-                              "HCDN0003": 5}}
+    conteo = {
+        "actualizado": "2026-01-01",
+        "porDiputado": {
+            "HCDN0002": {"nacionales": 1, "internacionales": 0, "total": 1},
+            "HCDN0001": {"nacionales": 0, "internacionales": 2, "total": 2, "nuevo": True},
+            "HCDN0003": 5,
+        },
+    }
     escribir(tmp_path / "src", "v1/diputados/viajes/conteo", conteo)
     conn = build(tmp_path / "src", tmp_path / "a.db", ["diputados_viajes_conteo"])
     status, body = answer(V1(), conn, "/v1/diputados/viajes/conteo")
@@ -288,12 +318,15 @@ def test_an_envelope_keeps_lists_no_dataset_claims(tmp_path):
     assert answer(V1(), conn, "/v1/diputados/recinto") == (200, recinto)
 
 
-@pytest.mark.parametrize("conteo, status", [
-    (None, 404),  # without the count, an empty answer could be false
-    ({"HCDN0002": {"nacionales": 3, "internacionales": 0, "total": 3}}, 200),
-    ({"HCDN0001": {"nacionales": 0, "internacionales": 0, "total": 0}}, 200),
-    ({"HCDN0001": {"nacionales": 3, "internacionales": 0, "total": 3}}, 404),
-])
+@pytest.mark.parametrize(
+    "conteo, status",
+    [
+        (None, 404),  # without the count, an empty answer could be false
+        ({"HCDN0002": {"nacionales": 3, "internacionales": 0, "total": 3}}, 200),
+        ({"HCDN0001": {"nacionales": 0, "internacionales": 0, "total": 0}}, 200),
+        ({"HCDN0001": {"nacionales": 3, "internacionales": 0, "total": 3}}, 404),
+    ],
+)
 def test_a_deputy_without_a_file_is_derived_only_when_the_count_allows(tmp_path, conteo, status):
     src = tmp_path / "src"
     escribir(src, "v1/diputados/diputados", [DIPUTADO])
@@ -310,6 +343,8 @@ def test_a_deputy_without_a_file_is_derived_only_when_the_count_allows(tmp_path,
         assert body == {"diputadoId": "HCDN0001", "nacionales": [], "internacionales": []}
     # a published file is the answer, even one older than the "internacionales" key
     assert answer(api, conn, "/v1/diputados/diputados/HCDN0002/viajes") == (
-        200, {"diputadoId": "HCDN0002", "nacionales": []})
+        200,
+        {"diputadoId": "HCDN0002", "nacionales": []},
+    )
     # an id the list does not have
     assert answer(api, conn, "/v1/diputados/diputados/HCDN0009/viajes")[0] == 404

@@ -1,4 +1,5 @@
 """Files no catalogue dataset describes are kept verbatim and answered as they came."""
+
 import json
 import sqlite3
 
@@ -34,7 +35,8 @@ async def test_an_unknown_route_is_answered_with_its_file_exactly(tmp_path, caps
     assert (await ds.client.get("/v1/algo/otro")).status_code == 404
     with sqlite3.connect(salida) as con:
         assert con.execute("SELECT tabla, registros FROM fuentes WHERE ruta = '/v1/algo/nuevo'").fetchall() == [
-            ("documentos", 1)]
+            ("documentos", 1)
+        ]
 
 
 def test_an_unknown_file_that_is_not_json_stops_the_build_naming_it(tmp_path, capsys):
@@ -52,8 +54,12 @@ def test_routes_an_endpoint_derives_are_not_documents(conn):
     """A senator's trips or a year of international trips come from the trips' tables (today the
     catalogue describes the whole mirror, and the documents table is empty)."""
     rutas = {r[0] for r in conn.execute("SELECT ruta FROM documentos")}
-    derived = [r for r in rutas if (r.startswith("/v1/senado/senadores/") and r.endswith("/viajes"))
-               or r.startswith(("/v1/senado/viajes/internacionales/", "/v1/senado/viajes/nacionales/"))]
+    derived = [
+        r
+        for r in rutas
+        if (r.startswith("/v1/senado/senadores/") and r.endswith("/viajes"))
+        or r.startswith(("/v1/senado/viajes/internacionales/", "/v1/senado/viajes/nacionales/"))
+    ]
     assert derived == []
     claimed = [r for r in rutas if r.startswith(("/v1/feriados", "/v1/finanzas/fci/mercadoDinero"))]
     assert claimed == []

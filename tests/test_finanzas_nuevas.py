@@ -3,6 +3,7 @@ bonos-cer, letras, the REM under /v1/finanzas/rem) and /v1/estado: catalogue dat
 mirror's files, in their key order; per-entity and per-month routes answer every value their list has
 (the published file, else the list's rows), 400 for malformed values and 404 for values without data;
 every table and column is described, and each rate's unit (fraction or percent) agrees with the data."""
+
 import json
 import re
 import sqlite3
@@ -25,8 +26,16 @@ from argentina_datos.web.v1.api import V1
 NUEVAS = ["finanzas_rem", "finanzas_rem_informes"]
 DATASETS = [*billeteras.DATASETS, *bonos.DATASETS, *estado.DATASETS, *[BY_TABLE[t] for t in NUEVAS]]
 TABLES = [d.table for d in DATASETS]
-FAMILIES = ["finanzas/rendimientos", "finanzas/fci/otros", "finanzas/fci/variables", "finanzas/fci/comparatasas",
-            "finanzas/bonos-cer", "finanzas/letras", "finanzas/rem", "estado"]
+FAMILIES = [
+    "finanzas/rendimientos",
+    "finanzas/fci/otros",
+    "finanzas/fci/variables",
+    "finanzas/fci/comparatasas",
+    "finanzas/bonos-cer",
+    "finanzas/letras",
+    "finanzas/rem",
+    "estado",
+]
 LISTADOS = ("ultimo", "penultimo")
 
 
@@ -65,8 +74,11 @@ def exactly(expected, body, route: str) -> str:
 
 # ---- every mirror file of the families, exactly and from the catalogue ------------------------
 def mirror_routes() -> list[str]:
-    return sorted("/" + str(p.parent.relative_to(UPSTREAM))
-                  for family in FAMILIES for p in (UPSTREAM / "v1" / family).glob("**/index.json"))
+    return sorted(
+        "/" + str(p.parent.relative_to(UPSTREAM))
+        for family in FAMILIES
+        for p in (UPSTREAM / "v1" / family).glob("**/index.json")
+    )
 
 
 @pytest.mark.mirror
@@ -224,8 +236,10 @@ def test_every_month_of_the_index_is_a_file_the_ultimo_rows_or_404(v1):
 
 
 def test_ultimo_is_kept_as_published_not_the_newest_month(v1):
-    newest = max(p.parent.relative_to(UPSTREAM / "v1/finanzas/rem").as_posix()
-                 for p in (UPSTREAM / "v1/finanzas/rem").glob("[0-9]*/[0-9]*/index.json"))
+    newest = max(
+        p.parent.relative_to(UPSTREAM / "v1/finanzas/rem").as_posix()
+        for p in (UPSTREAM / "v1/finanzas/rem").glob("[0-9]*/[0-9]*/index.json")
+    )
     _, ultimo = v1("/v1/finanzas/rem/ultimo")
     _, newest_body = v1(f"/v1/finanzas/rem/{newest}")
     assert ultimo == load("v1/finanzas/rem/ultimo") != newest_body
@@ -245,27 +259,31 @@ def first_year_without_rem() -> int:
     return min(int(m[:4]) for m in rem_months()) - 1
 
 
-@pytest.mark.parametrize("route, status, parametro", [
-    ("/v1/finanzas/rendimientos/Belo", 400, "entidad"),
-    ("/v1/finanzas/rendimientos/a_b", 400, "entidad"),
-    ("/v1/finanzas/rendimientos/{sin_rendimientos}", 404, "entidad"),
-    ("/v1/finanzas/fci/otros/Belo", 400, "entidad"),
-    ("/v1/finanzas/fci/otros/a--b", 400, "entidad"),
-    ("/v1/finanzas/fci/otros/{sin_otros}", 404, "entidad"),
-    ("/v1/finanzas/fci/variables/GLOBAL66", 400, "entidad"),
-    ("/v1/finanzas/fci/variables/{sin_variables}", 404, "entidad"),
-    ("/v1/finanzas/rem/2026/13", 400, "mes"),
-    ("/v1/finanzas/rem/2026/9", 400, "mes"),
-    ("/v1/finanzas/rem/2015/01", 400, "año"),
-    ("/v1/finanzas/rem/26/01", 400, "año"),
-    ("/v1/finanzas/rem/{sin_rem}/01", 404, "mes"),
-])
+@pytest.mark.parametrize(
+    "route, status, parametro",
+    [
+        ("/v1/finanzas/rendimientos/Belo", 400, "entidad"),
+        ("/v1/finanzas/rendimientos/a_b", 400, "entidad"),
+        ("/v1/finanzas/rendimientos/{sin_rendimientos}", 404, "entidad"),
+        ("/v1/finanzas/fci/otros/Belo", 400, "entidad"),
+        ("/v1/finanzas/fci/otros/a--b", 400, "entidad"),
+        ("/v1/finanzas/fci/otros/{sin_otros}", 404, "entidad"),
+        ("/v1/finanzas/fci/variables/GLOBAL66", 400, "entidad"),
+        ("/v1/finanzas/fci/variables/{sin_variables}", 404, "entidad"),
+        ("/v1/finanzas/rem/2026/13", 400, "mes"),
+        ("/v1/finanzas/rem/2026/9", 400, "mes"),
+        ("/v1/finanzas/rem/2015/01", 400, "año"),
+        ("/v1/finanzas/rem/26/01", 400, "año"),
+        ("/v1/finanzas/rem/{sin_rem}/01", 404, "mes"),
+    ],
+)
 def test_malformed_values_and_values_without_data(v1, route, status, parametro):
     route = route.format(
         sin_rendimientos=absent_slug(platforms(), "entidad"),
         sin_otros=absent_slug(wallet_files("v1/finanzas/fci/otros"), "n"),
         sin_variables=absent_slug(wallet_files("v1/finanzas/fci/variables"), "n"),
-        sin_rem=first_year_without_rem())
+        sin_rem=first_year_without_rem(),
+    )
     code, body = v1(route)
     assert (code, body["parametro"]) == (status, parametro), body
 
@@ -287,8 +305,10 @@ def test_every_table_and_column_is_described(conn):
     assert names and not missing, missing
 
 
-RATE = re.compile(r"^(tna|tea|apy|bonusValue|\w+Porcentaje|porcentaje|ultimos7Dias|unMes|noventaDias|"
-                  r"cientoOchentaDias|enElAnio|doceMeses|honorario\w+|comision\w+|gastos\w+|otros)$")
+RATE = re.compile(
+    r"^(tna|tea|apy|bonusValue|\w+Porcentaje|porcentaje|ultimos7Dias|unMes|noventaDias|"
+    r"cientoOchentaDias|enElAnio|doceMeses|honorario\w+|comision\w+|gastos\w+|otros)$"
+)
 
 
 def rate_columns():
@@ -300,11 +320,16 @@ def rate_columns():
 
 
 def test_every_rate_says_fraction_or_percent():
-    rates = [(table, name, f.unit) for table, columns in rate_columns() for name, f in columns
-             if RATE.match(name.split("_")[-1])]
+    rates = [
+        (table, name, f.unit)
+        for table, columns in rate_columns()
+        for name, f in columns
+        if RATE.match(name.split("_")[-1])
+    ]
     assert len(rates) > 20
-    assert all(unit in (FRACCION, PORCENTAJE) for _, _, unit in rates), \
-        [r for r in rates if r[2] not in (FRACCION, PORCENTAJE)]
+    assert all(unit in (FRACCION, PORCENTAJE) for _, _, unit in rates), [
+        r for r in rates if r[2] not in (FRACCION, PORCENTAJE)
+    ]
 
 
 # A day's price variation, custody fees and the fees that are mostly 0 stay below 1 % in percent too.
@@ -344,17 +369,21 @@ def build(root: Path, out: Path, tables) -> sqlite3.Connection:
 
 def test_a_platform_is_its_file_else_its_nested_list(tmp_path):
     uno = {"moneda": "ARS", "apy": 30, "fecha": "2026-01-02", "bonusValue": 35, "bonusThreshold": None}
-    lista = [{"entidad": "a", "rendimientos": [uno]},
-             {"entidad": "b", "rendimientos": [{**uno, "moneda": "USD", "apy": 2.5}]},
-             {"entidad": "c", "rendimientos": []},
-             {"entidad": "d"}]  # an odd record, kept as it came: it has no list to cut
+    lista = [
+        {"entidad": "a", "rendimientos": [uno]},
+        {"entidad": "b", "rendimientos": [{**uno, "moneda": "USD", "apy": 2.5}]},
+        {"entidad": "c", "rendimientos": []},
+        {"entidad": "d"},
+    ]  # an odd record, kept as it came: it has no list to cut
     escribir(tmp_path / "src", "v1/finanzas/rendimientos", lista)
     escribir(tmp_path / "src", "v1/finanzas/rendimientos/a", [{"moneda": "ARS", "apy": 30, "fecha": "2026-01-02"}])
     conn = build(tmp_path / "src", tmp_path / "a.db", ["rendimientos", "rendimientos_entidad"])
     api = V1()
     assert answer(api, conn, "/v1/finanzas/rendimientos") == (200, lista)
-    assert answer(api, conn, "/v1/finanzas/rendimientos/a") == (200, [{"moneda": "ARS", "apy": 30,
-                                                                       "fecha": "2026-01-02"}])
+    assert answer(api, conn, "/v1/finanzas/rendimientos/a") == (
+        200,
+        [{"moneda": "ARS", "apy": 30, "fecha": "2026-01-02"}],
+    )
     status, body = answer(api, conn, "/v1/finanzas/rendimientos/b")
     assert status == 200 and body == lista[1]["rendimientos"] and list(body[0]) == list(uno)
     assert answer(api, conn, "/v1/finanzas/rendimientos/c") == (200, [])
@@ -362,17 +391,40 @@ def test_a_platform_is_its_file_else_its_nested_list(tmp_path):
     assert answer(api, conn, "/v1/finanzas/rendimientos/e")[0] == 404
 
 
-REM = {"informe": "2026-08", "fecha": "2026-08-01", "muestra": "todos", "indicador": "IPC", "periodo": "ago-26",
-       "periodoTipo": "mensual", "periodoDesde": "2026-08-01", "periodoHasta": "2026-08-31", "referencia": "",
-       "referenciaFecha": "", "unidad": "var. % mensual", "mediana": 2, "promedio": 2.1, "desvio": 0.3,
-       "maximo": 3, "minimo": 1.5, "percentil90": 2.5, "percentil75": 2.2, "percentil25": 1.9, "percentil10": 1.7,
-       "participantes": 40, "publicacionUrl": "u", "xlsxUrl": "x"}
+REM = {
+    "informe": "2026-08",
+    "fecha": "2026-08-01",
+    "muestra": "todos",
+    "indicador": "IPC",
+    "periodo": "ago-26",
+    "periodoTipo": "mensual",
+    "periodoDesde": "2026-08-01",
+    "periodoHasta": "2026-08-31",
+    "referencia": "",
+    "referenciaFecha": "",
+    "unidad": "var. % mensual",
+    "mediana": 2,
+    "promedio": 2.1,
+    "desvio": 0.3,
+    "maximo": 3,
+    "minimo": 1.5,
+    "percentil90": 2.5,
+    "percentil75": 2.2,
+    "percentil25": 1.9,
+    "percentil10": 1.7,
+    "participantes": 40,
+    "publicacionUrl": "u",
+    "xlsxUrl": "x",
+}
 
 
 def test_a_rem_month_is_its_file_else_ultimo_when_it_is_that_report(tmp_path):
     src = tmp_path / "src"
-    escribir(src, "v1/finanzas/rem", ["/finanzas/rem/ultimo", "/finanzas/rem/2026/09", "/finanzas/rem/2026/08",
-                                      "/finanzas/rem/2026/07"])
+    escribir(
+        src,
+        "v1/finanzas/rem",
+        ["/finanzas/rem/ultimo", "/finanzas/rem/2026/09", "/finanzas/rem/2026/08", "/finanzas/rem/2026/07"],
+    )
     escribir(src, "v1/finanzas/rem/ultimo", [REM, {**REM, "muestra": "top 10"}])
     septiembre = [{**REM, "informe": "2026-09", "fecha": "2026-09-01", "fuente": "BCRA REM"}]
     escribir(src, "v1/finanzas/rem/2026/09", septiembre)

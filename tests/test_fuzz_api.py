@@ -5,6 +5,7 @@ The checks include negative data (a value outside the document's bounds must get
 data (a value inside them must not get a 400): together they hold the document to exactly what the
 server accepts. $ARGENTINA_DATOS_FUZZ_SECONDS changes the time budget (default 120 s).
 """
+
 import os
 import re
 import subprocess
@@ -20,11 +21,31 @@ SEED = 20251123  # a fixed seed: a finding reproduces on the next run
 def test_schemathesis_finds_nothing(db_path, tmp_path):
     st = Path(sys.executable).with_name("st")
     with ServeDatos(db_path) as server:
-        cmd = [str(st), "run", f"{server.url}/v1/openapi.json", "--checks", "all", "--max-time", str(FUZZ_SECONDS),
-               "--seed", str(SEED), "--request-timeout", "30", "--report", "junit",
-               "--report-dir", str(tmp_path)]
-        out = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=FUZZ_SECONDS + 300,
-                             env={**os.environ, "NO_COLOR": "1"})
+        cmd = [
+            str(st),
+            "run",
+            f"{server.url}/v1/openapi.json",
+            "--checks",
+            "all",
+            "--max-time",
+            str(FUZZ_SECONDS),
+            "--seed",
+            str(SEED),
+            "--request-timeout",
+            "30",
+            "--report",
+            "junit",
+            "--report-dir",
+            str(tmp_path),
+        ]
+        out = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=FUZZ_SECONDS + 300,
+            env={**os.environ, "NO_COLOR": "1"},
+        )
         text = out.stdout + out.stderr
         print(text[-3000:])
         assert out.returncode == 0, text[-20000:]

@@ -1,4 +1,5 @@
 """HTTP mode: the builder reads the API's layout over HTTP from a server on 127.0.0.1."""
+
 import datetime as dt
 import json
 import sqlite3
@@ -19,8 +20,10 @@ UVA = "v1/finanzas/indices/uva"
 
 def conteos(db) -> dict:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-        names = [r[0] for r in con.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        names = [
+            r[0]
+            for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        ]
         return {n: con.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
 
 
@@ -55,10 +58,17 @@ def not_enumerated_over_http() -> list[str]:
     from argentina_datos.almacen.tablas import Layout
     from argentina_datos.catalogo import DATASETS
 
-    return [table for d in DATASETS
-            if any(p.http_values is None for p in d.partitions for s in d.sources
-                   if not s.history and "{" + p.name + "}" in s.route)
-            for table in [d.table, *(c.table for c in Layout(d).all_children())]]
+    return [
+        table
+        for d in DATASETS
+        if any(
+            p.http_values is None
+            for p in d.partitions
+            for s in d.sources
+            if not s.history and "{" + p.name + "}" in s.route
+        )
+        for table in [d.table, *(c.table for c in Layout(d).all_children())]
+    ]
 
 
 @pytest.fixture
@@ -157,8 +167,14 @@ def test_a_source_that_stops_answering_is_given_up_after_a_few_failures(tmp_path
         pedidos.append(request.url.path)
         raise httpx.ConnectError("conexión rechazada", request=request)
 
-    source = _mock_source(handler, retries=3, backoff=0.01, max_failures=4, concurrency=2,
-                          fci_since=dt.date.today() - dt.timedelta(days=400))
+    source = _mock_source(
+        handler,
+        retries=3,
+        backoff=0.01,
+        max_failures=4,
+        concurrency=2,
+        fci_since=dt.date.today() - dt.timedelta(days=400),
+    )
     start = time.perf_counter()
     with pytest.raises(BuildError, match=r"^http://upstream\.test: la fuente dejó de responder \(4 pedidos seguidos"):
         Builder(source, tmp_path / "a.db", keep_going=True).run()

@@ -1,4 +1,5 @@
 """metadata.yml: generated from the catalogue, up to date, and describing every table and column of the built DB."""
+
 import re
 import shutil
 import unicodedata
@@ -31,15 +32,20 @@ def visible_tables(conn):
     rows = conn.execute("SELECT name, type, sql FROM sqlite_master WHERE type IN ('table', 'view')").fetchall()
     fts = {name for name, _, sql in rows if sql and sql.upper().startswith("CREATE VIRTUAL TABLE")}
     shadow = re.compile(r"_(data|idx|docsize|config|content)$")
-    return [name for name, _, _ in rows
-            if not name.startswith("sqlite_") and name not in fts
-            and not (shadow.search(name) and shadow.sub("", name) in fts)]
+    return [
+        name
+        for name, _, _ in rows
+        if not name.startswith("sqlite_")
+        and name not in fts
+        and not (shadow.search(name) and shadow.sub("", name) in fts)
+    ]
 
 
 def test_metadata_yml_is_up_to_date():
     expected = metadatos.render(metadatos.build())
-    assert metadatos.METADATA.read_text(encoding="utf-8") == expected, \
+    assert metadatos.METADATA.read_text(encoding="utf-8") == expected, (
         "metadata.yml está desactualizado: corra python -m argentina_datos.documentacion.metadatos"
+    )
 
 
 def test_check_mode_detects_a_stale_file(tmp_path):
@@ -106,12 +112,23 @@ def test_configured_columns_exist(conn, tables):
             assert conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [meta["fts_table"]]).fetchone(), name
 
 
-@pytest.mark.parametrize("table", ["fci_fondos", "remesas", "cobros_comisiones", "brokers_comisiones",
-                                   "senadores", "senado_viajes_internacionales", "senado_viajes_nacionales",
-                                   "fci_valores_fondo"])
+@pytest.mark.parametrize(
+    "table",
+    [
+        "fci_fondos",
+        "remesas",
+        "cobros_comisiones",
+        "brokers_comisiones",
+        "senadores",
+        "senado_viajes_internacionales",
+        "senado_viajes_nacionales",
+        "fci_valores_fondo",
+    ],
+)
 async def test_search_finds_rows(ds, conn, tables, table):
-    column = tables[table]["columns"] and next(iter(
-        c for c in ("compania", "nombre", "entidad", "destino", "fondo") if c in tables[table]["columns"]))
+    column = tables[table]["columns"] and next(
+        iter(c for c in ("compania", "nombre", "entidad", "destino", "fondo") if c in tables[table]["columns"])
+    )
     value = conn.execute(f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL LIMIT 1').fetchone()[0]
     word = max(re.findall(r"\w+", value), key=len)
     r = await ds.client.get(f"/{DB}/{table}.json", params={"_search": word, "_shape": "array"})
@@ -136,7 +153,8 @@ async def test_lookup_ids_show_their_labels(ds):
 
 async def test_logos_render_as_images_and_urls_as_links(ds, conn):
     logo, enlace = conn.execute(
-        "SELECT logo, enlace FROM plazo_fijo WHERE logo LIKE 'http%' AND enlace LIKE 'http%' LIMIT 1").fetchone()
+        "SELECT logo, enlace FROM plazo_fijo WHERE logo LIKE 'http%' AND enlace LIKE 'http%' LIMIT 1"
+    ).fetchone()
     html = (await ds.client.get(f"/{DB}/plazo_fijo")).text
     assert f'<img src="{logo}"' in html
     assert f'<a href="{enlace.strip()}"' in html
@@ -151,10 +169,15 @@ async def test_json_lists_of_links_render_as_links(ds, conn):
 def test_tableros_and_extra_queries_are_merged(tmp_path):
     for part in ("base.yml", "consultas.yml"):
         shutil.copy(metadatos.PARTS / part, tmp_path / part)
-    (tmp_path / "tableros.yml").write_text(yaml.safe_dump({
-        "plugins": {"datasette-dashboards": {"principal": {"title": "Tablero"}}},
-        "databases": {DB: {"queries": {"serie_extra": {"sql": "select 1"}}}},
-    }), encoding="utf-8")
+    (tmp_path / "tableros.yml").write_text(
+        yaml.safe_dump(
+            {
+                "plugins": {"datasette-dashboards": {"principal": {"title": "Tablero"}}},
+                "databases": {DB: {"queries": {"serie_extra": {"sql": "select 1"}}}},
+            }
+        ),
+        encoding="utf-8",
+    )
     merged = metadatos.build(tmp_path)
     assert merged["plugins"]["datasette-dashboards"]["principal"]["title"] == "Tablero"
     assert "enlaces" in merged["plugins"]  # base.yml's plugins survive
@@ -188,10 +211,25 @@ def test_no_canned_query_writes(metadata):
 def test_charts_are_pointed_at_the_served_database(tmp_path):
     for part in ("base.yml", "consultas.yml"):
         shutil.copy(metadatos.PARTS / part, tmp_path / part)
-    (tmp_path / "tableros.yml").write_text(yaml.safe_dump({"plugins": {"datasette-dashboards": {"d": {
-        "charts": {"a": {"query": "select 1"}, "b": {"query": "select 2", "db": "otra"}, "c": {"library": "markdown"}},
-        "filters": {"f": {"query": "select 3"}},
-    }}}}), encoding="utf-8")
+    (tmp_path / "tableros.yml").write_text(
+        yaml.safe_dump(
+            {
+                "plugins": {
+                    "datasette-dashboards": {
+                        "d": {
+                            "charts": {
+                                "a": {"query": "select 1"},
+                                "b": {"query": "select 2", "db": "otra"},
+                                "c": {"library": "markdown"},
+                            },
+                            "filters": {"f": {"query": "select 3"}},
+                        }
+                    }
+                }
+            }
+        ),
+        encoding="utf-8",
+    )
     d = metadatos.build(tmp_path)["plugins"]["datasette-dashboards"]["d"]
     assert d["charts"]["a"]["db"] == metadatos.DATABASE and d["filters"]["f"]["db"] == metadatos.DATABASE
     assert d["charts"]["b"]["db"] == "otra"  # a chart that names its database keeps it

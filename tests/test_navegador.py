@@ -11,6 +11,7 @@ through the playwright package, which downloads no browser when given `executabl
 Screenshots go to screenshots/ (git-ignored).  Alone:
 `.venv/bin/pytest tests/test_navegador.py`.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,14 +36,21 @@ SCREENSHOTS = REPO / "screenshots"
 DASHBOARD = "series"
 # Flags that let Chromium run as root in a container without reaching the network by itself.
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
 # The pages show the database built from the mirror.
 pytestmark = pytest.mark.mirror
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'"
+)
 
 
 def _db_path() -> Path:
@@ -58,8 +66,10 @@ def _free_port() -> int:
 def _metadata() -> dict:
     meta = yaml.safe_load(METADATA.read_text()) if METADATA.exists() else None
     if "datasette-dashboards" not in ((meta or {}).get("plugins") or {}):
-        pytest.fail("metadata.yml no tiene los gráficos de argentina_datos/documentacion/partes/tableros.yml: "
-                    "regenérelo con `python -m argentina_datos.documentacion.metadatos`")
+        pytest.fail(
+            "metadata.yml no tiene los gráficos de argentina_datos/documentacion/partes/tableros.yml: "
+            "regenérelo con `python -m argentina_datos.documentacion.metadatos`"
+        )
     return meta
 
 
@@ -134,8 +144,14 @@ class Visita:
         self.context.route("**/*", self._route)
         self.page.on("pageerror", lambda exc: self.errors.append(f"error de script: {exc}"))
         # A failed load is reported below with its URL; the console only repeats it without one.
-        self.page.on("console", lambda m: m.type == "error" and not m.text.startswith("Failed to load resource")
-                     and self.errors.append(f"consola: {m.text}"))
+        self.page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and not m.text.startswith("Failed to load resource")
+                and self.errors.append(f"consola: {m.text}")
+            ),
+        )
         self.page.on("requestfailed", self._failed)
         self.page.on("response", self._response)
 
@@ -223,7 +239,7 @@ def test_tabla_con_faceta(visita, servidor):
     # The facet metadata.yml configures; asking for it again in the URL would draw it twice.
     configured = "casa" in (_table_metadata(servidor, table).get("facets") or [])
     page = visita.go(f"/{servidor['name']}/{table}" + ("" if configured else "?_facet=casa"))
-    (total,), = _sql(servidor["db"], f"SELECT count(*) FROM {table}")
+    ((total,),) = _sql(servidor["db"], f"SELECT count(*) FROM {table}")
     assert f"{total:,} row" in page.locator("h3").first.inner_text()
     assert _rows(page).count() > 0
     facets = page.locator('.facet-info[data-column="casa"]')
@@ -236,7 +252,7 @@ def test_tabla_con_faceta(visita, servidor):
     # Choosing a value filters the table, as a user clicking it would.
     with page.expect_navigation(wait_until="networkidle"):
         facets.get_by_role("link", name="blue", exact=True).click()
-    (blue,), = _sql(servidor["db"], f"SELECT count(*) FROM {table} WHERE casa = 'blue'")
+    ((blue,),) = _sql(servidor["db"], f"SELECT count(*) FROM {table} WHERE casa = 'blue'")
     assert f"{blue:,} row" in page.locator("h3").first.inner_text()
     assert set(page.locator("table.rows-and-columns td.col-casa").all_inner_texts()) == {"blue"}
     visita.check("02b_tabla_casa_blue")
@@ -264,7 +280,7 @@ def test_consulta_guardada(visita, servidor):
 
 def test_busqueda_de_texto(visita, servidor):
     term = "rodriguez"
-    (expected,), = _sql(servidor["db"], "SELECT count(*) FROM senadores_fts WHERE senadores_fts MATCH ?", term)
+    ((expected,),) = _sql(servidor["db"], "SELECT count(*) FROM senadores_fts WHERE senadores_fts MATCH ?", term)
     assert expected > 1
     page = visita.go(f"/{servidor['name']}/senadores?_search={term}")
     assert page.locator("input#_search").input_value() == term
@@ -311,12 +327,14 @@ def test_graficos(visita, servidor):
             assert d and d.count("L") > 50, f"{slug}: línea vacía o casi vacía: {d!r:.80}"
     legend = page.locator("#chart-dolar g.role-legend").text_content()
     assert "Oficial" in legend and "Blue" in legend
-    (months,), = _sql(servidor["db"], "SELECT count(*) FROM inflacion WHERE fecha >= ?", desde)
+    ((months,),) = _sql(servidor["db"], "SELECT count(*) FROM inflacion WHERE fecha >= ?", desde)
     assert page.locator("#chart-inflacion g.mark-rect path").count() == months
 
-    (blue, fecha), = _sql(servidor["db"],
-                         "SELECT venta, strftime('%d/%m/%Y', fecha) FROM cotizaciones_dolares "
-                         "WHERE casa = 'blue' ORDER BY fecha DESC LIMIT 1")
+    ((blue, fecha),) = _sql(
+        servidor["db"],
+        "SELECT venta, strftime('%d/%m/%Y', fecha) FROM cotizaciones_dolares "
+        "WHERE casa = 'blue' ORDER BY fecha DESC LIMIT 1",
+    )
     metric = page.locator("#chart-blue-ultimo").inner_text()
     assert f"{blue:g}" in metric and fecha in metric, metric
     visita.check("05_graficos")

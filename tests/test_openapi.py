@@ -3,6 +3,7 @@
 The spec (../shared/spec/interface.md) is read here, not copied: its limits table and its route
 tables are what the document and the README must agree with.
 """
+
 import re
 
 import orjson
@@ -145,12 +146,20 @@ def test_casa_enum_is_the_spec_enum_plus_tarjeta():
         assert set(param(path, "casa")["schema"]["enum"]) == spec_enum | {"tarjeta"}
 
 
-@pytest.mark.parametrize("path,name,good,bad", [
-    ("/v1/cotizaciones/dolares/{casa}/{fecha}", "fecha", ["2025/01/02"], ["2025-01-02", "ultimo", "25/01/02"]),
-    ("/v1/finanzas/fci/{categoria}/{fecha}", "fecha", ["2025/01/02", "ultimo", "penultimo"], ["ayer", "2025-01-02"]),
-    ("/v1/finanzas/fci/fondos/{nombre}", "nombre", ["1810-ahorro", "fondo-x"], ["Fondo", "a--b", "-a", "a_b"]),
-    ("/v1/senado/senadores/{id}/viajes", "id", ["580"], ["abc", ""]),
-])
+@pytest.mark.parametrize(
+    "path,name,good,bad",
+    [
+        ("/v1/cotizaciones/dolares/{casa}/{fecha}", "fecha", ["2025/01/02"], ["2025-01-02", "ultimo", "25/01/02"]),
+        (
+            "/v1/finanzas/fci/{categoria}/{fecha}",
+            "fecha",
+            ["2025/01/02", "ultimo", "penultimo"],
+            ["ayer", "2025-01-02"],
+        ),
+        ("/v1/finanzas/fci/fondos/{nombre}", "nombre", ["1810-ahorro", "fondo-x"], ["Fondo", "a--b", "-a", "a_b"]),
+        ("/v1/senado/senadores/{id}/viajes", "id", ["580"], ["abc", ""]),
+    ],
+)
 def test_string_parameters_carry_their_pattern(path, name, good, bad):
     validator = OAS30Validator(param(path, name)["schema"])
     assert all(validator.is_valid(v) for v in good)
@@ -161,7 +170,7 @@ def test_string_parameters_carry_their_pattern(path, name, good, bad):
 def spec_routes() -> list[str]:
     if not SPEC:
         return []
-    section = SPEC[SPEC.index("## Endpoints"):SPEC.index("## Authentication")]
+    section = SPEC[SPEC.index("## Endpoints") : SPEC.index("## Authentication")]
     return sorted(set(re.findall(r"^\| (/v1/\S+) \|", section, re.M)))
 
 
@@ -193,14 +202,15 @@ def routes_beyond_the_spec() -> list[str]:
 def test_readme_route_table_is_current():
     start, end = "<!-- rutas:inicio -->\n", "<!-- rutas:fin -->"
     assert start in README and end in README, "README.md debe tener la tabla de rutas entre los marcadores"
-    table = README[README.index(start) + len(start):README.index(end)]
+    table = README[README.index(start) + len(start) : README.index(end)]
     assert table.strip() == markdown_table(ROUTER).strip(), (
-        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.documentacion.openapi --markdown")
+        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.documentacion.openapi --markdown"
+    )
 
 
 @pytest.mark.mirror
 def test_readme_names_every_route_beyond_the_spec():
-    section = README[README.index("## API /v1"):]
+    section = README[README.index("## API /v1") :]
     beyond = routes_beyond_the_spec()
     assert "/v1/feriados" in beyond and "/v1/rems/ultimo" in beyond
     missing = [r for r in beyond if f"`{r}`" not in section.split("<!-- rutas:fin -->")[1]]
@@ -215,8 +225,26 @@ def _candidate_texts(p) -> list[str]:
     years = ["0000", "0001", "0004", "0100", "0400", "1900", "2000", "2023", "2024", "2025", "2100", "2400", "9999"]
     dates = [f"{y}/{m:02d}/{d:02d}" for y in years for m in (0, 1, 2, 4, 12, 13) for d in (0, 1, 28, 29, 30, 31, 32)]
     numbers = [str(n) for n in (0, 1, 2010, 2011, 2012, 2015, 2016, 2026, 2027, 2030, 9999, 10000)]
-    return [*dates, *numbers, "2025-01-02", "2025/1/2", "ultimo", "penultimo", "ayer", "01", "12", "13", "1",
-            "abc", "a--b", "1810-renta-dolar-clase-a", "580", "1234567890", "", *(p.choices or ())]
+    return [
+        *dates,
+        *numbers,
+        "2025-01-02",
+        "2025/1/2",
+        "ultimo",
+        "penultimo",
+        "ayer",
+        "01",
+        "12",
+        "13",
+        "1",
+        "abc",
+        "a--b",
+        "1810-renta-dolar-clase-a",
+        "580",
+        "1234567890",
+        "",
+        *(p.choices or ()),
+    ]
 
 
 def _server_takes(p, text: str) -> bool:
@@ -244,8 +272,9 @@ def test_parameter_schemas_take_exactly_what_the_parser_takes(endpoint):
 def test_calendar_dates_follow_the_leap_years():
     fecha = OAS30Validator(param("/v1/cotizaciones/dolares/{casa}/{fecha}", "fecha")["schema"])
     assert fecha.is_valid("2024/02/29") and fecha.is_valid("2000/02/29") and fecha.is_valid("0004/02/29")
-    assert not any(fecha.is_valid(d) for d in ("2025/02/29", "1900/02/29", "2025/02/30", "2025/04/31",
-                                               "0000/01/01", "0000/02/29"))
+    assert not any(
+        fecha.is_valid(d) for d in ("2025/02/29", "1900/02/29", "2025/02/30", "2025/04/31", "0000/01/01", "0000/02/29")
+    )
 
 
 async def test_year_maximum_is_the_last_year_served(ds, conn):

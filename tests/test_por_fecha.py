@@ -1,5 +1,6 @@
 """Per-date routes answer every date their list has: the file upstream published for that date
 when there is one, otherwise that date's records of the list, in list order."""
+
 import sqlite3
 
 import orjson
@@ -67,17 +68,20 @@ def test_every_date_of_the_list_is_answered(v1, lista, por_fecha, uno):
     assert not failures, "\n".join(failures[:10])
 
 
-@pytest.mark.parametrize("route, status, parametro", [
-    ("/v1/cotizaciones/dolares/1990/01/02", 404, "fecha"),
-    ("/v1/cotizaciones/1990/01/02", 404, "fecha"),
-    ("/v1/cotizaciones/usd/1990/01/02", 404, "fecha"),
-    ("/v1/cotizaciones/dolares/2025/02/30", 400, "fecha"),
-    ("/v1/cotizaciones/2025/02/30", 400, "fecha"),
-    ("/v1/cotizaciones/usd/2025/13/01", 400, "fecha"),
-    ("/v1/cotizaciones/xyz", 400, "moneda"),
-    ("/v1/cotizaciones/USD", 400, "moneda"),
-    ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
-])
+@pytest.mark.parametrize(
+    "route, status, parametro",
+    [
+        ("/v1/cotizaciones/dolares/1990/01/02", 404, "fecha"),
+        ("/v1/cotizaciones/1990/01/02", 404, "fecha"),
+        ("/v1/cotizaciones/usd/1990/01/02", 404, "fecha"),
+        ("/v1/cotizaciones/dolares/2025/02/30", 400, "fecha"),
+        ("/v1/cotizaciones/2025/02/30", 400, "fecha"),
+        ("/v1/cotizaciones/usd/2025/13/01", 400, "fecha"),
+        ("/v1/cotizaciones/xyz", 400, "moneda"),
+        ("/v1/cotizaciones/USD", 400, "moneda"),
+        ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
+    ],
+)
 def test_dates_without_data_and_bad_values(v1, route, status, parametro):
     response = v1(route)
     body = orjson.loads(response.body)

@@ -1,4 +1,5 @@
 """Progress: one line per dataset in logs, a bar per dataset on a terminal."""
+
 import io
 import json
 import re
@@ -15,8 +16,10 @@ from argentina_datos.construccion.fuentes import DirectorySource
 def fuente(tmp_path):
     root = tmp_path / "fuente"
     for route, data in {
-        "v1/feriados/2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},
-                             {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"}],
+        "v1/feriados/2025": [
+            {"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},
+            {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
+        ],
         "v1/feriados/2026": [{"fecha": "2026-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
         "v1/finanzas/indices/uva": [{"fecha": "2016-03-31", "valor": 14.05}],
         "v1/finanzas/indices/inflacion": [{"fecha": "2016-03-31", "valor": "mal"}],
@@ -34,8 +37,9 @@ def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
     assert re.fullmatch(r"feriados: 3 filas de 2 archivos en \d+\.\d\d s", lines[0])
     assert any(re.fullmatch(r"uva: 1 fila de 1 archivo en \d+\.\d\d s", ln) for ln in lines)
     assert "presidentes: la fuente no lo tiene (sin archivos)" in lines
-    assert any(re.fullmatch(r"riesgo_pais: 0 filas de 1 archivo en \d+\.\d\d s \(1 archivo omitido\)", ln)
-               for ln in lines)
+    assert any(
+        re.fullmatch(r"riesgo_pais: 0 filas de 1 archivo en \d+\.\d\d s \(1 archivo omitido\)", ln) for ln in lines
+    )
     assert "aviso: inflacion: tipo inesperado «valor» en 1 registro" in lines
     assert not any("\x1b[" in ln for ln in lines)  # no terminal escapes in logs
     assert re.search(r": 5 filas en 4 conjuntos de datos", "\n".join(lines))

@@ -1,5 +1,6 @@
 """A server keeps serving while build-db replaces its database file, and every answer after the
 switch comes from the new file: /v1 (cached answers too) and Datasette's own pages."""
+
 import asyncio
 import json
 

@@ -1,6 +1,7 @@
 """The column-at-a-time encoder must give exactly the rows of the record-by-record one,
 and must hand back (so the builder falls back, keeps and reports it) whatever that one finds odd.
 Whatever the record, decoding its row gives it back exactly."""
+
 import pytest
 
 from argentina_datos.almacen.registros import Codec
@@ -46,17 +47,20 @@ def test_same_rows_when_every_record_is_complete():
     assert rows_by_columns(CODEC, records) == rows_one_by_one(CODEC, records)
 
 
-@pytest.mark.parametrize("bad", [
-    {"nombre": "z", "valor": 1, "cantidad": 1, "extra": 1},  # undeclared key
-    {"nombre": "z", "tipo": "t", "valor": 1, "extra": 1},  # undeclared key standing in for a required one
-    {"nombre": "z", "valor": 1},  # required key missing
-    {"nombre": None, "valor": 1, "cantidad": 1},  # null in a non-nullable field
-    {"nombre": "z", "valor": "1", "cantidad": 1},  # text where a number goes
-    {"nombre": "z", "valor": True, "cantidad": 1},  # a boolean is not a number
-    {"nombre": "z", "valor": 1, "cantidad": 1.5},  # a float is not an integer
-    {"nombre": "z", "valor": 1, "cantidad": 1, "activo": None},  # present null, non-nullable
-    ["z", 1, 1],  # not an object
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"nombre": "z", "valor": 1, "cantidad": 1, "extra": 1},  # undeclared key
+        {"nombre": "z", "tipo": "t", "valor": 1, "extra": 1},  # undeclared key standing in for a required one
+        {"nombre": "z", "valor": 1},  # required key missing
+        {"nombre": None, "valor": 1, "cantidad": 1},  # null in a non-nullable field
+        {"nombre": "z", "valor": "1", "cantidad": 1},  # text where a number goes
+        {"nombre": "z", "valor": True, "cantidad": 1},  # a boolean is not a number
+        {"nombre": "z", "valor": 1, "cantidad": 1.5},  # a float is not an integer
+        {"nombre": "z", "valor": 1, "cantidad": 1, "activo": None},  # present null, non-nullable
+        ["z", 1, 1],  # not an object
+    ],
+)
 def test_falls_back_on_what_the_record_encoder_finds_odd_and_keeps_it(bad):
     records = GOOD + [bad]
     assert rows_by_columns(CODEC, records) is None
@@ -71,8 +75,13 @@ def test_every_record_decodes_to_itself():
 
 
 def test_nested_oddities_are_kept_with_their_path():
-    codec = Codec([Field("a", TEXT), Obj("b", [Field("c", INTEGER), Field("d", TEXT, optional=True)]),
-                   Children("hijos", "t_hijos", [Field("x", INTEGER)])])
+    codec = Codec(
+        [
+            Field("a", TEXT),
+            Obj("b", [Field("c", INTEGER), Field("d", TEXT, optional=True)]),
+            Children("hijos", "t_hijos", [Field("x", INTEGER)]),
+        ]
+    )
     cases = [
         {"a": "x", "b": {"c": 1, "nuevo": [1]}, "hijos": []},  # undeclared key inside an object
         {"a": "x", "b": None, "hijos": []},  # an object that is null

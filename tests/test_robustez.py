@@ -4,6 +4,7 @@ limits with a clean 4xx, and /v1 unaffected by heavy SQL elsewhere.
 
 The /v1 side has its own tests (test_api_errors.py) and the schemathesis run (test_fuzz_api.py).
 """
+
 import asyncio
 import threading
 import time
@@ -36,9 +37,18 @@ def assert_datasette_error(response, status: int, path: str):
 
 
 # ---- unknown pages: a plain 404, quickly -------------------------------------------------
-UNKNOWN_PAGES = ["/a/b/c/d/e/f", "/argentina/fci_valores/1/2/3/4/5", "/nope", "/nope.json",
-                 "/argentina/no_existe", "/argentina/no_existe.json", "/argentina/senadores/999999999",
-                 "/argentina/senadores/999999999.json", "/-/nada", "/argentina-test/feriados"]
+UNKNOWN_PAGES = [
+    "/a/b/c/d/e/f",
+    "/argentina/fci_valores/1/2/3/4/5",
+    "/nope",
+    "/nope.json",
+    "/argentina/no_existe",
+    "/argentina/no_existe.json",
+    "/argentina/senadores/999999999",
+    "/argentina/senadores/999999999.json",
+    "/-/nada",
+    "/argentina-test/feriados",
+]
 
 
 @pytest.mark.parametrize("path", UNKNOWN_PAGES)
@@ -115,8 +125,15 @@ async def test_a_view_offset_that_is_not_a_number_is_400(ds, page):
     assert (await ds.client.get(page + "?_next=5&_size=1")).status_code == 200
 
 
-@pytest.mark.parametrize("page", ["/argentina/brecha_cambiaria", "/argentina/dolar_por_casa.json",
-                                  "/argentina/feriados.json", "/argentina.json?sql=select+1"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "/argentina/brecha_cambiaria",
+        "/argentina/dolar_por_casa.json",
+        "/argentina/feriados.json",
+        "/argentina.json?sql=select+1",
+    ],
+)
 async def test_a_time_limit_that_is_not_a_number_is_400(ds, page):
     path = page + ("&" if "?" in page else "?") + "_timelimit=null"
     assert_datasette_error(await ds.client.get(path), 400, path)
@@ -174,27 +191,95 @@ async def test_heavy_facets_stay_within_the_budget(ds):
 
 
 # ---- anything a client may send: never a 5xx --------------------------------------------------
-SWEEP_PAGES = ["/argentina/feriados", "/argentina/feriados.json", "/argentina/feriados.csv",
-               "/argentina/fci_fondos.json", "/argentina/fci_valores_vista.json", "/argentina/brecha_cambiaria",
-               "/argentina/dolar_por_casa.json", "/argentina/senadores/1.json", "/argentina.json"]
+SWEEP_PAGES = [
+    "/argentina/feriados",
+    "/argentina/feriados.json",
+    "/argentina/feriados.csv",
+    "/argentina/fci_fondos.json",
+    "/argentina/fci_valores_vista.json",
+    "/argentina/brecha_cambiaria",
+    "/argentina/dolar_por_casa.json",
+    "/argentina/senadores/1.json",
+    "/argentina.json",
+]
 SLOW_PAGES = ["/", "/argentina", "/-/dashboards/series"]  # each ~0.1 s: a few parameters only
-SWEEP_ARGS = ["_sort", "_sort_desc", "_where", "_facet", "_facet_array", "_facet_date", "_facet_size", "_size",
-              "_next", "_col", "_nocol", "_search", "_searchmode", "_through", "_labels", "_shape", "_json",
-              "_timelimit", "_ttl", "_stream", "_dl", "_nl", "_trace", "_hash", "sql", "fecha__gt", "fecha__in",
-              "tipo__arraycontains", "fecha__date", "_search_nombre", "casa", "desde", "fecha", "id__gt", "id__lte"]
-SWEEP_VALUES = ["", "x", "fecha", "{", "{}", '{"simple": 1}', "[", "-1", "99999999999999999999",
-                "-99999999999999999999", "1e308", "max", ")))",
-                "'", "%", "\x00", "é", "select 1", "null", "objects", "array", "<script>"]
+SWEEP_ARGS = [
+    "_sort",
+    "_sort_desc",
+    "_where",
+    "_facet",
+    "_facet_array",
+    "_facet_date",
+    "_facet_size",
+    "_size",
+    "_next",
+    "_col",
+    "_nocol",
+    "_search",
+    "_searchmode",
+    "_through",
+    "_labels",
+    "_shape",
+    "_json",
+    "_timelimit",
+    "_ttl",
+    "_stream",
+    "_dl",
+    "_nl",
+    "_trace",
+    "_hash",
+    "sql",
+    "fecha__gt",
+    "fecha__in",
+    "tipo__arraycontains",
+    "fecha__date",
+    "_search_nombre",
+    "casa",
+    "desde",
+    "fecha",
+    "id__gt",
+    "id__lte",
+]
+SWEEP_VALUES = [
+    "",
+    "x",
+    "fecha",
+    "{",
+    "{}",
+    '{"simple": 1}',
+    "[",
+    "-1",
+    "99999999999999999999",
+    "-99999999999999999999",
+    "1e308",
+    "max",
+    ")))",
+    "'",
+    "%",
+    "\x00",
+    "é",
+    "select 1",
+    "null",
+    "objects",
+    "array",
+    "<script>",
+]
 
 
 async def test_any_query_parameter_on_any_page_is_never_a_5xx(ds):
     # Every parameter with every value, each pair on one of the pages in turn (all pages x all pairs
     # would take minutes), and the slow pages with the parameters that reach SQL.
     pairs = [(arg, value) for arg in SWEEP_ARGS for value in SWEEP_VALUES]
-    paths = [SWEEP_PAGES[i % len(SWEEP_PAGES)] + "?" + urllib.parse.urlencode({arg: value})
-             for i, (arg, value) in enumerate(pairs)]
-    paths += [page + "?" + urllib.parse.urlencode({arg: value}) for page in SLOW_PAGES
-              for arg in ("sql", "_where", "_facet", "_sort") for value in ("{", "\x00", ")))", "'")]
+    paths = [
+        SWEEP_PAGES[i % len(SWEEP_PAGES)] + "?" + urllib.parse.urlencode({arg: value})
+        for i, (arg, value) in enumerate(pairs)
+    ]
+    paths += [
+        page + "?" + urllib.parse.urlencode({arg: value})
+        for page in SLOW_PAGES
+        for arg in ("sql", "_where", "_facet", "_sort")
+        for value in ("{", "\x00", ")))", "'")
+    ]
     failures = []
     for path in paths:
         response = await ds.client.get(path)
@@ -210,11 +295,20 @@ async def test_other_methods_are_405_on_datasette_pages(ds, method, path):
     assert response.status_code == 405
 
 
-@pytest.mark.parametrize("headers", [
-    {"cookie": "ds_actor=basura"}, {"cookie": "ds_messages=basura; ds_csrftoken=x"}, {"cookie": "=;=;;"},
-    {"authorization": "Bearer basura"}, {"accept-encoding": "q=;;,,"}, {"if-none-match": '"x", W/'},
-    {"x-forwarded-for": "no-es-una-ip"}, {"host": "otro:99999"}, {"accept": "*/*;q=x"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"cookie": "ds_actor=basura"},
+        {"cookie": "ds_messages=basura; ds_csrftoken=x"},
+        {"cookie": "=;=;;"},
+        {"authorization": "Bearer basura"},
+        {"accept-encoding": "q=;;,,"},
+        {"if-none-match": '"x", W/'},
+        {"x-forwarded-for": "no-es-una-ip"},
+        {"host": "otro:99999"},
+        {"accept": "*/*;q=x"},
+    ],
+)
 @pytest.mark.parametrize("path", ["/", "/argentina/feriados.json", "/nope", "/v1/feriados/2025"])
 async def test_odd_headers_are_never_a_5xx(ds, headers, path):
     response = await ds.client.get(path, headers=headers)
@@ -321,26 +415,32 @@ def test_a_huge_request_line_is_414(server):
     assert status_of(server.raw(b"GET /argentina?" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")) == 414
 
 
-@pytest.mark.parametrize("request_bytes", [
-    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
-    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
-    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
-    b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: basura\r\n\r\n",
-    b"GET /v1/feriados/2025 HTTP/9.9\r\nHost: x\r\n\r\n",
-])
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
+        b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+        b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+        b"GET /v1/feriados/2025 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: basura\r\n\r\n",
+        b"GET /v1/feriados/2025 HTTP/9.9\r\nHost: x\r\n\r\n",
+    ],
+)
 def test_malformed_v1_requests_get_the_json_400(server, request_bytes):
     assert_v1_json_error(server.raw(request_bytes), 400)
 
 
-@pytest.mark.parametrize("request_bytes", [
-    b"BASURA\r\n\r\n",
-    b"\x00\x01\x02\r\n\r\n",
-    b"GET /argentina HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
-    b"GET /argentina/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    b"GET /v1/feriados/\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    b"GET /argentina/feriados?_sort=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    b"GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-])
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"BASURA\r\n\r\n",
+        b"\x00\x01\x02\r\n\r\n",
+        b"GET /argentina HTTP/1.1\r\nHost: x\r\nSin dos puntos\r\n\r\n",
+        b"GET /argentina/\xff\xfe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET /v1/feriados/\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET /argentina/feriados?_sort=\xff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        b"GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    ],
+)
 def test_malformed_requests_are_4xx_never_5xx(server, request_bytes):
     status = status_of(server.raw(request_bytes))
     assert 300 <= status < 500, status

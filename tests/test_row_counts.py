@@ -2,6 +2,7 @@
 
 The file lists here are written out independently of the catalogue on purpose.
 """
+
 import json
 
 import pytest
@@ -17,8 +18,9 @@ FILES = {
     "cotizaciones_dolares_fecha": ["v1/cotizaciones/dolares/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json"],
     "cotizaciones": ["v1/cotizaciones/index.json"],
     "cotizaciones_moneda": ["v1/cotizaciones/[a-z][a-z][a-z]/index.json"],
-    "cotizaciones_moneda_fecha": [("v1/cotizaciones/[a-z][a-z][a-z]/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json",
-                                   None, "objeto")],
+    "cotizaciones_moneda_fecha": [
+        ("v1/cotizaciones/[a-z][a-z][a-z]/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json", None, "objeto")
+    ],
     "cotizaciones_fecha": ["v1/cotizaciones/[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json"],
     "inflacion": ["v1/finanzas/indices/inflacion/index.json"],
     "inflacion_interanual": ["v1/finanzas/indices/inflacionInteranual/index.json"],
@@ -37,9 +39,11 @@ FILES = {
     "hipotecarios_uva": ["v1/finanzas/creditos/hipotecariosUva/index.json"],
     "prestamos_personales": ["v1/finanzas/creditos/prestamosPersonales/index.json"],
     "prestamos_personales_bcra": ["v1/finanzas/creditos/prestamosPersonalesBcra/index.json"],
-    "fci_valores": [f"v1/finanzas/fci/{c}/{d}/index.json"
-                    for c in ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
-                    for d in ("ultimo", "penultimo", "[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]")],
+    "fci_valores": [
+        f"v1/finanzas/fci/{c}/{d}/index.json"
+        for c in ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
+        for d in ("ultimo", "penultimo", "[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]")
+    ],
     "fci_fondos": [("v1/finanzas/fci/fondos/index.json", "fondos")],
     "fci_fondos_historico": [("v1/finanzas/fci/fondos/*/historico/index.json", "historico")],
     "senadores": ["v1/senado/senadores/index.json"],
@@ -79,14 +83,21 @@ FILES = {
     "rendimientos": ["v1/finanzas/rendimientos/index.json"],
     "rendimientos_entidad": ["v1/finanzas/rendimientos/*/index.json"],
     # a fund's history: every file of the folder but the listings ultimo and penultimo
-    "fci_otros": [str(p.relative_to(UPSTREAM)) for p in sorted(UPSTREAM.glob("v1/finanzas/fci/otros/*/index.json"))
-                  if p.parent.name not in ("ultimo", "penultimo")],
+    "fci_otros": [
+        str(p.relative_to(UPSTREAM))
+        for p in sorted(UPSTREAM.glob("v1/finanzas/fci/otros/*/index.json"))
+        if p.parent.name not in ("ultimo", "penultimo")
+    ],
     "fci_otros_listados": ["v1/finanzas/fci/otros/ultimo/index.json", "v1/finanzas/fci/otros/penultimo/index.json"],
-    "fci_variables": [str(p.relative_to(UPSTREAM))
-                      for p in sorted(UPSTREAM.glob("v1/finanzas/fci/variables/*/index.json"))
-                      if p.parent.name not in ("ultimo", "penultimo")],
-    "fci_variables_listados": ["v1/finanzas/fci/variables/ultimo/index.json",
-                               "v1/finanzas/fci/variables/penultimo/index.json"],
+    "fci_variables": [
+        str(p.relative_to(UPSTREAM))
+        for p in sorted(UPSTREAM.glob("v1/finanzas/fci/variables/*/index.json"))
+        if p.parent.name not in ("ultimo", "penultimo")
+    ],
+    "fci_variables_listados": [
+        "v1/finanzas/fci/variables/ultimo/index.json",
+        "v1/finanzas/fci/variables/penultimo/index.json",
+    ],
     "fci_comparatasas": [("v1/finanzas/fci/comparatasas/index.json", "fondos")],
     "bonos_cer": [("v1/finanzas/bonos-cer/index.json", "bonos")],
     "letras": [("v1/finanzas/letras/index.json", "letras")],
@@ -208,8 +219,9 @@ def test_every_catalogue_table_is_counted():
 
 
 def test_fuentes_lists_every_file(conn):
-    n_files = sum(len(list(UPSTREAM.glob(s if isinstance(s, str) else s[0])))
-                  for specs in FILES.values() for s in specs)
+    n_files = sum(
+        len(list(UPSTREAM.glob(s if isinstance(s, str) else s[0]))) for specs in FILES.values() for s in specs
+    )
     # /v1/senado/viajes feeds three tables: one fuentes row per (file, table).
     assert conn.execute("SELECT count(*) FROM fuentes").fetchone()[0] >= n_files
     bad = conn.execute("SELECT ruta FROM fuentes WHERE registros < 0 OR bytes < 2 OR length(sha256) != 64").fetchall()

@@ -2,6 +2,7 @@
 per-vote, per-bloc and per-committee routes answer every id their list has (from the published file
 where upstream has one, else from the list); votes and allowance records are linked to their senator
 by name, consistently; the mechanisms behind them work on hand-written fixtures too."""
+
 import json
 import re
 import sqlite3
@@ -100,8 +101,9 @@ def year_files() -> dict[int, list]:
 
 
 def test_every_vote_of_every_year_is_answered(v1):
-    expected = {f"/v1/senado/actas/{año}/{acta['actaId']}": acta
-                for año, actas in year_files().items() for acta in actas}
+    expected = {
+        f"/v1/senado/actas/{año}/{acta['actaId']}": acta for año, actas in year_files().items() for acta in actas
+    }
     published = sum(1 for route in expected if load(route) is not None)
     failures = check_all(v1, expected)
     print(f"actas: {len(expected)} votes, {published} with their own file, the rest from their year's file")
@@ -157,7 +159,7 @@ def test_a_sitting_senator_without_a_file_is_404(v1, kind):
 
 def absent(values, start: int = 1) -> int:
     taken = {int(v) for v in values}
-    return next(n for n in range(start, 10 ** 9) if n not in taken)
+    return next(n for n in range(start, 10**9) if n not in taken)
 
 
 def ids(route: str, key: str) -> list:
@@ -181,22 +183,25 @@ VALORES = {
 
 
 @pytest.mark.mirror
-@pytest.mark.parametrize("route, status, parametro", [
-    ("/v1/senado/actas/20", 400, "año"),
-    ("/v1/senado/actas/{antes}", 400, "año"),
-    ("/v1/senado/actas/{sin_archivo}", 404, "año"),
-    ("/v1/senado/actas/{con_actas}/x12", 400, "id"),
-    ("/v1/senado/actas/{antes}/1", 400, "año"),
-    ("/v1/senado/actas/{con_actas}/{acta_ajena}", 404, "id"),
-    ("/v1/senado/bloques/pj", 400, "id"),
-    ("/v1/senado/bloques/{bloque}", 404, "id"),
-    ("/v1/senado/comisiones/-1", 400, "id"),
-    ("/v1/senado/comisiones/{comision}", 404, "id"),
-    ("/v1/senado/senadores/abc/personal", 400, "id"),
-    ("/v1/senado/senadores/1234567890/comisiones", 400, "id"),
-    ("/v1/senado/senadores/{senador}/personal", 404, "id"),
-    ("/v1/senado/senadores/{senador}/comisiones", 404, "id"),
-])
+@pytest.mark.parametrize(
+    "route, status, parametro",
+    [
+        ("/v1/senado/actas/20", 400, "año"),
+        ("/v1/senado/actas/{antes}", 400, "año"),
+        ("/v1/senado/actas/{sin_archivo}", 404, "año"),
+        ("/v1/senado/actas/{con_actas}/x12", 400, "id"),
+        ("/v1/senado/actas/{antes}/1", 400, "año"),
+        ("/v1/senado/actas/{con_actas}/{acta_ajena}", 404, "id"),
+        ("/v1/senado/bloques/pj", 400, "id"),
+        ("/v1/senado/bloques/{bloque}", 404, "id"),
+        ("/v1/senado/comisiones/-1", 400, "id"),
+        ("/v1/senado/comisiones/{comision}", 404, "id"),
+        ("/v1/senado/senadores/abc/personal", 400, "id"),
+        ("/v1/senado/senadores/1234567890/comisiones", 400, "id"),
+        ("/v1/senado/senadores/{senador}/personal", 404, "id"),
+        ("/v1/senado/senadores/{senador}/comisiones", 404, "id"),
+    ],
+)
 def test_malformed_values_and_values_without_data(v1, route, status, parametro):
     names = re.findall(r"{(\w+)}", route)
     route = route.format(**{n: VALORES[n]() for n in names})
@@ -214,8 +219,9 @@ def test_objects_keyed_by_id_keep_their_numeric_order(v1):
 # ---- votes and allowances linked to their senator -----------------------------------------
 def test_votes_are_linked_to_senators_consistently(conn):
     senadores = {r[0]: r[1] for r in conn.execute("SELECT id, nombre FROM senadores")}
-    rows = conn.execute("SELECT a._id, v.nombre, v.senadorId FROM senado_actas_votos v "
-                        "JOIN senado_actas a ON a._id = v.senado_actas_id").fetchall()
+    rows = conn.execute(
+        "SELECT a._id, v.nombre, v.senadorId FROM senado_actas_votos v JOIN senado_actas a ON a._id = v.senado_actas_id"
+    ).fetchall()
     linked = [(acta, nombre, sid) for acta, nombre, sid in rows if sid is not None]
     assert rows and len(linked) >= 0.95 * len(rows), f"{len(linked)} of {len(rows)} votes linked"
     per_acta: dict = {}
@@ -269,10 +275,12 @@ def test_every_table_and_column_is_described(conn):
 
 
 def test_counts_and_money_have_units():
-    money = re.compile(r"^(bruto\w*|monto\w*|subtotal\w*|total\w*|dieta\w*Estimado|personalBruto\w*|\w*Pesos|rc|"
-                       r"valorModulo|\w*Modulos|modulos|pesos|agentes|cantidad|integrantes|miembros|afirmativos|"
-                       r"negativos|abstenciones|presentes|ausentes|amn|nacionales|internacionales|"
-                       r"\w*PersonalBruto|grandTotalEstimado|brutoEstimado)$")
+    money = re.compile(
+        r"^(bruto\w*|monto\w*|subtotal\w*|total\w*|dieta\w*Estimado|personalBruto\w*|\w*Pesos|rc|"
+        r"valorModulo|\w*Modulos|modulos|pesos|agentes|cantidad|integrantes|miembros|afirmativos|"
+        r"negativos|abstenciones|presentes|ausentes|amn|nacionales|internacionales|"
+        r"\w*PersonalBruto|grandTotalEstimado|brutoEstimado)$"
+    )
     checked = 0
     for table in TABLES:
         layout = Layout(BY_TABLE[table])
@@ -305,16 +313,19 @@ PADRON = [
 ]
 
 
-@pytest.mark.parametrize("nombre, dia, esperado", [
-    ("MARTÍNEZ, JULIO", "2019-03-01", "2"),  # namesakes: the mandate nearest the day
-    ("Martínez, Julio", "1975-01-01", "1"),
-    ("Martínez, Julio", None, "2"),  # no day: the one in office
-    ("Ledesma, Claudia Alejandra", "2020-05-05", "3"),  # a married surname the vote drops
-    ("Uñac, José Rubén.", "2024-01-01", "4"),
-    ("Gómez, Ana", "2005-01-01", None),  # two equally near namesakes: not linked
-    ("Pérez, Juan", "2005-01-01", None),
-    ("", None, None),
-])
+@pytest.mark.parametrize(
+    "nombre, dia, esperado",
+    [
+        ("MARTÍNEZ, JULIO", "2019-03-01", "2"),  # namesakes: the mandate nearest the day
+        ("Martínez, Julio", "1975-01-01", "1"),
+        ("Martínez, Julio", None, "2"),  # no day: the one in office
+        ("Ledesma, Claudia Alejandra", "2020-05-05", "3"),  # a married surname the vote drops
+        ("Uñac, José Rubén.", "2024-01-01", "4"),
+        ("Gómez, Ana", "2005-01-01", None),  # two equally near namesakes: not linked
+        ("Pérez, Juan", "2005-01-01", None),
+        ("", None, None),
+    ],
+)
 def test_a_name_is_linked_only_to_its_one_senator(nombre, dia, esperado):
     assert Padron(PADRON).identificar(nombre, dia) == esperado
 
@@ -332,28 +343,67 @@ def build(root: Path, out: Path, tables) -> sqlite3.Connection:
 
 
 def acta(acta_id: int, fecha: str, *votantes: str) -> dict:
-    return {"actaId": acta_id, "titulo": "t", "proyecto": "", "descripcion": "", "quorumTipo": "", "fecha": fecha,
-            "acta": "1", "mayoria": "", "miembros": 72, "afirmativos": len(votantes), "negativos": 0,
-            "abstenciones": 0, "presentes": len(votantes), "ausentes": 0, "amn": 1, "resultado": "afirmativa",
-            "votos": [{"nombre": n, "voto": "si", "banca": "1"} for n in votantes], "observaciones": []}
+    return {
+        "actaId": acta_id,
+        "titulo": "t",
+        "proyecto": "",
+        "descripcion": "",
+        "quorumTipo": "",
+        "fecha": fecha,
+        "acta": "1",
+        "mayoria": "",
+        "miembros": 72,
+        "afirmativos": len(votantes),
+        "negativos": 0,
+        "abstenciones": 0,
+        "presentes": len(votantes),
+        "ausentes": 0,
+        "amn": 1,
+        "resultado": "afirmativa",
+        "votos": [{"nombre": n, "voto": "si", "banca": "1"} for n in votantes],
+        "observaciones": [],
+    }
 
 
 def senador(sid: str, nombre: str, inicio: str, fin) -> dict:
-    return {"id": sid, "nombre": nombre, "provincia": "P", "partido": "X",
-            "periodoLegal": {"inicio": inicio, "fin": fin}, "periodoReal": {"inicio": inicio, "fin": fin},
-            "reemplazo": None, "observaciones": None, "foto": None, "email": None, "telefono": None, "redes": None}
+    return {
+        "id": sid,
+        "nombre": nombre,
+        "provincia": "P",
+        "partido": "X",
+        "periodoLegal": {"inicio": inicio, "fin": fin},
+        "periodoReal": {"inicio": inicio, "fin": fin},
+        "reemplazo": None,
+        "observaciones": None,
+        "foto": None,
+        "email": None,
+        "telefono": None,
+        "redes": None,
+    }
 
 
 @pytest.mark.parametrize("with_senators", [True, False])
 def test_votes_are_linked_after_the_build_and_answered_as_they_came(tmp_path, with_senators):
     src = tmp_path / "src"
-    año = [acta(1, "2019-03-01T10:00:00.000Z", "Martínez, Julio", "Nadie, Juan"), acta(2, "", )]
+    año = [
+        acta(1, "2019-03-01T10:00:00.000Z", "Martínez, Julio", "Nadie, Juan"),
+        acta(
+            2,
+            "",
+        ),
+    ]
     escribir(src, "v1/senado/actas/2019", año)
     escribir(src, "v1/senado/actas", año[:1])
     tables = ["senado_actas"]
     if with_senators:  # without the senators' list (a build that skipped it) the votes stay unlinked
-        escribir(src, "v1/senado/senadores", [senador("1", "Martínez, Julio César", "1973-05-03", "1976-03-24"),
-                                              senador("2", "Martínez, Julio César", "2017-12-10", None)])
+        escribir(
+            src,
+            "v1/senado/senadores",
+            [
+                senador("1", "Martínez, Julio César", "1973-05-03", "1976-03-24"),
+                senador("2", "Martínez, Julio César", "2017-12-10", None),
+            ],
+        )
         tables.insert(0, "senadores")
     conn = build(src, tmp_path / "a.db", tables)
     linked = conn.execute("SELECT nombre, senadorId FROM senado_actas_votos ORDER BY _id").fetchall()
@@ -367,8 +417,10 @@ def test_votes_are_linked_after_the_build_and_answered_as_they_came(tmp_path, wi
 
 def test_a_committee_without_its_file_is_its_record_of_the_list(tmp_path):
     src = tmp_path / "src"
-    lista = [{"id": "50", "nombre": "A", "tipo": None, "url": "u", "integrantes": []},
-             {"id": "51", "nombre": "B", "tipo": "P", "url": "v", "integrantes": []}]
+    lista = [
+        {"id": "50", "nombre": "A", "tipo": None, "url": "u", "integrantes": []},
+        {"id": "51", "nombre": "B", "tipo": "P", "url": "v", "integrantes": []},
+    ]
     archivo = {**lista[0], "integrantes": [{"nombre": "X", "cargo": "Vocal", "camara": "senado", "senadorId": "9"}]}
     escribir(src, "v1/senado/comisiones", lista)
     escribir(src, "v1/senado/comisiones/50", archivo)
@@ -390,8 +442,12 @@ class Fuente:
 
 
 def test_http_enumeration_of_sitting_senators_and_committees_takes_odd_lists():
-    bloques = [{"senadores": [{"id": "1"}, {"id": "2"}, "x", {"id": 3}]}, {"senadores": None}, 5,
-               {"senadores": [{"id": "1"}]}]
+    bloques = [
+        {"senadores": [{"id": "1"}, {"id": "2"}, "x", {"id": 3}]},
+        {"senadores": None},
+        5,
+        {"senadores": [{"id": "1"}]},
+    ]
     assert senado._senadores_en_funciones(Fuente({"v1/senado/bloques": bloques})) == ["1", "2"]
     assert senado._senadores_en_funciones(Fuente({})) == []
     comisiones = [{"id": "50"}, {"id": "50"}, {"nombre": "sin id"}, None]

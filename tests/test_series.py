@@ -1,5 +1,6 @@
 """/v1 beyond static files: desde/hasta, agrupar/funcion and formato=csv, checked against the full
 answer filtered in Python, pandas' resample of it, and the csv module reading the CSV back."""
+
 import csv
 import io
 
@@ -14,16 +15,19 @@ JSON_TYPE = "application/json; charset=utf-8"
 
 
 # ---- the query string, without the mirror -----------------------------------------------
-@pytest.mark.parametrize("query, param", [
-    ("desde=2024-13-01", "desde"),
-    ("desde=2024-02-30", "desde"),
-    ("hasta=ayer", "hasta"),
-    ("agrupar=siglo", "agrupar"),
-    ("agrupar=mes&funcion=mediana", "funcion"),
-    ("funcion=maximo", "funcion"),
-    ("formato=xml", "formato"),
-    ("formato=", "formato"),
-])
+@pytest.mark.parametrize(
+    "query, param",
+    [
+        ("desde=2024-13-01", "desde"),
+        ("desde=2024-02-30", "desde"),
+        ("hasta=ayer", "hasta"),
+        ("agrupar=siglo", "agrupar"),
+        ("agrupar=mes&funcion=mediana", "funcion"),
+        ("funcion=maximo", "funcion"),
+        ("formato=xml", "formato"),
+        ("formato=", "formato"),
+    ],
+)
 def test_bad_values_name_their_parameter(query, param):
     with pytest.raises(series.BadQuery) as e:
         series.parse(query)
@@ -71,15 +75,21 @@ def test_group_keeps_the_keys_and_aggregates_numbers_per_series():
 
 
 def test_ids_tell_series_apart_and_are_never_averaged():
-    votes = [{"actaId": 7, "afirmativos": 40, "fecha": "2024-05-02"}, {"actaId": 9, "afirmativos": 30, "fecha": "2024-05-03"}]
+    votes = [
+        {"actaId": 7, "afirmativos": 40, "fecha": "2024-05-02"},
+        {"actaId": 9, "afirmativos": 30, "fecha": "2024-05-03"},
+    ]
     out = series.group(votes, "mes", "promedio")
     assert [(r["actaId"], r["afirmativos"]) for r in out] == [(7, 40.0), (9, 30.0)]
 
 
 def test_csv_of_records_and_of_bare_values():
     text = series.to_csv([{"a": 1, "b": None, "c": {"x": [1]}, "d": "ñ, sí"}, {"a": 2.5, "b": True}]).decode()
-    assert list(csv.reader(io.StringIO(text))) == [["a", "b", "c", "d"], ["1", "", '{"x":[1]}', "ñ, sí"],
-                                                   ["2.5", "true", "", ""]]
+    assert list(csv.reader(io.StringIO(text))) == [
+        ["a", "b", "c", "d"],
+        ["1", "", '{"x":[1]}', "ñ, sí"],
+        ["2.5", "true", "", ""],
+    ]
     assert series.to_csv(["/rems/2025/01"]).decode() == "valor\r\n/rems/2025/01\r\n"
 
 
@@ -130,8 +140,17 @@ PANDAS = {"promedio": "mean", "primero": "first", "ultimo": "last", "minimo": "m
 
 @pytest.mark.mirror
 @pytest.mark.parametrize("route", ROUTES)
-@pytest.mark.parametrize("agrupar, funcion", [("mes", "promedio"), ("semana", "ultimo"), ("trimestre", "maximo"),
-                                              ("anio", "suma"), ("mes", "primero"), ("anio", "minimo")])
+@pytest.mark.parametrize(
+    "agrupar, funcion",
+    [
+        ("mes", "promedio"),
+        ("semana", "ultimo"),
+        ("trimestre", "maximo"),
+        ("anio", "suma"),
+        ("mes", "primero"),
+        ("anio", "minimo"),
+    ],
+)
 async def test_agrupar_is_pandas_resample(ds, route, agrupar, funcion):
     records = mirror(route)
     got = orjson.loads((await get(ds, f"/{route}?agrupar={agrupar}&funcion={funcion}")).content)
@@ -141,9 +160,13 @@ async def test_agrupar_is_pandas_resample(ds, route, agrupar, funcion):
     numeric = [c for c in df.columns if c not in keys and c != "fecha"]
     rule = RESAMPLE[agrupar]
     expected = {}
-    for key, part in (df.groupby(keys, dropna=False, sort=False) if keys else [((), df)]):
+    for key, part in df.groupby(keys, dropna=False, sort=False) if keys else [((), df)]:
         resampler = part.set_index("fecha")[numeric].resample(rule, label="left", closed="left")
-        agg = getattr(resampler, PANDAS[funcion])(min_count=1) if funcion == "suma" else getattr(resampler, PANDAS[funcion])()
+        agg = (
+            getattr(resampler, PANDAS[funcion])(min_count=1)
+            if funcion == "suma"
+            else getattr(resampler, PANDAS[funcion])()
+        )
         counts = part.set_index("fecha")[numeric[0]].resample(rule, label="left", closed="left").size()
         key = key if isinstance(key, tuple) else (key,)
         for start, row in agg.iterrows():
@@ -184,15 +207,18 @@ async def test_csv_reads_back_as_the_records(ds, route):
 
 
 @pytest.mark.mirror
-@pytest.mark.parametrize("url, param", [
-    ("/v1/cotizaciones/dolares/blue?desde=2024-13-01", "desde"),
-    ("/v1/cotizaciones/dolares/blue?agrupar=siglo", "agrupar"),
-    ("/v1/cotizaciones/dolares/blue?formato=xml", "formato"),
-    ("/v1/cotizaciones/dolares/blue?funcion=maximo", "funcion"),
-    ("/v1/presidentes?desde=2020-01-01", "desde"),  # its records have no fecha
-    ("/v1/finanzas/indices/riesgo-pais/ultimo?agrupar=mes", "agrupar"),  # one record, not a list
-    ("/v1/finanzas/fci/fondos?formato=csv", "formato"),  # an envelope, not a list
-])
+@pytest.mark.parametrize(
+    "url, param",
+    [
+        ("/v1/cotizaciones/dolares/blue?desde=2024-13-01", "desde"),
+        ("/v1/cotizaciones/dolares/blue?agrupar=siglo", "agrupar"),
+        ("/v1/cotizaciones/dolares/blue?formato=xml", "formato"),
+        ("/v1/cotizaciones/dolares/blue?funcion=maximo", "funcion"),
+        ("/v1/presidentes?desde=2020-01-01", "desde"),  # its records have no fecha
+        ("/v1/finanzas/indices/riesgo-pais/ultimo?agrupar=mes", "agrupar"),  # one record, not a list
+        ("/v1/finanzas/fci/fondos?formato=csv", "formato"),  # an envelope, not a list
+    ],
+)
 async def test_bad_parameters_are_a_json_400(ds, url, param):
     r = await get(ds, url, 400)
     assert r.headers["content-type"] == JSON_TYPE
@@ -219,8 +245,9 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         return {p["name"] for p in paths[path]["get"]["parameters"] if p["in"] == "query"}
 
     assert query("/v1/cotizaciones/dolares/{casa}") == {"desde", "hasta", "agrupacion", "formato"}
-    agrupacion = next(p for p in paths["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]
-                      if p["name"] == "agrupacion")
+    agrupacion = next(
+        p for p in paths["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"] if p["name"] == "agrupacion"
+    )
     assert agrupacion["style"] == "form" and agrupacion["explode"]  # agrupar=mes&funcion=maximo
     assert agrupacion["schema"]["required"] == ["agrupar"]  # funcion alone is not valid
     assert query("/v1/presidentes") == {"formato"}  # a list without fecha

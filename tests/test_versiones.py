@@ -1,6 +1,7 @@
 """History that accumulates: each build keeps every version the previous build had, adds the one the
 source publishes now (dated by its own update date, else the build's day), and /v1 answers the
 version in force on any date with ?fecha=."""
+
 import datetime as dt
 import json
 import sqlite3
@@ -48,8 +49,10 @@ def versions(db, table="plazo_fijo_historico"):
 
 def cambios(db):
     with sqlite3.connect(db) as con:
-        return con.execute("SELECT fecha, anterior, agregados, quitados, cambiados, clave FROM cambios "
-                           "WHERE tabla = 'plazo_fijo_historico' ORDER BY fecha").fetchall()
+        return con.execute(
+            "SELECT fecha, anterior, agregados, quitados, cambiados, clave FROM cambios "
+            "WHERE tabla = 'plazo_fijo_historico' ORDER BY fecha"
+        ).fetchall()
 
 
 async def at(db, route, fecha=None, status=200):

@@ -6,6 +6,7 @@ stops a build.  It is kept exactly as published and written here, one row per
 finding, into the ``calidad`` table, so that researchers can see it and the
 catalogue can be corrected.
 """
+
 from __future__ import annotations
 
 import datetime as dt

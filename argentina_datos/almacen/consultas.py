@@ -1,4 +1,5 @@
 """Reading records back out of the database, exactly as the API published them."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -32,27 +33,31 @@ class RecordQuery:
             else:
                 select.append(f"t.{quote(col)}")
         self.base = f"SELECT {', '.join(select)} FROM {quote(lay.table)} t {' '.join(joins)}"
-        self.order = ", ".join(
-            f"t.{c}" if c != "rowid" else "t.rowid" for c in lay.order_by.split(", ")
-        )
+        self.order = ", ".join(f"t.{c}" if c != "rowid" else "t.rowid" for c in lay.order_by.split(", "))
 
     def _where(self, where: dict) -> tuple[str, list]:
         lay = self.layout
         clauses, args = [], []
         for col, value in where.items():
             if col in lay.lookups:
-                clauses.append(f"t.{quote(col + '_id')} = (SELECT id FROM {quote(lay.lookup_table(col))} "
-                               f"WHERE {quote(col)} = ?)")
+                clauses.append(
+                    f"t.{quote(col + '_id')} = (SELECT id FROM {quote(lay.lookup_table(col))} WHERE {quote(col)} = ?)"
+                )
             else:
                 clauses.append(f"t.{quote(col)} = ?")
             args.append(value)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
 
-    def records(self, conn: sqlite3.Connection, where: dict, *, last: bool = False,
-                limit: Optional[int] = None) -> list:
+    def records(
+        self, conn: sqlite3.Connection, where: dict, *, last: bool = False, limit: Optional[int] = None
+    ) -> list:
         sql_where, args = self._where(where)
-        sql = self.base + sql_where + " ORDER BY " + (
-            ", ".join(f"{c} DESC" for c in self.order.split(", ")) if last else self.order)
+        sql = (
+            self.base
+            + sql_where
+            + " ORDER BY "
+            + (", ".join(f"{c} DESC" for c in self.order.split(", ")) if last else self.order)
+        )
         if last:
             limit = 1
         if limit:
@@ -70,10 +75,7 @@ class RecordQuery:
             return [codec.decode(r) for r in rows]
         ids = [r[0] for r in rows]
         children = {c.path: _child_lists(conn, c, ids) for c in lay.children}
-        return [
-            codec.decode(r[1:], {path: lists.get(r[0], []) for path, lists in children.items()})
-            for r in rows
-        ]
+        return [codec.decode(r[1:], {path: lists.get(r[0], []) for path, lists in children.items()}) for r in rows]
 
 
 def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int]) -> dict[int, list]:

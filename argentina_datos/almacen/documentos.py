@@ -5,6 +5,7 @@ directory source that no dataset claims is stored here whole (its JSON text, byt
 /v1 answers its route with it, so that a client never gets a 404 for a file upstream has.  A
 dataset entry in the catalogue is still the goal for each: it gives researchers a table.
 """
+
 from __future__ import annotations
 
 import hashlib

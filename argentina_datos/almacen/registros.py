@@ -6,6 +6,7 @@ a row back into exactly the record it came from: absent keys stay absent, nulls
 stay null, integers stay integers.  What does not fit the declared shape is not
 refused: it is kept in the row's ``_extra`` column and reported as a Deviation.
 """
+
 from __future__ import annotations
 
 import operator
@@ -73,8 +74,7 @@ class Deviation:
 
 def extra_json(deviations: Sequence[Deviation]) -> Optional[str]:
     """The ``_extra`` value of a row: [path, value] to set, [path] to remove, in record order."""
-    kept = [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value]
-            for d in deviations if d.kept_in_extra]
+    kept = [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra]
     return orjson.dumps(kept).decode() if kept else None
 
 
@@ -95,8 +95,15 @@ def apply_extra(record: Any, extra: str) -> Any:
 
 
 def _type_name(value: Any) -> str:
-    return {dict: "objeto", list: "lista", str: "texto", bool: "booleano", int: "entero",
-            float: "número", NONE: "null"}.get(type(value), type(value).__name__)
+    return {
+        dict: "objeto",
+        list: "lista",
+        str: "texto",
+        bool: "booleano",
+        int: "entero",
+        float: "número",
+        NONE: "null",
+    }.get(type(value), type(value).__name__)
 
 
 class Codec:
@@ -124,9 +131,7 @@ class Codec:
             self._keys = set(names)
             getter = operator.itemgetter(*names)
             self._get = getter if len(names) > 1 else (lambda r, g=getter: (g(r),))
-            self._allowed = [
-                frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in self.members
-            ]
+            self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in self.members]
         self._has_bool = any(f.kind == BOOLEAN for _, f in self.columns)
 
     # ---- encoding -----------------------------------------------------------

@@ -3,6 +3,7 @@
 Shared by the builder (to create and fill tables) and the API (to query them),
 so that a column is named in one place only.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,13 +49,17 @@ class ChildLayout:
         return [ChildLayout(c.table, self.table, p, c) for p, c in _children_of(self.member.fields)]
 
     def create_sql(self) -> list[str]:
-        cols = [f"{ROW_ID} INTEGER PRIMARY KEY",
-                f"{quote(self.parent_column)} INTEGER NOT NULL REFERENCES {quote(self.parent_table)}({ROW_ID})",
-                f"{ORDER} INTEGER NOT NULL"]
+        cols = [
+            f"{ROW_ID} INTEGER PRIMARY KEY",
+            f"{quote(self.parent_column)} INTEGER NOT NULL REFERENCES {quote(self.parent_table)}({ROW_ID})",
+            f"{ORDER} INTEGER NOT NULL",
+        ]
         cols += _value_columns(self.codec, ())
-        return [f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)",
-                f"CREATE INDEX {quote(self.table + '_' + self.parent_column)} ON {quote(self.table)}"
-                f"({quote(self.parent_column)}, {ORDER})"]
+        return [
+            f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)",
+            f"CREATE INDEX {quote(self.table + '_' + self.parent_column)} ON {quote(self.table)}"
+            f"({quote(self.parent_column)}, {ORDER})",
+        ]
 
     @property
     def insert_columns(self) -> list[str]:
@@ -122,8 +127,9 @@ class Layout:
         """The join that turns ``<column>_id`` back into the value (LEFT for nullable lookups,
         so that rows with a NULL id stay; inner otherwise, which lets SQLite start from the lookup)."""
         kind = "LEFT JOIN" if self.lookup_nullable(column) else "JOIN"
-        return (f"{kind} {quote(self.lookup_table(column))} {alias} "
-                f"ON {alias}.id = {table_alias}.{quote(column + '_id')}")
+        return (
+            f"{kind} {quote(self.lookup_table(column))} {alias} ON {alias}.id = {table_alias}.{quote(column + '_id')}"
+        )
 
     @property
     def key(self) -> list[str]:
@@ -154,7 +160,9 @@ class Layout:
         cols = [f"{ROW_ID} INTEGER PRIMARY KEY"] if self.has_children else []
         for p in self.partition_only:
             if p.name in self.lookups:
-                cols.append(f"{quote(p.name + '_id')} INTEGER NOT NULL REFERENCES {quote(self.lookup_table(p.name))}(id)")
+                cols.append(
+                    f"{quote(p.name + '_id')} INTEGER NOT NULL REFERENCES {quote(self.lookup_table(p.name))}(id)"
+                )
             else:
                 cols.append(f"{quote(p.name)} {SQL_TYPES[p.kind]} NOT NULL")
         if self.dataset.ordered:
@@ -219,24 +227,37 @@ class Layout:
         if not self.lookups:
             return None
         select, joins = [], []
-        for col in [p.name for p in self.partition_only] + ([ORDER] if self.dataset.ordered else []) \
-                + self.field_columns + self.derived:
+        for col in (
+            [p.name for p in self.partition_only]
+            + ([ORDER] if self.dataset.ordered else [])
+            + self.field_columns
+            + self.derived
+        ):
             if col in self.lookups:
                 alias = f"l_{col}"
                 select.append(f"{alias}.{quote(col)} AS {quote(col)}")
                 joins.append(self.lookup_join(col, alias))
             else:
                 select.append(f"t.{quote(col)}")
-        return (f"CREATE VIEW {quote(self.table + '_vista')} AS SELECT " + ", ".join(select)
-                + f" FROM {quote(self.table)} t " + " ".join(joins))
+        return (
+            f"CREATE VIEW {quote(self.table + '_vista')} AS SELECT "
+            + ", ".join(select)
+            + f" FROM {quote(self.table)} t "
+            + " ".join(joins)
+        )
 
 
 def _lookup_sql(layout: Layout, column: str) -> str:
-    return (f"CREATE TABLE {quote(layout.lookup_table(column))} "
-            f"(id INTEGER PRIMARY KEY, {quote(column)} TEXT NOT NULL UNIQUE)")
+    return (
+        f"CREATE TABLE {quote(layout.lookup_table(column))} "
+        f"(id INTEGER PRIMARY KEY, {quote(column)} TEXT NOT NULL UNIQUE)"
+    )
 
 
 def _index_sql(table: str, cols, unique=False) -> str:
     name = f"idx_{table}_" + "_".join(cols)
-    return (f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)} ON {quote(table)} ("
-            + ", ".join(quote(c) for c in cols) + ")")
+    return (
+        f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)} ON {quote(table)} ("
+        + ", ".join(quote(c) for c in cols)
+        + ")"
+    )

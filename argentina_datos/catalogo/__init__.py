@@ -5,6 +5,7 @@ Each entry says where its files are, which table and columns hold it, and which
 document are all derived from this list.  Adding a dataset is adding an entry
 to its theme's ``DATASETS`` (a new theme: a module here, listed below).
 """
+
 from __future__ import annotations
 
 from argentina_datos.catalogo import (
@@ -31,8 +32,24 @@ from argentina_datos.catalogo.campos import LICENCIA, PORCENTAJE
 from argentina_datos.catalogo.esquema import Dataset
 
 THEMES = [
-    calendario, presidencia, cotizaciones, indices, tasas, comisiones, creditos, billeteras, bonos, fci, senado,
-    senado_actas, senado_organos, senado_personal, diputados, rem, estado, historicos,
+    calendario,
+    presidencia,
+    cotizaciones,
+    indices,
+    tasas,
+    comisiones,
+    creditos,
+    billeteras,
+    bonos,
+    fci,
+    senado,
+    senado_actas,
+    senado_organos,
+    senado_personal,
+    diputados,
+    rem,
+    estado,
+    historicos,
 ]
 
 DATASETS: list[Dataset] = [dataset for theme in THEMES for dataset in theme.DATASETS]

@@ -1,4 +1,5 @@
 """Wallets and crypto platforms: yields, wallet funds (other and variable-rate), fund comparison."""
+
 from __future__ import annotations
 
 import re
@@ -38,35 +39,57 @@ def _fondos_de_listados(ruta: str, clave: str, conocidos: tuple[str, ...] = ()):
 
 
 ENTIDAD_RENDIMIENTOS = Param(
-    "entidad", NOMBRE, description="plataforma, en minúsculas, como en /v1/finanzas/rendimientos (belo, nexo, ...)",
-    example="belo", http_values=_entidades_de_rendimientos,
+    "entidad",
+    NOMBRE,
+    description="plataforma, en minúsculas, como en /v1/finanzas/rendimientos (belo, nexo, ...)",
+    example="belo",
+    http_values=_entidades_de_rendimientos,
 )
 ENTIDAD_OTROS = Param(
-    "entidad", NOMBRE_SIN_LISTADOS,
+    "entidad",
+    NOMBRE_SIN_LISTADOS,
     description="cuenta o billetera: su nombre en /v1/finanzas/fci/otros/ultimo, en minúsculas y con guiones "
-                "(naranja-x, uala-plus-1, ...)",
-    example="belo", http_values=_fondos_de_listados("v1/finanzas/fci/otros", "fondo", ("uala-plus",)),
+    "(naranja-x, uala-plus-1, ...)",
+    example="belo",
+    http_values=_fondos_de_listados("v1/finanzas/fci/otros", "fondo", ("uala-plus",)),
 )
 ENTIDAD_VARIABLES = Param(
-    "entidad", NOMBRE_SIN_LISTADOS,
+    "entidad",
+    NOMBRE_SIN_LISTADOS,
     description="billetera: su nombre en /v1/finanzas/fci/variables/ultimo, en minúsculas (global66)",
-    example="global66", http_values=_fondos_de_listados("v1/finanzas/fci/variables", "nombre"),
+    example="global66",
+    http_values=_fondos_de_listados("v1/finanzas/fci/variables", "nombre"),
 )
-LISTADO = Param("listado", "|".join(LISTADOS), description="listado: ultimo o penultimo", choices=LISTADOS,
-                http_values=lambda source: list(LISTADOS))
+LISTADO = Param(
+    "listado",
+    "|".join(LISTADOS),
+    description="listado: ultimo o penultimo",
+    choices=LISTADOS,
+    http_values=lambda source: list(LISTADOS),
+)
 
 
 # ---- fields ------------------------------------------------------------------------
 def rendimiento_fields() -> list:
     return [
         text("moneda", "moneda o token (ARS, USD, BTC, USDT, ...)", facet=True),
-        number("apy", "rendimiento anual (APY) que paga la plataforma por tener la moneda; 0 = no paga",
-               unit=PORCENTAJE),
+        number(
+            "apy", "rendimiento anual (APY) que paga la plataforma por tener la moneda; 0 = no paga", unit=PORCENTAJE
+        ),
         fecha(description="fecha del dato (una moneda que la plataforma dejó de actualizar conserva una fecha vieja)"),
-        number("bonusValue", "tasa anual bonificada para saldos de hasta bonusThreshold; 0 = sin bonificación "
-                             "(sólo algunas plataformas la publican)", unit=PORCENTAJE, optional=True),
-        number("bonusThreshold", "saldo máximo que recibe la tasa bonificada; null = sin bonificación",
-               unit="unidades de la moneda", optional=True),
+        number(
+            "bonusValue",
+            "tasa anual bonificada para saldos de hasta bonusThreshold; 0 = sin bonificación "
+            "(sólo algunas plataformas la publican)",
+            unit=PORCENTAJE,
+            optional=True,
+        ),
+        number(
+            "bonusThreshold",
+            "saldo máximo que recibe la tasa bonificada; null = sin bonificación",
+            unit="unidades de la moneda",
+            optional=True,
+        ),
     ]
 
 
@@ -103,46 +126,78 @@ LISTADO_VARIABLE = ("nombre", "fondo", "tipo", "tna", "tea", "tope", "fecha", "c
 def comparatasas_fields() -> list:
     """A fund's card in the fund comparison, as CAFCI publishes it (the shape of fci_fondos plus the units)."""
     return [
-        text("fondoId", "id del fondo en CAFCI"), text("claseId", "id de la clase en CAFCI"),
-        text("nombre", "nombre del fondo y clase"), fecha(description="fecha de los datos"),
+        text("fondoId", "id del fondo en CAFCI"),
+        text("claseId", "id de la clase en CAFCI"),
+        text("nombre", "nombre del fondo y clase"),
+        fecha(description="fecha de los datos"),
         text("administradora", "sociedad gerente", facet=True),
         text("depositaria", "sociedad depositaria", facet=True),
         text("tipoRenta", "tipo de renta (Mercado de Dinero, Renta Fija, ...)", facet=True),
-        text("tipoDD", "tipo de fondo"), text("region", "región", facet=True),
-        text("benchmark", "índice de referencia"), text("horizonte", "horizonte de inversión", facet=True),
-        text("duracion", "duración"), text("moneda", "moneda del fondo", facet=True),
+        text("tipoDD", "tipo de fondo"),
+        text("region", "región", facet=True),
+        text("benchmark", "índice de referencia"),
+        text("horizonte", "horizonte de inversión", facet=True),
+        text("duracion", "duración"),
+        text("moneda", "moneda del fondo", facet=True),
         text("codigoCNV", "código CNV"),
         number("patrimonio", "patrimonio", unit="moneda del fondo"),
         number("cantidadCuotapartes", "cuotapartes en circulación", unit="cuotapartes"),
         number("inversionMinima", "inversión mínima", unit="moneda de inversión"),
         text("monedaInversion", "moneda de suscripción"),
         integer("plazoLiquidacionDias", "plazo de rescate", unit="días"),
-        Obj("rendimientos", [
-            number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
-            number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
-            number("ultimos7Dias", "rendimiento de los últimos 7 días, anualizado", unit=PORCENTAJE),
-            number("unMes", "rendimiento de 30 días, anualizado", unit=PORCENTAJE),
-            number("noventaDias", "rendimiento de 90 días, anualizado", unit=PORCENTAJE),
-            number("cientoOchentaDias", "rendimiento de 180 días, anualizado", unit=PORCENTAJE),
-            number("enElAnio", "rendimiento en el año, anualizado", unit=PORCENTAJE),
-            number("doceMeses", "rendimiento de 12 meses", unit=PORCENTAJE)], "rendimientos (null = sin dato)"),
-        Children("composicionCartera", "fci_comparatasas_composicion_cartera", [
-            text("nombre", "activo o tipo de activo"), number("porcentaje", "peso en la cartera", unit=PORCENTAJE)],
-            "composición de la cartera"),
-        Children("calificaciones", "fci_comparatasas_calificaciones", [
-            text("calificadora", "agencia"), text("calificacion", "calificación"),
-            fecha(description="fecha de la calificación")], "calificaciones de riesgo"),
-        Obj("honorarios", [
-            number(n, d + "; null = sin dato", unit=PORCENTAJE) for n, d in [
-                ("honorarioGerente", "honorario anual de la gerente"),
-                ("honorarioDepositaria", "honorario anual de la depositaria"),
-                ("comisionIngreso", "comisión de suscripción"), ("comisionEgreso", "comisión de rescate"),
-                ("comisionTransferencia", "comisión de transferencia"),
-                ("gastosOrdinariosGestion", "gastos ordinarios de gestión"), ("comisionExito", "comisión de éxito"),
-                ("otros", "otros gastos")]], "honorarios y comisiones"),
-        Children("sociedades", "fci_comparatasas_sociedades", [
-            text("tipo", "Administradora o Depositaria"), text("nombre", "sociedad"), text("logo", "URL del logo")],
-            "sociedades del fondo"),
+        Obj(
+            "rendimientos",
+            [
+                number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
+                number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
+                number("ultimos7Dias", "rendimiento de los últimos 7 días, anualizado", unit=PORCENTAJE),
+                number("unMes", "rendimiento de 30 días, anualizado", unit=PORCENTAJE),
+                number("noventaDias", "rendimiento de 90 días, anualizado", unit=PORCENTAJE),
+                number("cientoOchentaDias", "rendimiento de 180 días, anualizado", unit=PORCENTAJE),
+                number("enElAnio", "rendimiento en el año, anualizado", unit=PORCENTAJE),
+                number("doceMeses", "rendimiento de 12 meses", unit=PORCENTAJE),
+            ],
+            "rendimientos (null = sin dato)",
+        ),
+        Children(
+            "composicionCartera",
+            "fci_comparatasas_composicion_cartera",
+            [text("nombre", "activo o tipo de activo"), number("porcentaje", "peso en la cartera", unit=PORCENTAJE)],
+            "composición de la cartera",
+        ),
+        Children(
+            "calificaciones",
+            "fci_comparatasas_calificaciones",
+            [
+                text("calificadora", "agencia"),
+                text("calificacion", "calificación"),
+                fecha(description="fecha de la calificación"),
+            ],
+            "calificaciones de riesgo",
+        ),
+        Obj(
+            "honorarios",
+            [
+                number(n, d + "; null = sin dato", unit=PORCENTAJE)
+                for n, d in [
+                    ("honorarioGerente", "honorario anual de la gerente"),
+                    ("honorarioDepositaria", "honorario anual de la depositaria"),
+                    ("comisionIngreso", "comisión de suscripción"),
+                    ("comisionEgreso", "comisión de rescate"),
+                    ("comisionTransferencia", "comisión de transferencia"),
+                    ("gastosOrdinariosGestion", "gastos ordinarios de gestión"),
+                    ("comisionExito", "comisión de éxito"),
+                    ("otros", "otros gastos"),
+                ]
+            ],
+            "honorarios y comisiones",
+        ),
+        Children(
+            "sociedades",
+            "fci_comparatasas_sociedades",
+            [text("tipo", "Administradora o Depositaria"), text("nombre", "sociedad"), text("logo", "URL del logo")],
+            "sociedades del fondo",
+        ),
     ]
 
 
@@ -151,80 +206,142 @@ FECHA_ACTUALIZACION = text("fechaActualizacion", "cuándo upstream leyó los dat
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "rendimientos", "Rendimientos de plataformas cripto y billeteras",
+        "rendimientos",
+        "Rendimientos de plataformas cripto y billeteras",
         "Rendimiento anual (APY) que paga cada plataforma (exchange o billetera) por mantener cada moneda, tal "
         "como lo publica /v1/finanzas/rendimientos; las monedas de cada plataforma están en rendimientos_monedas. "
         "Las rutas /v1/finanzas/rendimientos/{entidad} son la lista de monedas de una plataforma.",
-        [entidad("plataforma, en minúsculas (el {entidad} de /v1/finanzas/rendimientos/{entidad})"),
-         Children("rendimientos", "rendimientos_monedas", rendimiento_fields(), "rendimiento de cada moneda")],
-        [Source("v1/finanzas/rendimientos")], origin="Plataformas cripto y billeteras (páginas propias)",
-        origin_url=UPSTREAM, unique=("entidad",),
+        [
+            entidad("plataforma, en minúsculas (el {entidad} de /v1/finanzas/rendimientos/{entidad})"),
+            Children("rendimientos", "rendimientos_monedas", rendimiento_fields(), "rendimiento de cada moneda"),
+        ],
+        [Source("v1/finanzas/rendimientos")],
+        origin="Plataformas cripto y billeteras (páginas propias)",
+        origin_url=UPSTREAM,
+        unique=("entidad",),
         routes=[Route("/v1/finanzas/rendimientos", summary="Rendimientos de todas las plataformas")],
     ),
     Dataset(
-        "rendimientos_entidad", "Rendimientos: archivos por plataforma",
+        "rendimientos_entidad",
+        "Rendimientos: archivos por plataforma",
         "Los archivos por plataforma que upstream publica (/v1/finanzas/rendimientos/{entidad}). Son la lista de "
         "monedas de esa plataforma en /v1/finanzas/rendimientos, salvo que algunos no traen `bonusValue` ni "
         "`bonusThreshold` (fiwind): se guardan tal cual. La ruta responde cualquier plataforma de la lista: con su "
         "archivo si upstream lo publica, si no con sus monedas de rendimientos_monedas. `entidad` es la del archivo.",
-        rendimiento_fields(), [Source("v1/finanzas/rendimientos/{entidad}")],
-        origin="Plataformas cripto y billeteras (páginas propias)", origin_url=UPSTREAM,
-        partitions=[ENTIDAD_RENDIMIENTOS], required=False,
-        routes=[Route("/v1/finanzas/rendimientos/{entidad}", [ENTIDAD_RENDIMIENTOS], where=DE_LA_ENTIDAD,
-                      derive=Derivation("rendimientos", DE_LA_ENTIDAD, member="rendimientos"),
-                      summary="Rendimientos de una plataforma")],
+        rendimiento_fields(),
+        [Source("v1/finanzas/rendimientos/{entidad}")],
+        origin="Plataformas cripto y billeteras (páginas propias)",
+        origin_url=UPSTREAM,
+        partitions=[ENTIDAD_RENDIMIENTOS],
+        required=False,
+        routes=[
+            Route(
+                "/v1/finanzas/rendimientos/{entidad}",
+                [ENTIDAD_RENDIMIENTOS],
+                where=DE_LA_ENTIDAD,
+                derive=Derivation("rendimientos", DE_LA_ENTIDAD, member="rendimientos"),
+                summary="Rendimientos de una plataforma",
+            )
+        ],
     ),
     Dataset(
-        "fci_otros", "Cuentas remuneradas y billeteras: historia de la tasa",
+        "fci_otros",
+        "Cuentas remuneradas y billeteras: historia de la tasa",
         "Tasa de cada cuenta remunerada o fondo de billetera (Belo, BNA, Naranja X, Ualá, ...), una fila por "
         "tasa publicada, en el orden de /v1/finanzas/fci/otros/{entidad} (por fecha). `entidad` es el nombre del "
         "archivo. El último y el penúltimo dato de cada una están en fci_otros_listados.",
-        tasa_fields(), [Source("v1/finanzas/fci/otros/{entidad}")], origin="Bancos y billeteras (páginas propias)",
-        origin_url=COMPARATASAS, partitions=[ENTIDAD_OTROS], indexes=[("entidad", "fecha")], sort=("fecha",),
-        routes=[Route("/v1/finanzas/fci/otros/{entidad}", [ENTIDAD_OTROS], where=DE_LA_ENTIDAD,
-                      summary="Historia de la tasa de una cuenta o billetera")],
+        tasa_fields(),
+        [Source("v1/finanzas/fci/otros/{entidad}")],
+        origin="Bancos y billeteras (páginas propias)",
+        origin_url=COMPARATASAS,
+        partitions=[ENTIDAD_OTROS],
+        indexes=[("entidad", "fecha")],
+        sort=("fecha",),
+        routes=[
+            Route(
+                "/v1/finanzas/fci/otros/{entidad}",
+                [ENTIDAD_OTROS],
+                where=DE_LA_ENTIDAD,
+                summary="Historia de la tasa de una cuenta o billetera",
+            )
+        ],
     ),
     Dataset(
-        "fci_otros_listados", "Cuentas remuneradas y billeteras: último y penúltimo dato",
+        "fci_otros_listados",
+        "Cuentas remuneradas y billeteras: último y penúltimo dato",
         "Los listados /v1/finanzas/fci/otros/ultimo y /penultimo (`listado`): la última y la penúltima tasa de "
         "cada cuenta o billetera (las de su archivo en fci_otros), nombrada en `fondo`. Una billetera que upstream "
         "ya no lista conserva su archivo (uala-plus) pero no figura aquí.",
-        [FONDO_OTROS, *tasa_fields()], [Source("v1/finanzas/fci/otros/{listado}")],
-        origin="Bancos y billeteras (páginas propias)", origin_url=COMPARATASAS, partitions=[LISTADO],
-        routes=[Route(f"/v1/finanzas/fci/otros/{listado}", where={"listado": listado},
-                      summary=f"{titulo} tasa de cada cuenta o billetera")
-                for listado, titulo in (("ultimo", "Última"), ("penultimo", "Penúltima"))],
+        [FONDO_OTROS, *tasa_fields()],
+        [Source("v1/finanzas/fci/otros/{listado}")],
+        origin="Bancos y billeteras (páginas propias)",
+        origin_url=COMPARATASAS,
+        partitions=[LISTADO],
+        routes=[
+            Route(
+                f"/v1/finanzas/fci/otros/{listado}",
+                where={"listado": listado},
+                summary=f"{titulo} tasa de cada cuenta o billetera",
+            )
+            for listado, titulo in (("ultimo", "Última"), ("penultimo", "Penúltima"))
+        ],
     ),
     Dataset(
-        "fci_variables", "Billeteras con rendimiento variable: historia",
+        "fci_variables",
+        "Billeteras con rendimiento variable: historia",
         "Rendimiento de las billeteras que invierten el saldo en un fondo común de inversión (Global66), una fila "
         "por dato publicado, en el orden de /v1/finanzas/fci/variables/{entidad}. `entidad` es el nombre del "
         "archivo. El último y el penúltimo dato están en fci_variables_listados.",
-        variable_fields(HISTORIA_VARIABLE), [Source("v1/finanzas/fci/variables/{entidad}")],
-        origin="Billeteras (páginas propias)", origin_url=COMPARATASAS, partitions=[ENTIDAD_VARIABLES],
-        indexes=[("entidad", "fecha")], sort=("fecha",),
-        routes=[Route("/v1/finanzas/fci/variables/{entidad}", [ENTIDAD_VARIABLES], where=DE_LA_ENTIDAD,
-                      summary="Historia del rendimiento de una billetera")],
+        variable_fields(HISTORIA_VARIABLE),
+        [Source("v1/finanzas/fci/variables/{entidad}")],
+        origin="Billeteras (páginas propias)",
+        origin_url=COMPARATASAS,
+        partitions=[ENTIDAD_VARIABLES],
+        indexes=[("entidad", "fecha")],
+        sort=("fecha",),
+        routes=[
+            Route(
+                "/v1/finanzas/fci/variables/{entidad}",
+                [ENTIDAD_VARIABLES],
+                where=DE_LA_ENTIDAD,
+                summary="Historia del rendimiento de una billetera",
+            )
+        ],
     ),
     Dataset(
-        "fci_variables_listados", "Billeteras con rendimiento variable: último y penúltimo dato",
+        "fci_variables_listados",
+        "Billeteras con rendimiento variable: último y penúltimo dato",
         "Los listados /v1/finanzas/fci/variables/ultimo y /penultimo (`listado`): el último y el penúltimo dato "
         "de cada billetera. Son los dos últimos registros de su archivo (fci_variables) con las claves en otro "
         "orden (`tipo` antes de `tna`), que se conserva.",
-        variable_fields(LISTADO_VARIABLE), [Source("v1/finanzas/fci/variables/{listado}")],
-        origin="Billeteras (páginas propias)", origin_url=COMPARATASAS, partitions=[LISTADO],
-        routes=[Route(f"/v1/finanzas/fci/variables/{listado}", where={"listado": listado},
-                      summary=f"{titulo} rendimiento de cada billetera")
-                for listado, titulo in (("ultimo", "Último"), ("penultimo", "Penúltimo"))],
+        variable_fields(LISTADO_VARIABLE),
+        [Source("v1/finanzas/fci/variables/{listado}")],
+        origin="Billeteras (páginas propias)",
+        origin_url=COMPARATASAS,
+        partitions=[LISTADO],
+        routes=[
+            Route(
+                f"/v1/finanzas/fci/variables/{listado}",
+                where={"listado": listado},
+                summary=f"{titulo} rendimiento de cada billetera",
+            )
+            for listado, titulo in (("ultimo", "Último"), ("penultimo", "Penúltimo"))
+        ],
     ),
     Dataset(
-        "fci_comparatasas", "Fondos comunes de inversión: comparador de tasas",
+        "fci_comparatasas",
+        "Fondos comunes de inversión: comparador de tasas",
         "Las fichas de los fondos que compara /v1/finanzas/fci/comparatasas (de CAFCI): administradora, "
         "patrimonio, cuotapartes, rendimientos y honorarios; cartera, calificaciones y sociedades en "
         "fci_comparatasas_composicion_cartera, fci_comparatasas_calificaciones y fci_comparatasas_sociedades. "
         "El espejo trae un subconjunto (8 fondos) del archivo de upstream.",
-        comparatasas_fields(), [Source("v1/finanzas/fci/comparatasas")], origin=CAFCI[0], origin_url=CAFCI[1],
-        envelope_list="fondos", envelope_fields=[FECHA_ACTUALIZACION], fts=("nombre", "administradora"),
+        comparatasas_fields(),
+        [Source("v1/finanzas/fci/comparatasas")],
+        origin=CAFCI[0],
+        origin_url=CAFCI[1],
+        envelope_list="fondos",
+        envelope_fields=[FECHA_ACTUALIZACION],
+        fts=("nombre", "administradora"),
         routes=[Route("/v1/finanzas/fci/comparatasas", shape="envelope", summary="Comparador de fondos")],
     ),
 ]

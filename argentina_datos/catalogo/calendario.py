@@ -1,4 +1,5 @@
 """Holidays: national and banking, per year and for the current year."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, fecha, por_año, text
@@ -7,22 +8,29 @@ from argentina_datos.catalogo.parametros import year
 
 DATASETS: list[Dataset] = [
     por_año(
-        "feriados", "Feriados nacionales",
+        "feriados",
+        "Feriados nacionales",
         "Feriados nacionales por año. `listado` es el año del archivo, o `actual` para /v1/feriados "
         "(la versión más nueva del año en curso).",
         "v1/feriados",
-        [fecha(description="día del feriado", nullable=False),
-         text("tipo", "inamovible, trasladable o puente", facet=True),
-         text("nombre", "nombre del feriado")],
-        year(2016, 2026, "del feriado"), "Feriados",
+        [
+            fecha(description="día del feriado", nullable=False),
+            text("tipo", "inamovible, trasladable o puente", facet=True),
+            text("nombre", "nombre del feriado"),
+        ],
+        year(2016, 2026, "del feriado"),
+        "Feriados",
         ("Ministerio del Interior", "https://www.argentina.gob.ar/interior/feriados-nacionales"),
     ),
     por_año(
-        "feriados_bancarios", "Feriados bancarios",
+        "feriados_bancarios",
+        "Feriados bancarios",
         "Días no laborables para la actividad bancaria, por año. `listado` es el año del archivo, "
         "o `actual` para /v1/feriados-bancarios.",
         "v1/feriados-bancarios",
         [fecha(description="día no laborable bancario", nullable=False), text("nombre", "motivo")],
-        year(2011, 2026, "del feriado bancario"), "Feriados bancarios", BCRA,
+        year(2011, 2026, "del feriado bancario"),
+        "Feriados bancarios",
+        BCRA,
     ),
 ]

@@ -1,5 +1,6 @@
 """What every theme of the catalogue writes with: units, origins, field constructors and the
 templates of recurring dataset shapes (a date/value series, a yearly listing, a dated history)."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -39,20 +40,26 @@ CAFCI = ("CAFCI", "https://www.cafci.org.ar/")
 def text(name, description="", **kw):
     return Field(name, TEXT, description, **kw)
 
+
 def integer(name, description="", unit=None, **kw):
     return Field(name, INTEGER, description, unit=unit, **kw)
+
 
 def number(name, description="", unit=None, **kw):
     return Field(name, NUMBER, description, unit=unit, **kw)
 
+
 def boolean(name, description="", **kw):
     return Field(name, BOOLEAN, description, **kw)
+
 
 def json(name, description="", **kw):
     return Field(name, JSON, description, **kw)
 
+
 def fecha(name="fecha", description="fecha", **kw):
     return Field(name, TEXT, f"{description} ({FECHA_ISO})", unit=FECHA_ISO, **kw)
+
 
 def entidad(description="entidad financiera", **kw):
     return text("entidad", description, facet=True, **kw)
@@ -65,9 +72,18 @@ def serie(table, title, description, route, unit, origin, origin_url, valor_desc
     day = fecha(description="fecha del dato", nullable=False)
     fields = [day, valor] if first == "fecha" else [valor, day]
     return Dataset(
-        table, title, description, fields, [Source(route)], origin=origin, origin_url=origin_url,
-        unique=("fecha",), routes=[Route("/" + route, summary=title)], sort=("fecha",),
+        table,
+        title,
+        description,
+        fields,
+        [Source(route)],
+        origin=origin,
+        origin_url=origin_url,
+        unique=("fecha",),
+        routes=[Route("/" + route, summary=title)],
+        sort=("fecha",),
     )
+
 
 def _children_renamed(members, old: str, new: str) -> list:
     """The same fields with each child table of ``old`` named after ``new`` (their own tables)."""
@@ -88,26 +104,38 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
     table = table or base.table + "_historico"
     fields = fields if fields is not None else _children_renamed(base.fields, base.table, table)
     return Dataset(
-        table, title,
+        table,
+        title,
         f"Versiones de /{route}, una por fecha (la última de cada día): las del archivo de versiones pasadas, "
         f"las que guardaron las construcciones anteriores de esta base y la que publica hoy upstream, fechada por "
         f"su propia fecha de actualización, si no por el Last-Modified HTTP y si no por el día de la construcción. "
         f"`fecha` es la fecha "
         f"de la versión; /{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
-        fields, [Source(route + "/{fecha}", history=True)], origin=base.origin, origin_url=base.origin_url,
-        partitions=[FECHA_ARCHIVO], envelope_list=base.envelope_list, required=False, sort=("fecha",),
+        fields,
+        [Source(route + "/{fecha}", history=True)],
+        origin=base.origin,
+        origin_url=base.origin_url,
+        partitions=[FECHA_ARCHIVO],
+        envelope_list=base.envelope_list,
+        required=False,
+        sort=("fecha",),
         versions_of=base.table,
     )
+
 
 def por_año(table, title, description, route, fields, año, what, origin):
     """A dataset published once per year (``route/{año}``) plus the current year at ``route``."""
     return Dataset(
-        table, title, description, fields,
+        table,
+        title,
+        description,
+        fields,
         [Source(route + "/{listado}"), Source(route, fixed={"listado": "actual"})],
-        origin=origin[0], origin_url=origin[1], partitions=[LISTADO_AÑO],
+        origin=origin[0],
+        origin_url=origin[1],
+        partitions=[LISTADO_AÑO],
         routes=[
             Route("/" + route, where={"listado": "actual"}, summary=f"{what} del año en curso"),
-            Route(f"/{route}/{{año}}", [año], where={"listado": lambda p: str(p["año"])},
-                  summary=f"{what} de un año"),
+            Route(f"/{route}/{{año}}", [año], where={"listado": lambda p: str(p["año"])}, summary=f"{what} de un año"),
         ],
     )

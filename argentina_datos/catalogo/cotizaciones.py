@@ -1,4 +1,5 @@
 """Quotes: the dollar by casa and other currencies, as series and per date."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, fecha, number, text
@@ -14,11 +15,11 @@ def cotizacion_fields(casa_description):
         fecha(description="día de la cotización", nullable=False),
     ]
 
+
 def moneda_fields():
     return [
         text("moneda", "código ISO de la moneda: USD, EUR, BRL, CLP o UYU", facet=True, nullable=False),
-        text("casa", "tipo de cotización (oficial); los registros más viejos no la traen", facet=True,
-             optional=True),
+        text("casa", "tipo de cotización (oficial); los registros más viejos no la traen", facet=True, optional=True),
         number("compra", "precio de compra; null = sin dato", unit="pesos por unidad de la moneda"),
         number("venta", "precio de venta", unit="pesos por unidad de la moneda"),
         fecha(description="día de la cotización", nullable=False),
@@ -27,82 +28,152 @@ def moneda_fields():
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "cotizaciones_dolares", "Cotizaciones del dólar",
+        "cotizaciones_dolares",
+        "Cotizaciones del dólar",
         "Cotización diaria de compra y venta de cada casa (oficial, blue, bolsa/MEP, contado con "
         "liquidación, cripto, mayorista, solidario, tarjeta), tal como la publica /v1/cotizaciones/dolares.",
         cotizacion_fields("casa de cambio (tarjeta = la que la especificación llama turista)"),
-        [Source("v1/cotizaciones/dolares")], origin="Ámbito / BCRA", origin_url="https://www.ambito.com/contenidos/dolar.html",
-        unique=("casa", "fecha"), sort=("fecha",),
+        [Source("v1/cotizaciones/dolares")],
+        origin="Ámbito / BCRA",
+        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        unique=("casa", "fecha"),
+        sort=("fecha",),
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
     ),
     Dataset(
-        "cotizaciones_dolares_casa", "Cotizaciones del dólar por casa",
+        "cotizaciones_dolares_casa",
+        "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
         "Difiere en algunos días de la serie completa: se guarda tal cual.",
         cotizacion_fields("casa de cambio"),
-        [Source("v1/cotizaciones/dolares/{casa}")], origin="Ámbito / BCRA",
-        origin_url="https://www.ambito.com/contenidos/dolar.html", partitions=[CASA],
-        indexes=[("casa", "fecha")], sort=("fecha",),
+        [Source("v1/cotizaciones/dolares/{casa}")],
+        origin="Ámbito / BCRA",
+        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        partitions=[CASA],
+        indexes=[("casa", "fecha")],
+        sort=("fecha",),
         routes=[
-            Route("/v1/cotizaciones/dolares/{casa}", [CASA], where={"casa": lambda p: p["casa"]},
-                  summary="Cotizaciones de una casa"),
-            Route("/v1/cotizaciones/dolares/{casa}/{fecha}", [CASA, FECHA],
-                  where={"casa": lambda p: p["casa"], "fecha": lambda p: p["fecha"]}, shape="one",
-                  summary="Cotización de una casa en una fecha"),
+            Route(
+                "/v1/cotizaciones/dolares/{casa}",
+                [CASA],
+                where={"casa": lambda p: p["casa"]},
+                summary="Cotizaciones de una casa",
+            ),
+            Route(
+                "/v1/cotizaciones/dolares/{casa}/{fecha}",
+                [CASA, FECHA],
+                where={"casa": lambda p: p["casa"], "fecha": lambda p: p["fecha"]},
+                shape="one",
+                summary="Cotización de una casa en una fecha",
+            ),
         ],
     ),
     Dataset(
-        "cotizaciones_dolares_fecha", "Cotizaciones del dólar: archivos por fecha",
+        "cotizaciones_dolares_fecha",
+        "Cotizaciones del dólar: archivos por fecha",
         "Los archivos por fecha que upstream publica (/v1/cotizaciones/dolares/{fecha}): todas las casas de un "
         "día. Casi todos son el corte de ese día de cotizaciones_dolares; algunos de 2019 traen menos casas, y se "
         "guardan tal cual. La ruta responde cualquier fecha de cotizaciones_dolares: con el archivo de esa fecha "
         "si upstream lo publica, si no con las filas de ese día de la serie completa. `dia` es la fecha del archivo.",
         cotizacion_fields("casa de cambio"),
-        [Source("v1/cotizaciones/dolares/{dia}")], origin="Ámbito / BCRA",
-        origin_url="https://www.ambito.com/contenidos/dolar.html", partitions=[DIA], sort=("fecha",), required=False,
-        routes=[Route("/v1/cotizaciones/dolares/{fecha}", [FECHA], where={"dia": lambda p: p["fecha"]},
-                      derive=Derivation("cotizaciones_dolares", {"fecha": lambda p: p["fecha"]}),
-                      summary="Cotizaciones de todas las casas en una fecha")],
+        [Source("v1/cotizaciones/dolares/{dia}")],
+        origin="Ámbito / BCRA",
+        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        partitions=[DIA],
+        sort=("fecha",),
+        required=False,
+        routes=[
+            Route(
+                "/v1/cotizaciones/dolares/{fecha}",
+                [FECHA],
+                where={"dia": lambda p: p["fecha"]},
+                derive=Derivation("cotizaciones_dolares", {"fecha": lambda p: p["fecha"]}),
+                summary="Cotizaciones de todas las casas en una fecha",
+            )
+        ],
     ),
     Dataset(
-        "cotizaciones", "Cotizaciones de monedas",
+        "cotizaciones",
+        "Cotizaciones de monedas",
         "Cotización diaria de compra y venta, en pesos, del dólar (USD), el euro (EUR), el real (BRL), el peso "
         "chileno (CLP) y el peso uruguayo (UYU), tal como la publica /v1/cotizaciones.",
-        moneda_fields(), [Source("v1/cotizaciones")], origin=BCRA[0], origin_url=BCRA[1],
-        indexes=[("fecha",), ("moneda", "fecha")], sort=("fecha",),
+        moneda_fields(),
+        [Source("v1/cotizaciones")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        indexes=[("fecha",), ("moneda", "fecha")],
+        sort=("fecha",),
         routes=[Route("/v1/cotizaciones", summary="Cotizaciones de todas las monedas")],
     ),
     Dataset(
-        "cotizaciones_moneda", "Cotizaciones de monedas, por moneda",
+        "cotizaciones_moneda",
+        "Cotizaciones de monedas, por moneda",
         "La serie que upstream publica por separado para cada moneda (/v1/cotizaciones/{moneda}). `divisa` es la "
         "moneda de la ruta, en minúsculas.",
-        moneda_fields(), [Source("v1/cotizaciones/{divisa}")], origin=BCRA[0], origin_url=BCRA[1],
-        partitions=[DIVISA], indexes=[("divisa", "fecha")], sort=("fecha",),
-        routes=[Route("/v1/cotizaciones/{moneda}", [MONEDA], where={"divisa": lambda p: p["moneda"]},
-                      summary="Cotizaciones de una moneda")],
+        moneda_fields(),
+        [Source("v1/cotizaciones/{divisa}")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        partitions=[DIVISA],
+        indexes=[("divisa", "fecha")],
+        sort=("fecha",),
+        routes=[
+            Route(
+                "/v1/cotizaciones/{moneda}",
+                [MONEDA],
+                where={"divisa": lambda p: p["moneda"]},
+                summary="Cotizaciones de una moneda",
+            )
+        ],
     ),
     Dataset(
-        "cotizaciones_moneda_fecha", "Cotizaciones de monedas: archivos por moneda y fecha",
+        "cotizaciones_moneda_fecha",
+        "Cotizaciones de monedas: archivos por moneda y fecha",
         "Los archivos por moneda y fecha que upstream publica (/v1/cotizaciones/{moneda}/{fecha}), un registro "
         "cada uno; algunos días viejos no traen `casa`. La ruta responde cualquier fecha de la serie de la "
         "moneda: con el archivo si upstream lo publica, si no con el registro de ese día de cotizaciones_moneda.",
-        moneda_fields(), [Source("v1/cotizaciones/{divisa}/{dia}")], origin=BCRA[0], origin_url=BCRA[1],
-        partitions=[DIVISA, DIA], single_record=True, sort=("fecha",), required=False,
-        routes=[Route("/v1/cotizaciones/{moneda}/{fecha}", [MONEDA, FECHA], shape="one",
-                      where={"divisa": lambda p: p["moneda"], "dia": lambda p: p["fecha"]},
-                      derive=Derivation("cotizaciones_moneda",
-                                        {"divisa": lambda p: p["moneda"], "fecha": lambda p: p["fecha"]}),
-                      summary="Cotización de una moneda en una fecha")],
+        moneda_fields(),
+        [Source("v1/cotizaciones/{divisa}/{dia}")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        partitions=[DIVISA, DIA],
+        single_record=True,
+        sort=("fecha",),
+        required=False,
+        routes=[
+            Route(
+                "/v1/cotizaciones/{moneda}/{fecha}",
+                [MONEDA, FECHA],
+                shape="one",
+                where={"divisa": lambda p: p["moneda"], "dia": lambda p: p["fecha"]},
+                derive=Derivation(
+                    "cotizaciones_moneda", {"divisa": lambda p: p["moneda"], "fecha": lambda p: p["fecha"]}
+                ),
+                summary="Cotización de una moneda en una fecha",
+            )
+        ],
     ),
     Dataset(
-        "cotizaciones_fecha", "Cotizaciones de monedas: archivos por fecha",
+        "cotizaciones_fecha",
+        "Cotizaciones de monedas: archivos por fecha",
         "Los archivos por fecha que upstream publica (/v1/cotizaciones/{fecha}): todas las monedas de un día. "
         "La ruta responde cualquier fecha de cotizaciones: con el archivo si upstream lo publica, si no con las "
         "filas de ese día de la serie completa.",
-        moneda_fields(), [Source("v1/cotizaciones/{dia}")], origin=BCRA[0], origin_url=BCRA[1],
-        partitions=[DIA], sort=("fecha",), required=False,
-        routes=[Route("/v1/cotizaciones/{fecha}", [FECHA], where={"dia": lambda p: p["fecha"]},
-                      derive=Derivation("cotizaciones", {"fecha": lambda p: p["fecha"]}),
-                      summary="Cotizaciones de todas las monedas en una fecha")],
+        moneda_fields(),
+        [Source("v1/cotizaciones/{dia}")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        partitions=[DIA],
+        sort=("fecha",),
+        required=False,
+        routes=[
+            Route(
+                "/v1/cotizaciones/{fecha}",
+                [FECHA],
+                where={"dia": lambda p: p["fecha"]},
+                derive=Derivation("cotizaciones", {"fecha": lambda p: p["fecha"]}),
+                summary="Cotizaciones de todas las monedas en una fecha",
+            )
+        ],
     ),
 ]

@@ -1,4 +1,5 @@
 """The Chamber of Deputies: periods, committees, deputies, seats, votes and travel."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
@@ -27,13 +28,14 @@ def _años_de_actas(source) -> list[str]:
 
 
 ID_PATTERN = r"HCDN[0-9]+"
-DIPUTADO_ID = Param("diputadoId", ID_PATTERN, description="id del diputado del archivo",
-                    http_values=_ids_de_diputados)
+DIPUTADO_ID = Param("diputadoId", ID_PATTERN, description="id del diputado del archivo", http_values=_ids_de_diputados)
 # One per route: each example must answer 200 with data on its own route.
-ID_VIAJES = Param("id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0055)",
-                  example="HCDN0055")
-ID_MISIONES = Param("id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0035)",
-                    example="HCDN0035")
+ID_VIAJES = Param(
+    "id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0055)", example="HCDN0055"
+)
+ID_MISIONES = Param(
+    "id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0035)", example="HCDN0035"
+)
 # Upstream's index of committees (/v1/diputados/comisiones) is not in the mirror, so no dataset reads it:
 # over HTTP nothing lists the committee files, and a committee without a file is 404.
 COMISION_ID = Param("id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014")
@@ -43,8 +45,14 @@ AÑO_ACTAS = year(PRIMER_AÑO_ACTAS, None, "de las votaciones", example="2020")
 
 # ---- fields ------------------------------------------------------------------------
 def periodo(name: str, description: str) -> Obj:
-    return Obj(name, [text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)"),
-                      text("fin", f"fin ({ISO_HORA}, hora de Argentina)")], description)
+    return Obj(
+        name,
+        [
+            text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)"),
+            text("fin", f"fin ({ISO_HORA}, hora de Argentina)"),
+        ],
+        description,
+    )
 
 
 def mision_fields() -> list:
@@ -61,8 +69,9 @@ def mision_fields() -> list:
         text("nombre", "diputado, «Apellido, Nombre», tal como lo escribe el CSV"),
         text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar"),
         text("institucion", "institución que invita"),
-        text("destino", "ciudad y país de destino, tal como vienen (con letras mal codificadas: «Asunciã“n»)",
-             facet=True),
+        text(
+            "destino", "ciudad y país de destino, tal como vienen (con letras mal codificadas: «Asunciã“n»)", facet=True
+        ),
         fecha("fechaInicio", "inicio de la misión; null = sin dato"),
         fecha("fechaFin", "fin de la misión; null = sin dato"),
         text("fechaTexto", "fechas como texto («inicio – fin»)"),
@@ -138,9 +147,11 @@ def conteo_fields() -> list:
 
 
 def por_diputado(description: str) -> str:
-    return (f"{description} La ruta responde cualquier diputado de la tabla diputados: con su archivo si "
-            "upstream lo publica; si no, si diputados_viajes_conteo no le cuenta ninguno, con su id y listas "
-            "vacías (como publica upstream para HCDN0011); si le cuenta alguno que la fuente no trae, 404.")
+    return (
+        f"{description} La ruta responde cualquier diputado de la tabla diputados: con su archivo si "
+        "upstream lo publica; si no, si diputados_viajes_conteo no le cuenta ninguno, con su id y listas "
+        "vacías (como publica upstream para HCDN0011); si le cuenta alguno que la fuente no trae, 404."
+    )
 
 
 CONTEO = "diputados_viajes_conteo"
@@ -149,180 +160,333 @@ DEL_DIPUTADO = {"diputadoId": lambda p: p["id"]}
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "diputados", "Diputados",
+        "diputados",
+        "Diputados",
         "Diputados de la Nación, un registro por mandato (un mismo `id` se repite en cada mandato), con "
         "provincia, bloque y fechas de jura y cese. `meta.comisiones` (tabla diputados_meta_comisiones) son las "
         "comisiones que integra; `foto` y `meta` faltan en algunos registros.",
-        [text("id", "id del diputado en la Cámara (HCDN y cuatro cifras); diputadoId en las demás tablas"),
-         text("nombre", "nombres"), text("apellido", "apellidos"),
-         text("genero", "género: M o F", facet=True), text("provincia", "distrito por el que fue electo", facet=True),
-         periodo("periodoMandato", "mandato"),
-         text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato"),
-         text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)"),
-         text("bloque", "bloque al que pertenece en periodoBloque", facet=True),
-         periodo("periodoBloque", "pertenencia al bloque"),
-         text("foto", "URL de la foto", optional=True),
-         Obj("meta", [Children("comisiones", "diputados_meta_comisiones", [
-             text("id", "id de la comisión (/v1/diputados/comisiones/{id})"),
-             text("nombre", "nombre de la comisión (su id cuando no se lo conoce)"),
-             text("cargo", "cargo en la comisión (Presidente, Vocal, ...)")],
-             "comisiones que integra")], "datos agregados por upstream", optional=True)],
-        [Source("v1/diputados/diputados")], origin=HCDN[0], origin_url="https://datos.hcdn.gob.ar/dataset/diputados",
-        indexes=[("id",)], fts=("apellido", "nombre"),
+        [
+            text("id", "id del diputado en la Cámara (HCDN y cuatro cifras); diputadoId en las demás tablas"),
+            text("nombre", "nombres"),
+            text("apellido", "apellidos"),
+            text("genero", "género: M o F", facet=True),
+            text("provincia", "distrito por el que fue electo", facet=True),
+            periodo("periodoMandato", "mandato"),
+            text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato"),
+            text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)"),
+            text("bloque", "bloque al que pertenece en periodoBloque", facet=True),
+            periodo("periodoBloque", "pertenencia al bloque"),
+            text("foto", "URL de la foto", optional=True),
+            Obj(
+                "meta",
+                [
+                    Children(
+                        "comisiones",
+                        "diputados_meta_comisiones",
+                        [
+                            text("id", "id de la comisión (/v1/diputados/comisiones/{id})"),
+                            text("nombre", "nombre de la comisión (su id cuando no se lo conoce)"),
+                            text("cargo", "cargo en la comisión (Presidente, Vocal, ...)"),
+                        ],
+                        "comisiones que integra",
+                    )
+                ],
+                "datos agregados por upstream",
+                optional=True,
+            ),
+        ],
+        [Source("v1/diputados/diputados")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/diputados",
+        indexes=[("id",)],
+        fts=("apellido", "nombre"),
         routes=[Route("/v1/diputados/diputados", summary="Diputados, un registro por mandato")],
     ),
     Dataset(
-        "diputados_periodos", "Diputados: períodos parlamentarios",
+        "diputados_periodos",
+        "Diputados: períodos parlamentarios",
         "Períodos parlamentarios de la Cámara, del más nuevo al más viejo, con sus tramos (ordinario, "
         "extraordinario, prórroga) en diputados_periodos_tramos. /v1/diputados/periodos/lista es la misma lista "
         "sin el envoltorio.",
-        [text("periodo", "número de período (el de las actas)"),
-         fecha("inicio", "inicio del primer tramo"), fecha("fin", "fin del último tramo"),
-         fecha("sesiones", "inicio de sesiones (el del tramo ordinario); null = sin dato"),
-         Children("tramos", "diputados_periodos_tramos", [
-             text("id", "id del tramo (HCDN, período y O/E/D)"),
-             text("tipo", "ordinario, extraordinario, prorroga u otro", facet=True),
-             fecha("inicio", "inicio del tramo"), fecha("fin", "fin del tramo"),
-             fecha("sesiones", "inicio de sesiones; null = sin dato")], "tramos del período")],
-        [Source("v1/diputados/periodos")], origin=HCDN[0], origin_url="https://datos.hcdn.gob.ar/dataset/periodos_p",
-        envelope_list="periodos", unique=("periodo",),
-        envelope_fields=[text("fuente", "conjunto de datos de la Cámara"),
-                         text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})")],
+        [
+            text("periodo", "número de período (el de las actas)"),
+            fecha("inicio", "inicio del primer tramo"),
+            fecha("fin", "fin del último tramo"),
+            fecha("sesiones", "inicio de sesiones (el del tramo ordinario); null = sin dato"),
+            Children(
+                "tramos",
+                "diputados_periodos_tramos",
+                [
+                    text("id", "id del tramo (HCDN, período y O/E/D)"),
+                    text("tipo", "ordinario, extraordinario, prorroga u otro", facet=True),
+                    fecha("inicio", "inicio del tramo"),
+                    fecha("fin", "fin del tramo"),
+                    fecha("sesiones", "inicio de sesiones; null = sin dato"),
+                ],
+                "tramos del período",
+            ),
+        ],
+        [Source("v1/diputados/periodos")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/periodos_p",
+        envelope_list="periodos",
+        unique=("periodo",),
+        envelope_fields=[
+            text("fuente", "conjunto de datos de la Cámara"),
+            text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})"),
+        ],
         routes=[
             Route("/v1/diputados/periodos", shape="envelope", summary="Períodos parlamentarios"),
             Route("/v1/diputados/periodos/lista", summary="Períodos parlamentarios, sin el envoltorio"),
         ],
     ),
     Dataset(
-        "diputados_comisiones", "Diputados: comisiones",
+        "diputados_comisiones",
+        "Diputados: comisiones",
         "Las comisiones de la Cámara de las que upstream publica un archivo (/v1/diputados/comisiones/{id}); "
         "sus integrantes, en diputados_comisiones_integrantes. Una comisión sin archivo es 404.",
-        [text("id", "id de la comisión (HCDN y cinco cifras)"), text("nombre", "nombre de la comisión"),
-         text("tipo", "Permanente, Especial o Bicameral", facet=True), text("tipoCodigo", "P, E o B"),
-         text("grupo", "grupo (CD = Cámara de Diputados)"),
-         text("periodoInicio", "período parlamentario de creación"),
-         text("periodoFin", "período parlamentario de cierre (999 = vigente)"),
-         fecha("fechaInicio", "creación; null = sin dato"), fecha("fechaFin", "cierre; null = vigente o sin dato"),
-         text("url", "conjunto de datos de la Cámara"),
-         Children("integrantes", "diputados_comisiones_integrantes", [
-             text("nombre", "diputado, «Apellido, Nombre»"), text("cargo", "cargo (Presidente, Vocal, ...)"),
-             text("distrito", "provincia; null = sin dato"), text("bloque", "bloque; null = sin dato"),
-             text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar")],
-             "integrantes")],
-        [Source("v1/diputados/comisiones/{id}")], origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/comisiones", partitions=[COMISION_ID], single_record=True,
-        routes=[Route("/v1/diputados/comisiones/{id}", [COMISION_ID], where={"id": lambda p: p["id"]}, shape="one",
-                      summary="Una comisión")],
+        [
+            text("id", "id de la comisión (HCDN y cinco cifras)"),
+            text("nombre", "nombre de la comisión"),
+            text("tipo", "Permanente, Especial o Bicameral", facet=True),
+            text("tipoCodigo", "P, E o B"),
+            text("grupo", "grupo (CD = Cámara de Diputados)"),
+            text("periodoInicio", "período parlamentario de creación"),
+            text("periodoFin", "período parlamentario de cierre (999 = vigente)"),
+            fecha("fechaInicio", "creación; null = sin dato"),
+            fecha("fechaFin", "cierre; null = vigente o sin dato"),
+            text("url", "conjunto de datos de la Cámara"),
+            Children(
+                "integrantes",
+                "diputados_comisiones_integrantes",
+                [
+                    text("nombre", "diputado, «Apellido, Nombre»"),
+                    text("cargo", "cargo (Presidente, Vocal, ...)"),
+                    text("distrito", "provincia; null = sin dato"),
+                    text("bloque", "bloque; null = sin dato"),
+                    text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar"),
+                ],
+                "integrantes",
+            ),
+        ],
+        [Source("v1/diputados/comisiones/{id}")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/comisiones",
+        partitions=[COMISION_ID],
+        single_record=True,
+        routes=[
+            Route(
+                "/v1/diputados/comisiones/{id}",
+                [COMISION_ID],
+                where={"id": lambda p: p["id"]},
+                shape="one",
+                summary="Una comisión",
+            )
+        ],
     ),
     Dataset(
-        "diputados_recinto", "Diputados: bancas del recinto",
+        "diputados_recinto",
+        "Diputados: bancas del recinto",
         "Quién ocupa cada banca del recinto, con bloque, interbloque y sus colores. La banca 0 es el estrado "
         "de la presidencia (puede tener más de un registro); los números de las bancas vacantes están en el "
         "campo `vacantes` del envoltorio.",
-        [integer("banca", "número de banca (0 = estrado de la presidencia)"),
-         text("idAutoridad", "id del diputado en el recinto"),
-         text("cuil", "CUIL"), text("apellido", "apellidos"), text("nombre", "nombres"),
-         text("distrito", "provincia, en mayúsculas", facet=True),
-         text("bloque", "bloque, en mayúsculas; null = sin bloque", facet=True),
-         text("bloqueColor", "color del bloque (#RRGGBB)"),
-         text("interbloque", "interbloque; null = ninguno", facet=True),
-         text("interbloqueColor", "color del interbloque (#RRGGBB); null = ninguno"),
-         text("mandato", "años del mandato (2023-2027)", facet=True),
-         text("mandatoFin", "fin del mandato (DD/MM/AAAA)"), text("estado", "estado (ACTIVO)", facet=True),
-         text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar")],
-        [Source("v1/diputados/recinto")], origin=HCDN[0], origin_url=RECINTO, envelope_list="asientos",
-        envelope_fields=[text("fuente", "página del recinto"),
-                         text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)"),
-                         json("vacantes", "números de las bancas vacantes (lista)")],
+        [
+            integer("banca", "número de banca (0 = estrado de la presidencia)"),
+            text("idAutoridad", "id del diputado en el recinto"),
+            text("cuil", "CUIL"),
+            text("apellido", "apellidos"),
+            text("nombre", "nombres"),
+            text("distrito", "provincia, en mayúsculas", facet=True),
+            text("bloque", "bloque, en mayúsculas; null = sin bloque", facet=True),
+            text("bloqueColor", "color del bloque (#RRGGBB)"),
+            text("interbloque", "interbloque; null = ninguno", facet=True),
+            text("interbloqueColor", "color del interbloque (#RRGGBB); null = ninguno"),
+            text("mandato", "años del mandato (2023-2027)", facet=True),
+            text("mandatoFin", "fin del mandato (DD/MM/AAAA)"),
+            text("estado", "estado (ACTIVO)", facet=True),
+            text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar"),
+        ],
+        [Source("v1/diputados/recinto")],
+        origin=HCDN[0],
+        origin_url=RECINTO,
+        envelope_list="asientos",
+        envelope_fields=[
+            text("fuente", "página del recinto"),
+            text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)"),
+            json("vacantes", "números de las bancas vacantes (lista)"),
+        ],
         fts=("apellido", "nombre"),
         routes=[Route("/v1/diputados/recinto", shape="envelope", summary="Bancas del recinto")],
     ),
     Dataset(
-        "diputados_actas", "Diputados: votaciones nominales",
+        "diputados_actas",
+        "Diputados: votaciones nominales",
         "Actas de las votaciones nominales, por año (`listado`), con el voto de cada diputado en "
         "diputados_actas_votos: los votos nombran al diputado «Apellido, Nombre», sin id. Se guardan tal "
         "como vienen: el archivo de 2020 trae cada una de sus 3 actas dos veces (la tabla calidad lo registra).",
-        [text("id", "id del acta en la Cámara"), text("periodo", "período parlamentario (tabla diputados_periodos)"),
-         text("reunion", "número de reunión"), text("numeroActa", "número de acta en la reunión"),
-         text("titulo", "qué se votó"), text("resultado", "afirmativo, negativo, ...", facet=True),
-         text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)"),
-         text("presidente", "quién presidía, tal como lo escribe el acta"),
-         integer("votosAfirmativos", "votos afirmativos", unit="votos"),
-         integer("votosNegativos", "votos negativos", unit="votos"),
-         integer("abstenciones", "abstenciones", unit="diputados"), integer("ausentes", "ausentes", unit="diputados"),
-         Children("votos", "diputados_actas_votos", [
-             text("diputado", "diputado, «Apellido, Nombre» (sin id)"),
-             text("tipoVoto", "afirmativo, negativo, abstencion, ausente o presidente", facet=True),
-             text("imagen", "URL de la foto en votaciones.hcdn.gob.ar"),
-             text("videoDiscurso", "id del video de YouTube de su discurso; null = ninguno")],
-             "el voto de cada diputado"),
-         text("sesion", "sesión, como texto"), text("votacion", "tipo de votación (Nominal)", facet=True),
-         text("mayoria", "mayoría requerida, como texto"), text("baseMayoria", "base de la mayoría", facet=True),
-         text("tipoMayoria", "tipo de mayoría", facet=True),
-         integer("miembros", "miembros de la Cámara", unit="diputados"),
-         integer("presentes", "presentes", unit="diputados"),
-         integer("sinVotar", "presentes que no votaron", unit="diputados"),
-         text("ultModVer", "versión del acta")],
-        [Source("v1/diputados/actas/{listado}")], origin=HCDN[0], origin_url=VOTACIONES,
-        partitions=[LISTADO_ACTAS], unique=("id",), fts=("titulo",),
-        routes=[Route("/v1/diputados/actas/{año}", [AÑO_ACTAS], where={"listado": lambda p: str(p["año"])},
-                      summary="Votaciones nominales de un año")],
+        [
+            text("id", "id del acta en la Cámara"),
+            text("periodo", "período parlamentario (tabla diputados_periodos)"),
+            text("reunion", "número de reunión"),
+            text("numeroActa", "número de acta en la reunión"),
+            text("titulo", "qué se votó"),
+            text("resultado", "afirmativo, negativo, ...", facet=True),
+            text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)"),
+            text("presidente", "quién presidía, tal como lo escribe el acta"),
+            integer("votosAfirmativos", "votos afirmativos", unit="votos"),
+            integer("votosNegativos", "votos negativos", unit="votos"),
+            integer("abstenciones", "abstenciones", unit="diputados"),
+            integer("ausentes", "ausentes", unit="diputados"),
+            Children(
+                "votos",
+                "diputados_actas_votos",
+                [
+                    text("diputado", "diputado, «Apellido, Nombre» (sin id)"),
+                    text("tipoVoto", "afirmativo, negativo, abstencion, ausente o presidente", facet=True),
+                    text("imagen", "URL de la foto en votaciones.hcdn.gob.ar"),
+                    text("videoDiscurso", "id del video de YouTube de su discurso; null = ninguno"),
+                ],
+                "el voto de cada diputado",
+            ),
+            text("sesion", "sesión, como texto"),
+            text("votacion", "tipo de votación (Nominal)", facet=True),
+            text("mayoria", "mayoría requerida, como texto"),
+            text("baseMayoria", "base de la mayoría", facet=True),
+            text("tipoMayoria", "tipo de mayoría", facet=True),
+            integer("miembros", "miembros de la Cámara", unit="diputados"),
+            integer("presentes", "presentes", unit="diputados"),
+            integer("sinVotar", "presentes que no votaron", unit="diputados"),
+            text("ultModVer", "versión del acta"),
+        ],
+        [Source("v1/diputados/actas/{listado}")],
+        origin=HCDN[0],
+        origin_url=VOTACIONES,
+        partitions=[LISTADO_ACTAS],
+        unique=("id",),
+        fts=("titulo",),
+        routes=[
+            Route(
+                "/v1/diputados/actas/{año}",
+                [AÑO_ACTAS],
+                where={"listado": lambda p: str(p["año"])},
+                summary="Votaciones nominales de un año",
+            )
+        ],
     ),
     Dataset(
-        "diputados_viajes_por_diputado", "Diputados: viajes de cada diputado",
-        por_diputado("Un registro por archivo /v1/diputados/diputados/{id}/viajes; los pasajes están en "
-                     "diputados_viajes_nacionales y los viajes al exterior en diputados_viajes_internacionales "
-                     "(los archivos más viejos no traen `internacionales`)."),
-        [text("diputadoId", "id del diputado (tabla diputados)"),
-         Children("nacionales", "diputados_viajes_nacionales", viaje_nacional_fields(),
-                  "pasajes nacionales, uno por tramo"),
-         Children("internacionales", "diputados_viajes_internacionales", viaje_internacional_fields(),
-                  "viajes al exterior", optional=True)],
-        [Source("v1/diputados/diputados/{diputadoId}/viajes")], origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales", partitions=[DIPUTADO_ID],
+        "diputados_viajes_por_diputado",
+        "Diputados: viajes de cada diputado",
+        por_diputado(
+            "Un registro por archivo /v1/diputados/diputados/{id}/viajes; los pasajes están en "
+            "diputados_viajes_nacionales y los viajes al exterior en diputados_viajes_internacionales "
+            "(los archivos más viejos no traen `internacionales`)."
+        ),
+        [
+            text("diputadoId", "id del diputado (tabla diputados)"),
+            Children(
+                "nacionales",
+                "diputados_viajes_nacionales",
+                viaje_nacional_fields(),
+                "pasajes nacionales, uno por tramo",
+            ),
+            Children(
+                "internacionales",
+                "diputados_viajes_internacionales",
+                viaje_internacional_fields(),
+                "viajes al exterior",
+                optional=True,
+            ),
+        ],
+        [Source("v1/diputados/diputados/{diputadoId}/viajes")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
+        partitions=[DIPUTADO_ID],
         single_record=True,
-        routes=[Route("/v1/diputados/diputados/{id}/viajes", [ID_VIAJES], where=DEL_DIPUTADO, shape="one",
-                      derive=Derivation("diputados", ES_DIPUTADO, empty=True,
-                                        count=Count(CONTEO, DEL_DIPUTADO, ("nacionales", "internacionales"))),
-                      summary="Viajes de un diputado")],
+        routes=[
+            Route(
+                "/v1/diputados/diputados/{id}/viajes",
+                [ID_VIAJES],
+                where=DEL_DIPUTADO,
+                shape="one",
+                derive=Derivation(
+                    "diputados",
+                    ES_DIPUTADO,
+                    empty=True,
+                    count=Count(CONTEO, DEL_DIPUTADO, ("nacionales", "internacionales")),
+                ),
+                summary="Viajes de un diputado",
+            )
+        ],
     ),
     Dataset(
-        "diputados_misiones_por_diputado", "Diputados: misiones oficiales de cada diputado",
-        por_diputado("Un registro por archivo /v1/diputados/diputados/{id}/misiones; las misiones están en "
-                     "diputados_misiones (el conteo de referencia es `internacionales`)."),
-        [text("diputadoId", "id del diputado (tabla diputados)"),
-         Children("misiones", "diputados_misiones", mision_fields(), "misiones oficiales al exterior")],
-        [Source("v1/diputados/diputados/{diputadoId}/misiones")], origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/misiones-oficiales", partitions=[DIPUTADO_ID],
+        "diputados_misiones_por_diputado",
+        "Diputados: misiones oficiales de cada diputado",
+        por_diputado(
+            "Un registro por archivo /v1/diputados/diputados/{id}/misiones; las misiones están en "
+            "diputados_misiones (el conteo de referencia es `internacionales`)."
+        ),
+        [
+            text("diputadoId", "id del diputado (tabla diputados)"),
+            Children("misiones", "diputados_misiones", mision_fields(), "misiones oficiales al exterior"),
+        ],
+        [Source("v1/diputados/diputados/{diputadoId}/misiones")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/misiones-oficiales",
+        partitions=[DIPUTADO_ID],
         single_record=True,
-        routes=[Route("/v1/diputados/diputados/{id}/misiones", [ID_MISIONES], where=DEL_DIPUTADO, shape="one",
-                      derive=Derivation("diputados", ES_DIPUTADO, empty=True,
-                                        count=Count(CONTEO, DEL_DIPUTADO, ("internacionales",))),
-                      summary="Misiones oficiales de un diputado")],
+        routes=[
+            Route(
+                "/v1/diputados/diputados/{id}/misiones",
+                [ID_MISIONES],
+                where=DEL_DIPUTADO,
+                shape="one",
+                derive=Derivation(
+                    "diputados", ES_DIPUTADO, empty=True, count=Count(CONTEO, DEL_DIPUTADO, ("internacionales",))
+                ),
+                summary="Misiones oficiales de un diputado",
+            )
+        ],
     ),
     Dataset(
-        CONTEO, "Diputados: viajes por diputado (total)",
+        CONTEO,
+        "Diputados: viajes por diputado (total)",
         "Cuántos pasajes nacionales y misiones al exterior tiene cada diputado en todos los datos de la "
         "Cámara; un diputado sin ninguno no figura. La API lo publica como objeto porDiputado {id: conteo}, "
         "en este orden.",
-        conteo_fields(), [Source("v1/diputados/viajes/conteo")], origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales", envelope_list="porDiputado",
-        keyed_by="diputadoId", unique=("diputadoId",),
+        conteo_fields(),
+        [Source("v1/diputados/viajes/conteo")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
+        envelope_list="porDiputado",
+        keyed_by="diputadoId",
+        unique=("diputadoId",),
         envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
         routes=[Route("/v1/diputados/viajes/conteo", shape="envelope", summary="Viajes por diputado")],
     ),
     Dataset(
-        "diputados_viajes_conteo_12m", "Diputados: viajes por diputado (últimos 12 meses)",
+        "diputados_viajes_conteo_12m",
+        "Diputados: viajes por diputado (últimos 12 meses)",
         "Como diputados_viajes_conteo, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del "
         "envoltorio (año y mes).",
-        conteo_fields(), [Source("v1/diputados/viajes/conteo-12m")], origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales", envelope_list="porDiputado",
-        keyed_by="diputadoId", unique=("diputadoId",),
-        envelope_fields=[integer("ventanaMeses", "meses contados (12)", unit="meses"),
-                         Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
-                         Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
-                         text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
-        routes=[Route("/v1/diputados/viajes/conteo-12m", shape="envelope",
-                      summary="Viajes por diputado en los últimos 12 meses")],
+        conteo_fields(),
+        [Source("v1/diputados/viajes/conteo-12m")],
+        origin=HCDN[0],
+        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
+        envelope_list="porDiputado",
+        keyed_by="diputadoId",
+        unique=("diputadoId",),
+        envelope_fields=[
+            integer("ventanaMeses", "meses contados (12)", unit="meses"),
+            Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
+            Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
+            text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
+        ],
+        routes=[
+            Route(
+                "/v1/diputados/viajes/conteo-12m",
+                shape="envelope",
+                summary="Viajes por diputado en los últimos 12 meses",
+            )
+        ],
     ),
 ]

@@ -4,6 +4,7 @@ A dataset is one SQLite table fed by every source file whose route matches one
 pattern.  Its fields are the API's own fields, in the API's order; the builder,
 the /v1 routes, the metadata and the OpenAPI document all derive from them.
 """
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The state of the upstream service (/v1/estado)."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import UPSTREAM, text
@@ -6,11 +7,15 @@ from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "estado", "Estado del servicio",
+        "estado",
+        "Estado del servicio",
         "Lo que upstream dice de su propio estado en /v1/estado, tal como lo publicaba al copiarse la fuente "
         "(un registro).",
         [text("estado", "estado del servicio («Correcto»)")],
-        [Source("v1/estado")], origin="ArgentinaDatos", origin_url=UPSTREAM, single_record=True,
+        [Source("v1/estado")],
+        origin="ArgentinaDatos",
+        origin_url=UPSTREAM,
+        single_record=True,
         routes=[Route("/v1/estado", shape="one", summary="Estado del servicio")],
     ),
 ]

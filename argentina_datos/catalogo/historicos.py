@@ -1,4 +1,5 @@
 """Dated versions of datasets upstream only publishes as "latest": the archive upstream is not."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo import comisiones, creditos, tasas
@@ -13,12 +14,18 @@ def _base(module, table: str) -> Dataset:
 
 
 DATASETS: list[Dataset] = [
-    history(_base(tasas, "plazo_fijo"), title="Plazo fijo: histórico",
-            fields=plazo_fijo_fields("plazo_fijo_historico_tasas")),
+    history(
+        _base(tasas, "plazo_fijo"),
+        title="Plazo fijo: histórico",
+        fields=plazo_fijo_fields("plazo_fijo_historico_tasas"),
+    ),
     history(_base(tasas, "criptopesos"), title="Criptopesos: histórico", fields=CRIPTOPESOS_FIELDS),
     history(_base(creditos, "hipotecarios_uva"), title="Hipotecarios UVA: histórico", fields=hipotecarios_fields()),
-    history(_base(tasas, "cuentas_remuneradas_usd"), title="Cuentas remuneradas en USD: histórico",
-            fields=CUENTAS_USD_FIELDS),
+    history(
+        _base(tasas, "cuentas_remuneradas_usd"),
+        title="Cuentas remuneradas en USD: histórico",
+        fields=CUENTAS_USD_FIELDS,
+    ),
     history(_base(tasas, "plazo_fijo_uva_pago_periodico"), title="Plazo fijo UVA con pago periódico: histórico"),
     history(_base(tasas, "plazo_fijo_precancelable"), title="Plazo fijo UVA precancelable: histórico"),
     history(_base(comisiones, "remesas"), title="Plataformas de remesas: histórico"),

@@ -1,4 +1,5 @@
 """Path parameters shared by source files and /v1 routes, with the spec's bounds."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -76,8 +77,14 @@ def year(lo: int, hi: Optional[int], what: str, example: str = "2025") -> Param:
     # The example must answer 200 on every route using this parameter (tests/test_openapi.py checks it).
     bounds = f"de {lo} a {hi}" if hi else f"desde {lo}"
     return Param(
-        "año", r"[0-9]{4}", INTEGER, f"año de cuatro cifras ({bounds}) {what}".strip(),
-        minimum=lo, maximum=hi, convert=int, example=example,
+        "año",
+        r"[0-9]{4}",
+        INTEGER,
+        f"año de cuatro cifras ({bounds}) {what}".strip(),
+        minimum=lo,
+        maximum=hi,
+        convert=int,
+        example=example,
     )
 
 
@@ -89,6 +96,7 @@ CASAS = ("oficial", "blue", "bolsa", "contadoconliqui", "cripto", "mayorista", "
 # The spec's enum says "turista"; upstream's data and files say "tarjeta".  Both names serve the same rows.
 CASA_ALIASES = {"turista": "tarjeta"}
 CATEGORIAS_FCI = ("mercadoDinero", "rentaVariable", "rentaFija", "rentaMixta", "retornoTotal")
+
 
 # ---- how an HTTP source lists a placeholder's values ---------------------------------
 def _fixed(values: Sequence[str]) -> Callable[..., list[str]]:
@@ -102,7 +110,9 @@ def _years(source) -> list[str]:
 
 def _fci_listings(source) -> list[str]:
     days = (source.today - source.fci_since).days
-    return ["ultimo", "penultimo"] + [(source.fci_since + dt.timedelta(d)).strftime("%Y/%m/%d") for d in range(days + 1)]
+    return ["ultimo", "penultimo"] + [
+        (source.fci_since + dt.timedelta(d)).strftime("%Y/%m/%d") for d in range(days + 1)
+    ]
 
 
 def _rem_reports(source) -> list[str]:
@@ -121,52 +131,96 @@ def _fund_slugs(source) -> list[str]:
 
 
 CASA = Param(
-    "casa", "|".join(CASAS), TEXT,
+    "casa",
+    "|".join(CASAS),
+    TEXT,
     "casa de cambio: " + ", ".join(CASAS) + ". «turista» (especificación) y «tarjeta» (datos) devuelven lo mismo",
-    choices=CASAS, convert=lambda s: CASA_ALIASES.get(s, s), example="blue",
+    choices=CASAS,
+    convert=lambda s: CASA_ALIASES.get(s, s),
+    example="blue",
     http_values=_fixed([c for c in CASAS if c not in CASA_ALIASES]),
 )
 FECHA = Param(
-    "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}", TEXT, "fecha escrita AAAA/MM/DD",
+    "fecha",
+    r"[0-9]{4}/[0-9]{2}/[0-9]{2}",
+    TEXT,
+    "fecha escrita AAAA/MM/DD",
     # Captures one to three segments so that 2025-01-02 or 2025/01 get a 400 naming «fecha», not a 404.
-    loose=r"[^/]+(?:/[^/]+){0,2}", convert=slash_date_to_iso, calendar=True, example="2025/01/02",
+    loose=r"[^/]+(?:/[^/]+){0,2}",
+    convert=slash_date_to_iso,
+    calendar=True,
+    example="2025/01/02",
 )
 FECHA_FCI = Param(
-    "fecha", r"[0-9]{4}/[0-9]{2}/[0-9]{2}|ultimo|penultimo", TEXT,
+    "fecha",
+    r"[0-9]{4}/[0-9]{2}/[0-9]{2}|ultimo|penultimo",
+    TEXT,
     "fecha AAAA/MM/DD, o ultimo / penultimo",
-    loose=r"[^/]+(?:/[^/]+/[^/]+)?", convert=slash_date_to_iso, calendar=True, example="ultimo",
+    loose=r"[^/]+(?:/[^/]+/[^/]+)?",
+    convert=slash_date_to_iso,
+    calendar=True,
+    example="ultimo",
 )
 CATEGORIA_FCI = Param(
-    "categoria", "|".join(CATEGORIAS_FCI), TEXT, "categoría de fondo: " + ", ".join(CATEGORIAS_FCI),
-    choices=CATEGORIAS_FCI, example="mercadoDinero", http_values=_fixed(CATEGORIAS_FCI),
+    "categoria",
+    "|".join(CATEGORIAS_FCI),
+    TEXT,
+    "categoría de fondo: " + ", ".join(CATEGORIAS_FCI),
+    choices=CATEGORIAS_FCI,
+    example="mercadoDinero",
+    http_values=_fixed(CATEGORIAS_FCI),
 )
 NOMBRE_FONDO = Param(
-    "nombre", r"[a-z0-9]+(?:-[a-z0-9]+)*", TEXT,
-    "nombre normalizado del fondo, en minúsculas y con guiones", example="1810-renta-dolar-clase-a",
+    "nombre",
+    r"[a-z0-9]+(?:-[a-z0-9]+)*",
+    TEXT,
+    "nombre normalizado del fondo, en minúsculas y con guiones",
+    example="1810-renta-dolar-clase-a",
 )
 SENADOR_ID = Param("id", r"[0-9]{1,9}", TEXT, "identificador numérico del senador", example="580")
 MES = Param(
-    "mes", r"0[1-9]|1[0-2]", TEXT, "mes de dos cifras (01 a 12)",
-    choices=tuple(f"{m:02d}" for m in range(1, 13)), example="10",
+    "mes",
+    r"0[1-9]|1[0-2]",
+    TEXT,
+    "mes de dos cifras (01 a 12)",
+    choices=tuple(f"{m:02d}" for m in range(1, 13)),
+    example="10",
 )
 
 # Source-only placeholders (they never appear in a route the user types).
 LISTADO_AÑO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo", http_values=_years)
-LISTADO_MES = Param("listado", r"[0-9]{4}/[0-9]{2}|ultimo", TEXT, "informe AAAA-MM o ultimo",
-                    loose=r"[^/]+(?:/[^/]+)?", convert=slash_date_to_iso, http_values=_rem_reports)
-LISTADO_FCI = Param("listado", FECHA_FCI.pattern, TEXT, FECHA_FCI.description,
-                    loose=FECHA_FCI.loose, convert=slash_date_to_iso, http_values=_fci_listings)
+LISTADO_MES = Param(
+    "listado",
+    r"[0-9]{4}/[0-9]{2}|ultimo",
+    TEXT,
+    "informe AAAA-MM o ultimo",
+    loose=r"[^/]+(?:/[^/]+)?",
+    convert=slash_date_to_iso,
+    http_values=_rem_reports,
+)
+LISTADO_FCI = Param(
+    "listado",
+    FECHA_FCI.pattern,
+    TEXT,
+    FECHA_FCI.description,
+    loose=FECHA_FCI.loose,
+    convert=slash_date_to_iso,
+    http_values=_fci_listings,
+)
 FECHA_ARCHIVO = Param("fecha", r"[0-9]{4}-[0-9]{2}-[0-9]{2}", TEXT, "fecha de la versión guardada")
 SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description, http_values=_fund_slugs)
 
 DIVISAS = ("usd", "eur", "brl", "clp", "uyu")
 MONEDA = Param(
-    "moneda", "|".join(DIVISAS), TEXT, "moneda, en minúsculas: " + ", ".join(DIVISAS),
-    choices=DIVISAS, example="usd",
+    "moneda",
+    "|".join(DIVISAS),
+    TEXT,
+    "moneda, en minúsculas: " + ", ".join(DIVISAS),
+    choices=DIVISAS,
+    example="usd",
 )
 # The same value taken from a file's path: its records carry "moneda" too, in capitals (USD).
 DIVISA = Param("divisa", MONEDA.pattern, TEXT, MONEDA.description, choices=DIVISAS, http_values=_fixed(DIVISAS))
 # The date of a per-date file.  Not enumerated over HTTP: thousands of files, each a cut of a list
 # the build already has, from which its route is answered.
-DIA = Param("dia", FECHA.pattern, TEXT, "fecha del archivo (AAAA-MM-DD)", loose=FECHA.loose,
-            convert=slash_date_to_iso)
+DIA = Param("dia", FECHA.pattern, TEXT, "fecha del archivo (AAAA-MM-DD)", loose=FECHA.loose, convert=slash_date_to_iso)

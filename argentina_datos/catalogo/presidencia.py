@@ -1,4 +1,5 @@
 """Presidents of the Nation and presidential events."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import UPSTREAM, fecha, text
@@ -6,22 +7,37 @@ from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "eventos_presidenciales", "Eventos presidenciales",
+        "eventos_presidenciales",
+        "Eventos presidenciales",
         "Elecciones, asunciones y otros hitos presidenciales desde 1983.",
-        [fecha(description="fecha del evento"), text("tipo", "tipo de evento", facet=True),
-         text("evento", "descripción")],
-        [Source("v1/eventos/presidenciales")], origin="ArgentinaDatos", origin_url=UPSTREAM,
+        [
+            fecha(description="fecha del evento"),
+            text("tipo", "tipo de evento", facet=True),
+            text("evento", "descripción"),
+        ],
+        [Source("v1/eventos/presidenciales")],
+        origin="ArgentinaDatos",
+        origin_url=UPSTREAM,
         routes=[Route("/v1/eventos/presidenciales", summary="Eventos presidenciales")],
     ),
     Dataset(
-        "presidentes", "Presidentes", "Presidentes de la Nación desde 1826.",
-        [text("nombre", "nombre"), fecha("inicio", "inicio del mandato"),
-         fecha("fin", "fin del mandato; null = en curso"),
-         text("partido", "partido; null = sin dato", facet=True),
-         text("periodoPresidencial", "período constitucional (\"1826-1831\")"),
-         text("vicepresidente", "vicepresidente"), text("imagen", "URL del retrato"),
-         text("partidoImagen", "URL del logo del partido", optional=True)],
-        [Source("v1/presidentes")], origin="ArgentinaDatos", origin_url=UPSTREAM, fts=("nombre",),
+        "presidentes",
+        "Presidentes",
+        "Presidentes de la Nación desde 1826.",
+        [
+            text("nombre", "nombre"),
+            fecha("inicio", "inicio del mandato"),
+            fecha("fin", "fin del mandato; null = en curso"),
+            text("partido", "partido; null = sin dato", facet=True),
+            text("periodoPresidencial", 'período constitucional ("1826-1831")'),
+            text("vicepresidente", "vicepresidente"),
+            text("imagen", "URL del retrato"),
+            text("partidoImagen", "URL del logo del partido", optional=True),
+        ],
+        [Source("v1/presidentes")],
+        origin="ArgentinaDatos",
+        origin_url=UPSTREAM,
+        fts=("nombre",),
         routes=[Route("/v1/presidentes", summary="Presidentes")],
     ),
 ]

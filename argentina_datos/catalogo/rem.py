@@ -1,5 +1,6 @@
 """The central bank's market expectations survey (REM), under its two paths: /v1/rems and the newer
 /v1/finanzas/rem."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -17,18 +18,31 @@ def rem_fields(fuente_antes_de_urls: bool = False) -> list:
     fuente = text("fuente", "fuente", optional=True)
     urls = [text("publicacionUrl", "URL de la publicación"), text("xlsxUrl", "URL de la planilla")]
     return [
-        text("informe", "informe AAAA-MM"), fecha(description="fecha del informe"),
+        text("informe", "informe AAAA-MM"),
+        fecha(description="fecha del informe"),
         text("muestra", "muestra (todos, top 10)", facet=True),
         text("indicador", "variable pronosticada (IPC, tipo de cambio, PIB, tasa, ...)", facet=True),
-        text("periodo", "período pronosticado"), text("periodoTipo", "mensual, trimestral, anual, ...", facet=True),
-        fecha("periodoDesde", "inicio del período"), fecha("periodoHasta", "fin del período"),
-        text("referencia", "referencia del indicador"), fecha("referenciaFecha", "fecha de referencia"),
+        text("periodo", "período pronosticado"),
+        text("periodoTipo", "mensual, trimestral, anual, ...", facet=True),
+        fecha("periodoDesde", "inicio del período"),
+        fecha("periodoHasta", "fin del período"),
+        text("referencia", "referencia del indicador"),
+        fecha("referenciaFecha", "fecha de referencia"),
         text("unidad", "unidad del indicador", facet=True),
-        *[number(n, d, unit="la de `unidad` (\"var. % ...\" = porcentaje: 21.8 = 21,8 %; \"$/USD\" = pesos por dólar)")
-          for n, d in [
-            ("mediana", "mediana"), ("promedio", "promedio"), ("desvio", "desvío estándar"),
-            ("maximo", "máximo"), ("minimo", "mínimo"), ("percentil90", "percentil 90"),
-            ("percentil75", "percentil 75"), ("percentil25", "percentil 25"), ("percentil10", "percentil 10")]],
+        *[
+            number(n, d, unit='la de `unidad` ("var. % ..." = porcentaje: 21.8 = 21,8 %; "$/USD" = pesos por dólar)')
+            for n, d in [
+                ("mediana", "mediana"),
+                ("promedio", "promedio"),
+                ("desvio", "desvío estándar"),
+                ("maximo", "máximo"),
+                ("minimo", "mínimo"),
+                ("percentil90", "percentil 90"),
+                ("percentil75", "percentil 75"),
+                ("percentil25", "percentil 25"),
+                ("percentil10", "percentil 10"),
+            ]
+        ],
         integer("participantes", "cantidad de participantes"),
         *([fuente, *urls] if fuente_antes_de_urls else [*urls, fuente]),
     ]
@@ -49,46 +63,74 @@ DEL_INFORME = {"listado": "ultimo", "informe": lambda p: f"{p['año']}-{p['mes']
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "rems", "Relevamiento de Expectativas de Mercado (REM)",
+        "rems",
+        "Relevamiento de Expectativas de Mercado (REM)",
         "Expectativas de los analistas relevadas por el BCRA, por informe mensual. `listado` es el informe "
-        "AAAA-MM del archivo, o `ultimo`. Algunos informes usan \"\" donde otros usan null; sólo algunos traen `fuente`.",
-        rem_fields(), [Source("v1/rems/{listado}")], origin=BCRA[0], origin_url=REM_URL,
-        partitions=[LISTADO_MES], indexes=[("indicador",)],
+        'AAAA-MM del archivo, o `ultimo`. Algunos informes usan "" donde otros usan null; sólo algunos traen `fuente`.',
+        rem_fields(),
+        [Source("v1/rems/{listado}")],
+        origin=BCRA[0],
+        origin_url=REM_URL,
+        partitions=[LISTADO_MES],
+        indexes=[("indicador",)],
         routes=[
             Route("/v1/rems/ultimo", where={"listado": "ultimo"}, summary="Último REM"),
-            Route("/v1/rems/{año}/{mes}", [year(2016, None, "del informe"), MES],
-                  where={"listado": lambda p: f"{p['año']}-{p['mes']}"}, summary="REM de un mes"),
+            Route(
+                "/v1/rems/{año}/{mes}",
+                [year(2016, None, "del informe"), MES],
+                where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
+                summary="REM de un mes",
+            ),
         ],
     ),
     Dataset(
-        "rems_informes", "REM: índice de informes",
+        "rems_informes",
+        "REM: índice de informes",
         "Rutas de los informes REM que upstream publica en /v1/rems.",
-        [text("ruta", "ruta del informe, relativa a /v1")], [Source("v1/rems")], origin=BCRA[0],
-        origin_url=BCRA[1], scalar_records=True,
+        [text("ruta", "ruta del informe, relativa a /v1")],
+        [Source("v1/rems")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        scalar_records=True,
         routes=[Route("/v1/rems", summary="Índice de informes REM")],
     ),
     Dataset(
-        "finanzas_rem", "REM (ruta nueva /v1/finanzas/rem)",
+        "finanzas_rem",
+        "REM (ruta nueva /v1/finanzas/rem)",
         "El mismo relevamiento del BCRA bajo la ruta nueva de upstream, /v1/finanzas/rem, guardado aparte de rems "
         "porque sus archivos son otras versiones. `listado` es el informe AAAA-MM del archivo, o `ultimo`, tal "
         "como se publicaron: `ultimo` puede ser un informe anterior al más nuevo con archivo. "
         "/v1/finanzas/rem/{año}/{mes} responde el archivo de ese mes; si upstream no lo publicó, las filas de "
         "`ultimo` cuando es ese informe; si no, 404 (el índice lista meses sin archivo).",
-        rem_fields(fuente_antes_de_urls=True), [Source("v1/finanzas/rem/{listado}")], origin=BCRA[0], origin_url=REM_URL,
-        partitions=[LISTADO_FINANZAS], indexes=[("indicador",)], required=False,
+        rem_fields(fuente_antes_de_urls=True),
+        [Source("v1/finanzas/rem/{listado}")],
+        origin=BCRA[0],
+        origin_url=REM_URL,
+        partitions=[LISTADO_FINANZAS],
+        indexes=[("indicador",)],
+        required=False,
         routes=[
             Route("/v1/finanzas/rem/ultimo", where={"listado": "ultimo"}, summary="Último REM (ruta nueva)"),
-            Route("/v1/finanzas/rem/{año}/{mes}", [AÑO_FINANZAS, MES_FINANZAS],
-                  where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
-                  derive=Derivation("finanzas_rem", DEL_INFORME), summary="REM de un mes (ruta nueva)"),
+            Route(
+                "/v1/finanzas/rem/{año}/{mes}",
+                [AÑO_FINANZAS, MES_FINANZAS],
+                where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
+                derive=Derivation("finanzas_rem", DEL_INFORME),
+                summary="REM de un mes (ruta nueva)",
+            ),
         ],
     ),
     Dataset(
-        "finanzas_rem_informes", "REM (ruta nueva): índice de informes",
+        "finanzas_rem_informes",
+        "REM (ruta nueva): índice de informes",
         "Rutas de los informes REM que upstream lista en /v1/finanzas/rem, tal como las publica: incluye meses "
         "de los que no publica archivo.",
-        [text("ruta", "ruta del informe, relativa a /v1")], [Source("v1/finanzas/rem")], origin=BCRA[0],
-        origin_url=BCRA[1], scalar_records=True, required=False,
+        [text("ruta", "ruta del informe, relativa a /v1")],
+        [Source("v1/finanzas/rem")],
+        origin=BCRA[0],
+        origin_url=BCRA[1],
+        scalar_records=True,
+        required=False,
         routes=[Route("/v1/finanzas/rem", summary="Índice de informes REM (ruta nueva)")],
     ),
 ]

@@ -1,5 +1,6 @@
 """The Senate: senators, official travel and its counts, the presidency.  Votes are in
 senado_actas; blocs and committees in senado_organos; pay, staff and spending in senado_personal."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
@@ -40,6 +41,7 @@ def senado_viaje_fields(internacional: bool):
         text("bloque", "bloque político"),
     ]
 
+
 VIAJES = "v1/senado/viajes"
 
 SENADO = ("Senado de la Nación", "https://www.senado.gob.ar/administrativo/viajes")
@@ -58,8 +60,9 @@ def _senadores_en_funciones(source) -> list[str]:
 
 
 # The senator of a per-senator file (its path), for the datasets that read those files.
-SENADOR_ARCHIVO = Param("senadorId", r"[0-9]{1,9}", TEXT, "id del senador del archivo",
-                        http_values=_senadores_en_funciones)
+SENADOR_ARCHIVO = Param(
+    "senadorId", r"[0-9]{1,9}", TEXT, "id del senador del archivo", http_values=_senadores_en_funciones
+)
 
 
 def conteo_fields() -> list:
@@ -73,84 +76,157 @@ def conteo_fields() -> list:
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "senadores", "Senadores", "Senadores de la Nación desde 1854, con períodos legal y real.",
-        [text("id", "id del senador (senadorId en los viajes)"), text("nombre", "apellido, nombre"),
-         text("provincia", "provincia", facet=True), text("partido", "partido o bloque", facet=True),
-         Obj("periodoLegal", [fecha("inicio", "inicio del mandato"), fecha("fin", "fin del mandato")],
-             "mandato según la ley"),
-         Obj("periodoReal", [fecha("inicio", "asunción efectiva"), fecha("fin", "cese efectivo; null = en funciones")],
-             "mandato efectivo"),
-         text("reemplazo", "a quién reemplazó o motivo"), text("observaciones", "observaciones"),
-         text("foto", "URL de la foto"), text("email", "correo"), text("telefono", "teléfono"),
-         json("redes", "correo y redes sociales (lista JSON) o null")],
-        [Source("v1/senado/senadores")], origin=SENADO[0], origin_url="https://www.senado.gob.ar/senadores/",
-        unique=("id",), fts=("nombre",),
+        "senadores",
+        "Senadores",
+        "Senadores de la Nación desde 1854, con períodos legal y real.",
+        [
+            text("id", "id del senador (senadorId en los viajes)"),
+            text("nombre", "apellido, nombre"),
+            text("provincia", "provincia", facet=True),
+            text("partido", "partido o bloque", facet=True),
+            Obj(
+                "periodoLegal",
+                [fecha("inicio", "inicio del mandato"), fecha("fin", "fin del mandato")],
+                "mandato según la ley",
+            ),
+            Obj(
+                "periodoReal",
+                [fecha("inicio", "asunción efectiva"), fecha("fin", "cese efectivo; null = en funciones")],
+                "mandato efectivo",
+            ),
+            text("reemplazo", "a quién reemplazó o motivo"),
+            text("observaciones", "observaciones"),
+            text("foto", "URL de la foto"),
+            text("email", "correo"),
+            text("telefono", "teléfono"),
+            json("redes", "correo y redes sociales (lista JSON) o null"),
+        ],
+        [Source("v1/senado/senadores")],
+        origin=SENADO[0],
+        origin_url="https://www.senado.gob.ar/senadores/",
+        unique=("id",),
+        fts=("nombre",),
         routes=[Route("/v1/senado/senadores", summary="Senadores")],
     ),
     Dataset(
-        "senado_documentos", "Senado: documentos de viajes",
+        "senado_documentos",
+        "Senado: documentos de viajes",
         "Catálogo de los documentos (PDF) del Senado con los viajes oficiales.",
-        [text("id", "id del documento"), text("ambito", "nacional o internacional", facet=True),
-         integer("anio", "año"), integer("mes", "mes; null en documentos anuales"),
-         text("mesNombre", "nombre del mes; null en documentos anuales"), text("url", "URL del documento")],
-        [Source(VIAJES)], origin=SENADO[0], origin_url=SENADO[1], envelope_list="documentos",
+        [
+            text("id", "id del documento"),
+            text("ambito", "nacional o internacional", facet=True),
+            integer("anio", "año"),
+            integer("mes", "mes; null en documentos anuales"),
+            text("mesNombre", "nombre del mes; null en documentos anuales"),
+            text("url", "URL del documento"),
+        ],
+        [Source(VIAJES)],
+        origin=SENADO[0],
+        origin_url=SENADO[1],
+        envelope_list="documentos",
     ),
     Dataset(
-        "senado_viajes_nacionales", "Senado: viajes nacionales",
+        "senado_viajes_nacionales",
+        "Senado: viajes nacionales",
         "Pasajes de cabotaje de los senadores, uno por tramo.",
-        senado_viaje_fields(False), [Source(VIAJES)], origin=SENADO[0], origin_url=SENADO[1],
-        envelope_list="nacionales", indexes=[("senadorId",), ("anio", "mes")], fts=("nombre", "destino", "origen"),
+        senado_viaje_fields(False),
+        [Source(VIAJES)],
+        origin=SENADO[0],
+        origin_url=SENADO[1],
+        envelope_list="nacionales",
+        indexes=[("senadorId",), ("anio", "mes")],
+        fts=("nombre", "destino", "origen"),
         routes=[
             Route("/v1/senado/viajes/nacionales", summary="Viajes nacionales"),
-            Route("/v1/senado/viajes/nacionales/{año}/{mes}", [year(2012, 2026, "del viaje"), MES],
-                  where={"anio": lambda p: p["año"], "mes": lambda p: int(p["mes"])},
-                  summary="Viajes nacionales de un mes"),
+            Route(
+                "/v1/senado/viajes/nacionales/{año}/{mes}",
+                [year(2012, 2026, "del viaje"), MES],
+                where={"anio": lambda p: p["año"], "mes": lambda p: int(p["mes"])},
+                summary="Viajes nacionales de un mes",
+            ),
         ],
     ),
     Dataset(
-        "senado_viajes_internacionales", "Senado: viajes internacionales",
+        "senado_viajes_internacionales",
+        "Senado: viajes internacionales",
         "Viajes al exterior de los senadores, con viáticos.",
-        senado_viaje_fields(True), [Source(VIAJES)], origin=SENADO[0], origin_url=SENADO[1],
-        envelope_list="internacionales", indexes=[("senadorId",), ("anio",)], fts=("nombre", "destino", "motivo"),
+        senado_viaje_fields(True),
+        [Source(VIAJES)],
+        origin=SENADO[0],
+        origin_url=SENADO[1],
+        envelope_list="internacionales",
+        indexes=[("senadorId",), ("anio",)],
+        fts=("nombre", "destino", "motivo"),
         routes=[
             Route("/v1/senado/viajes/internacionales", summary="Viajes internacionales"),
-            Route("/v1/senado/viajes/internacionales/{año}", [year(2012, 2026, "del viaje")],
-                  where={"anio": lambda p: p["año"]}, summary="Viajes internacionales de un año"),
+            Route(
+                "/v1/senado/viajes/internacionales/{año}",
+                [year(2012, 2026, "del viaje")],
+                where={"anio": lambda p: p["año"]},
+                summary="Viajes internacionales de un año",
+            ),
         ],
     ),
     Dataset(
-        "senado_viajes_conteo", "Senado: viajes por senador (total)",
+        "senado_viajes_conteo",
+        "Senado: viajes por senador (total)",
         "Cuántos pasajes nacionales y viajes al exterior tiene cada senador en todos los datos de viajes del "
         "Senado; un senador sin ninguno no figura. La API lo publica como objeto porSenador {id: conteo}, con "
         "los ids en orden numérico creciente, en este orden.",
-        conteo_fields(), [Source("v1/senado/viajes/conteo")], origin=SENADO[0], origin_url=SENADO[1],
-        envelope_list="porSenador", keyed_by="senadorId", unique=("senadorId",),
+        conteo_fields(),
+        [Source("v1/senado/viajes/conteo")],
+        origin=SENADO[0],
+        origin_url=SENADO[1],
+        envelope_list="porSenador",
+        keyed_by="senadorId",
+        unique=("senadorId",),
         envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
         routes=[Route("/v1/senado/viajes/conteo", shape="envelope", summary="Viajes por senador")],
     ),
     Dataset(
-        "senado_viajes_conteo_12m", "Senado: viajes por senador (últimos 12 meses)",
+        "senado_viajes_conteo_12m",
+        "Senado: viajes por senador (últimos 12 meses)",
         "Como senado_viajes_conteo, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del "
         "envoltorio (año y mes).",
-        conteo_fields(), [Source("v1/senado/viajes/conteo-12m")], origin=SENADO[0], origin_url=SENADO[1],
-        envelope_list="porSenador", keyed_by="senadorId", unique=("senadorId",),
-        envelope_fields=[integer("ventanaMeses", "meses contados (12)", unit="meses"),
-                         Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
-                         Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
-                         text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
-        routes=[Route("/v1/senado/viajes/conteo-12m", shape="envelope",
-                      summary="Viajes por senador en los últimos 12 meses")],
+        conteo_fields(),
+        [Source("v1/senado/viajes/conteo-12m")],
+        origin=SENADO[0],
+        origin_url=SENADO[1],
+        envelope_list="porSenador",
+        keyed_by="senadorId",
+        unique=("senadorId",),
+        envelope_fields=[
+            integer("ventanaMeses", "meses contados (12)", unit="meses"),
+            Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
+            Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
+            text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
+        ],
+        routes=[
+            Route(
+                "/v1/senado/viajes/conteo-12m", shape="envelope", summary="Viajes por senador en los últimos 12 meses"
+            )
+        ],
     ),
     Dataset(
-        "senado_presidencia", "Senado: presidencia",
+        "senado_presidencia",
+        "Senado: presidencia",
         "Quién preside el Senado (el vicepresidente de la Nación), su mandato y su contacto. Un solo registro: "
         "el que publica upstream hoy.",
-        [text("nombre", "nombre y apellido"), text("cargo", "cargo"),
-         fecha("periodoInicio", "inicio del mandato"), fecha("periodoFin", "fin del mandato"),
-         text("foto", "URL de la foto"), text("email", "correo"), text("telefono", "teléfono"),
-         text("direccion", "dirección postal"), text("curriculum", "currículum; null = sin dato"),
-         text("fuente", "página del Senado de donde sale")],
-        [Source("v1/senado/presidencia")], origin=SENADO[0], origin_url="https://www.senado.gob.ar/presidencia",
+        [
+            text("nombre", "nombre y apellido"),
+            text("cargo", "cargo"),
+            fecha("periodoInicio", "inicio del mandato"),
+            fecha("periodoFin", "fin del mandato"),
+            text("foto", "URL de la foto"),
+            text("email", "correo"),
+            text("telefono", "teléfono"),
+            text("direccion", "dirección postal"),
+            text("curriculum", "currículum; null = sin dato"),
+            text("fuente", "página del Senado de donde sale"),
+        ],
+        [Source("v1/senado/presidencia")],
+        origin=SENADO[0],
+        origin_url="https://www.senado.gob.ar/presidencia",
         single_record=True,
         routes=[Route("/v1/senado/presidencia", shape="one", summary="Presidencia del Senado")],
     ),

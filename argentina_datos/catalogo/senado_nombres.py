@@ -3,6 +3,7 @@ MIGUEL» or «Cobos, Julio» (Cobos, Julio César Cleto in the senators' list), 
 that come and go («Olalla de Moreira» / «Olalla»).  A name is linked to a senator's id only when
 the senators' list leaves one candidate: by surname and given names, and among namesakes by the
 mandate nearest the day of the document.  Anything less certain stays unlinked (null)."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -50,7 +51,7 @@ def nombres_compatibles(a: list[str], b: list[str]) -> bool:
 
 def _prefijo(a: tuple, b: tuple) -> bool:
     corto, largo = sorted((a, b), key=len)
-    return bool(corto) and largo[:len(corto)] == corto
+    return bool(corto) and largo[: len(corto)] == corto
 
 
 class Padron:
@@ -94,7 +95,8 @@ def padron_de_la_base(conn: sqlite3.Connection) -> Optional[Padron]:
         filas = conn.execute(
             "SELECT id, nombre, coalesce(periodoReal_inicio, periodoLegal_inicio), "
             "CASE WHEN periodoReal_inicio IS NULL THEN periodoLegal_fin ELSE periodoReal_fin END "
-            "FROM senadores").fetchall()
+            "FROM senadores"
+        ).fetchall()
     except sqlite3.OperationalError:
         return None
     return Padron(filas)

@@ -1,4 +1,5 @@
 """The Senate's blocs and committees, and each sitting senator's committees."""
+
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import integer, text
@@ -19,10 +20,14 @@ def _ids_de_comisiones(source) -> list[str]:
     return list(dict.fromkeys(i for i in ids if isinstance(i, str)))
 
 
-BLOQUE_ID = Param("id", ID_NUMERICO, TEXT, "id del bloque, como en /v1/senado/bloques (6 = Justicialista)",
-                  example="6")
-COMISION_ID = Param("id", ID_NUMERICO, TEXT, "id de la comisión, como en /v1/senado/comisiones "
-                                            "(50 = Asuntos Constitucionales)", example="50")
+BLOQUE_ID = Param("id", ID_NUMERICO, TEXT, "id del bloque, como en /v1/senado/bloques (6 = Justicialista)", example="6")
+COMISION_ID = Param(
+    "id",
+    ID_NUMERICO,
+    TEXT,
+    "id de la comisión, como en /v1/senado/comisiones (50 = Asuntos Constitucionales)",
+    example="50",
+)
 COMISION_ARCHIVO = Param("id", ID_NUMERICO, TEXT, "id de la comisión del archivo", http_values=_ids_de_comisiones)
 LA_COMISION = {"id": lambda p: p["id"]}
 
@@ -33,67 +38,119 @@ def comision_fields(table: str) -> list:
         text("nombre", "nombre de la comisión"),
         text("tipo", "Unicameral Permanente, Bicameral, Especial, ...; null = sin dato", facet=True),
         text("url", "página de la comisión en el Senado"),
-        Children("integrantes", table + "_integrantes", [
-            text("nombre", "senador o diputado, «Nombre Apellido»"),
-            text("cargo", "cargo en la comisión (Presidente, Vicepresidenta, Vocal, ...)", facet=True),
-            text("camara", "cámara del integrante (senado)", facet=True),
-            text("senadorId", "id del senador (tabla senadores)")],
-            "integrantes"),
+        Children(
+            "integrantes",
+            table + "_integrantes",
+            [
+                text("nombre", "senador o diputado, «Nombre Apellido»"),
+                text("cargo", "cargo en la comisión (Presidente, Vicepresidenta, Vocal, ...)", facet=True),
+                text("camara", "cámara del integrante (senado)", facet=True),
+                text("senadorId", "id del senador (tabla senadores)"),
+            ],
+            "integrantes",
+        ),
     ]
 
 
 DATASETS: list[Dataset] = [
     Dataset(
-        "senado_bloques", "Senado: bloques",
+        "senado_bloques",
+        "Senado: bloques",
         "Los bloques del Senado, con sus senadores (senado_bloques_senadores), su personal "
         "(senado_bloques_personal; con el sueldo bruto estimado de cada agente en senado_bloques_personal_detalle) "
         "y el gasto mensual estimado en ese personal, por categoría en senado_bloques_gasto_por_categoria. "
         "/v1/senado/bloques/{id} es el registro del bloque en esta lista.",
-        [text("id", "id del bloque en el Senado (el {id} de /v1/senado/bloques/{id})"),
-         text("nombre", "nombre del bloque"), text("presidente", "quién preside el bloque, «Nombre Apellido»"),
-         integer("integrantes", "senadores del bloque", unit="senadores"),
-         Children("senadores", "senado_bloques_senadores", [
-             text("id", "id del senador (tabla senadores)"), text("nombre", "senador, «Nombre Apellido»")],
-             "senadores del bloque"),
-         personal("senado_bloques_personal", "personal del bloque"),
-         text("fuente", "página del Senado de donde sale"),
-         personal_detalle("senado_bloques_personal_detalle", "personal del bloque, con el sueldo bruto estimado"),
-         gasto("senado_bloques_gasto_por_categoria", "gasto mensual estimado en el personal del bloque")],
-        [Source("v1/senado/bloques")], origin=SENADO[0], origin_url=BLOQUES, unique=("id",), fts=("nombre",),
+        [
+            text("id", "id del bloque en el Senado (el {id} de /v1/senado/bloques/{id})"),
+            text("nombre", "nombre del bloque"),
+            text("presidente", "quién preside el bloque, «Nombre Apellido»"),
+            integer("integrantes", "senadores del bloque", unit="senadores"),
+            Children(
+                "senadores",
+                "senado_bloques_senadores",
+                [text("id", "id del senador (tabla senadores)"), text("nombre", "senador, «Nombre Apellido»")],
+                "senadores del bloque",
+            ),
+            personal("senado_bloques_personal", "personal del bloque"),
+            text("fuente", "página del Senado de donde sale"),
+            personal_detalle("senado_bloques_personal_detalle", "personal del bloque, con el sueldo bruto estimado"),
+            gasto("senado_bloques_gasto_por_categoria", "gasto mensual estimado en el personal del bloque"),
+        ],
+        [Source("v1/senado/bloques")],
+        origin=SENADO[0],
+        origin_url=BLOQUES,
+        unique=("id",),
+        fts=("nombre",),
         routes=[
             Route("/v1/senado/bloques", summary="Bloques del Senado"),
-            Route("/v1/senado/bloques/{id}", [BLOQUE_ID], where={"id": lambda p: p["id"]}, shape="one",
-                  summary="Un bloque del Senado"),
+            Route(
+                "/v1/senado/bloques/{id}",
+                [BLOQUE_ID],
+                where={"id": lambda p: p["id"]},
+                shape="one",
+                summary="Un bloque del Senado",
+            ),
         ],
     ),
     Dataset(
-        "senado_comisiones", "Senado: comisiones",
+        "senado_comisiones",
+        "Senado: comisiones",
         "Las comisiones del Senado como las lista /v1/senado/comisiones. La versión de esa lista que guarda la "
         "fuente trae `integrantes` vacíos: los de cada comisión están en el archivo de la comisión "
         "(senado_comisiones_detalle).",
-        comision_fields("senado_comisiones"), [Source("v1/senado/comisiones")], origin=SENADO[0],
-        origin_url=COMISIONES, unique=("id",), fts=("nombre",),
+        comision_fields("senado_comisiones"),
+        [Source("v1/senado/comisiones")],
+        origin=SENADO[0],
+        origin_url=COMISIONES,
+        unique=("id",),
+        fts=("nombre",),
         routes=[Route("/v1/senado/comisiones", summary="Comisiones del Senado")],
     ),
     Dataset(
-        "senado_comisiones_detalle", "Senado: comisiones, archivo de cada una",
+        "senado_comisiones_detalle",
+        "Senado: comisiones, archivo de cada una",
         "Los archivos por comisión que publica upstream (/v1/senado/comisiones/{id}), con sus integrantes en "
         "senado_comisiones_detalle_integrantes. La ruta responde cualquier comisión de senado_comisiones: con "
         "su archivo si upstream lo publica; si no, con su registro de la lista (de `integrantes` vacíos).",
-        comision_fields("senado_comisiones_detalle"), [Source("v1/senado/comisiones/{id}")], origin=SENADO[0],
-        origin_url=COMISIONES, partitions=[COMISION_ARCHIVO], single_record=True,
-        routes=[Route("/v1/senado/comisiones/{id}", [COMISION_ID], where=LA_COMISION, shape="one",
-                      derive=Derivation("senado_comisiones", LA_COMISION), summary="Una comisión del Senado")],
+        comision_fields("senado_comisiones_detalle"),
+        [Source("v1/senado/comisiones/{id}")],
+        origin=SENADO[0],
+        origin_url=COMISIONES,
+        partitions=[COMISION_ARCHIVO],
+        single_record=True,
+        routes=[
+            Route(
+                "/v1/senado/comisiones/{id}",
+                [COMISION_ID],
+                where=LA_COMISION,
+                shape="one",
+                derive=Derivation("senado_comisiones", LA_COMISION),
+                summary="Una comisión del Senado",
+            )
+        ],
     ),
     Dataset(
-        "senado_senadores_comisiones", "Senado: comisiones de cada senador",
+        "senado_senadores_comisiones",
+        "Senado: comisiones de cada senador",
         "Las comisiones que integra cada senador en funciones, una fila por comisión, tal como las publica "
         "/v1/senado/senadores/{id}/comisiones. Un senador sin archivo es 404.",
-        [text("id", "id de la comisión (tabla senado_comisiones)"), text("nombre", "nombre de la comisión"),
-         text("cargo", "cargo del senador en la comisión (Presidente, Vocal, ...)", facet=True)],
-        [Source("v1/senado/senadores/{senadorId}/comisiones")], origin=SENADO[0], origin_url=COMISIONES,
-        partitions=[SENADOR_ARCHIVO], indexes=[("id",)],
-        routes=[Route("/v1/senado/senadores/{id}/comisiones", [SENADOR_ID],
-                      where={"senadorId": lambda p: p["id"]}, summary="Comisiones de un senador")],
+        [
+            text("id", "id de la comisión (tabla senado_comisiones)"),
+            text("nombre", "nombre de la comisión"),
+            text("cargo", "cargo del senador en la comisión (Presidente, Vocal, ...)", facet=True),
+        ],
+        [Source("v1/senado/senadores/{senadorId}/comisiones")],
+        origin=SENADO[0],
+        origin_url=COMISIONES,
+        partitions=[SENADOR_ARCHIVO],
+        indexes=[("id",)],
+        routes=[
+            Route(
+                "/v1/senado/senadores/{id}/comisiones",
+                [SENADOR_ID],
+                where={"senadorId": lambda p: p["id"]},
+                summary="Comisiones de un senador",
+            )
+        ],
     ),
 ]

@@ -1,4 +1,5 @@
 """Fund names to the lowercase hyphen slugs of /v1/finanzas/fci/fondos/{nombre}."""
+
 import re
 import unicodedata
 

@@ -3,6 +3,7 @@
 It reads each file of the dataset from the source, turns its records into rows with the dataset's
 codec, writes them with their child and lookup tables, and notes every file in `fuentes`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -54,7 +55,6 @@ class Outcome:
     skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
 
 
-
 class DatasetLoader:
     """Reads one dataset's files and writes its rows.
 
@@ -63,8 +63,16 @@ class DatasetLoader:
     the dataset; with ``keep_going`` that file alone is skipped.
     """
 
-    def __init__(self, db: sqlite3.Connection, dataset: Dataset, source, progress: Callable[[int], None],
-                 *, keep_going: bool = False, dates: Optional[calidad.DateChecker] = None):
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        dataset: Dataset,
+        source,
+        progress: Callable[[int], None],
+        *,
+        keep_going: bool = False,
+        dates: Optional[calidad.DateChecker] = None,
+    ):
         self.db = db
         self.dataset = dataset
         self.layout = Layout(dataset)
@@ -138,16 +146,28 @@ class DatasetLoader:
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
         etag, modified = _validators(self.source, route, src.history)
-        self.fuentes.append(Fuente(
-            "/" + route, self.layout.table, name, len(records), len(body), _sha256(self.source, route, body),
-            actualizado, orjson.dumps(envelope).decode() if envelope else None, etag, modified,
-        ))
+        self.fuentes.append(
+            Fuente(
+                "/" + route,
+                self.layout.table,
+                name,
+                len(records),
+                len(body),
+                _sha256(self.source, route, body),
+                actualizado,
+                orjson.dumps(envelope).decode() if envelope else None,
+                etag,
+                modified,
+            )
+        )
         return len(records)
 
     def _insert(self, records: list, partitions: dict) -> None:
         layout = self.layout
-        prefix = [self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
-                  for p in layout.partition_only]
+        prefix = [
+            self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
+            for p in layout.partition_only
+        ]
         shared = {p.name: partitions[p.name] for p in self.dataset.partitions if p not in layout.partition_only}
         if not layout.has_children:
             columns = layout.codec.encode_columns(records)
@@ -166,8 +186,13 @@ class DatasetLoader:
                 self._report(d.problem, i, d.field or None, d.value, d.describe())
             for name, expected in shared.items():
                 if type(record) is dict and record.get(name) != expected:
-                    self._report(calidad.PARTITION_MISMATCH, i, name, record.get(name),
-                                 f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}")
+                    self._report(
+                        calidad.PARTITION_MISMATCH,
+                        i,
+                        name,
+                        record.get(name),
+                        f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}",
+                    )
             if field_lookups:
                 values = list(values)
                 for j in field_lookups:
@@ -254,14 +279,26 @@ class DatasetLoader:
                 self._report_date(i if record_at is None else record_at, field, column[i])
 
     def _report_date(self, at: int, field: str, value) -> None:
-        self._report(calidad.IMPOSSIBLE_DATE, at, field, value,
-                     f"«{field}» = {value!r} no es una fecha del calendario AAAA-MM-DD")
+        self._report(
+            calidad.IMPOSSIBLE_DATE,
+            at,
+            field,
+            value,
+            f"«{field}» = {value!r} no es una fecha del calendario AAAA-MM-DD",
+        )
 
     def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
-        self.findings.append(calidad.Finding(
-            self.layout.table, control, self._route, None if at is None else at + 1, field,
-            calidad.as_json(value), detail,
-        ))
+        self.findings.append(
+            calidad.Finding(
+                self.layout.table,
+                control,
+                self._route,
+                None if at is None else at + 1,
+                field,
+                calidad.as_json(value),
+                detail,
+            )
+        )
 
     def _lookup(self, column: str, value):
         ids = self.lookup_ids[column]
@@ -278,8 +315,7 @@ def _claimed_lists(dataset: Dataset) -> set:
     datasets reading the same files (the Senate's trips).  Everything else in the file, a list of
     vacant seats too, is its envelope."""
     routes = {s.route for s in dataset.sources}
-    return {d.envelope_list for d in [dataset, *DATASETS]
-            if d.envelope_list and routes & {s.route for s in d.sources}}
+    return {d.envelope_list for d in [dataset, *DATASETS] if d.envelope_list and routes & {s.route for s in d.sources}}
 
 
 def _validators(source, route: str, history: bool) -> tuple:

@@ -1,4 +1,5 @@
 """Command line of the builder: ``build-db`` / ``python build_db.py``."""
+
 from __future__ import annotations
 
 import argparse
@@ -66,8 +67,14 @@ class BarReporter(LineReporter):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.console = console or Console(stderr=True)
-        self.progress = Progress(TextColumn("{task.description:<34}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), console=self.console, transient=False)
+        self.progress = Progress(
+            TextColumn("{task.description:<34}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=False,
+        )
         self.progress.start()
         self.tasks = {}
 
@@ -89,7 +96,9 @@ class BarReporter(LineReporter):
             label = f"{o.table} ({skipped_text(len(o.skipped_files))})"
         else:
             label = o.table
-        self.progress.update(task, description=f"{label} {cuantos(o.rows, 'fila')}", completed=self.progress.tasks[task].total)
+        self.progress.update(
+            task, description=f"{label} {cuantos(o.rows, 'fila')}", completed=self.progress.tasks[task].total
+        )
 
     def warn(self, line: str) -> None:
         self.progress.console.print(f"[yellow]aviso:[/] {line}", highlight=False, markup=True)
@@ -103,37 +112,64 @@ def is_http(source: str) -> bool:
 
 
 def http_summary(counts) -> str:
-    files = ", ".join(f"{counts.get(k, 0):,} {k}" for k in
-                      ("sin cambios", "sin cambios (sin pedir)", "nuevos", "cambiados", "ya no están",
-                       "ausentes (sin pedir)"))
-    return (f"HTTP: {cuantos(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
-            f"descargados; archivos: {files}")
+    files = ", ".join(
+        f"{counts.get(k, 0):,} {k}"
+        for k in (
+            "sin cambios",
+            "sin cambios (sin pedir)",
+            "nuevos",
+            "cambiados",
+            "ya no están",
+            "ausentes (sin pedir)",
+        )
+    )
+    return (
+        f"HTTP: {cuantos(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
+        f"descargados; archivos: {files}"
+    )
 
 
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="build-db",
         description="Construye la base SQLite de argentina-datos a partir de una fuente "
-                    "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
+        "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
     )
-    p.add_argument("--source", default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
-                   help="directorio o URL base (por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)")
+    p.add_argument(
+        "--source",
+        default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
+        help="directorio o URL base (por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+    )
     p.add_argument("--output", default="argentina.db", help="archivo SQLite a escribir (por defecto %(default)s)")
-    p.add_argument("--history", default=os.environ.get("ARGENTINA_DATOS_HISTORY"),
-                   help="directorio con versiones pasadas fechadas (v1/<ruta>/<AAAA-MM-DD>.json); "
-                        "por defecto $ARGENTINA_DATOS_HISTORY o, si la fuente es un directorio, "
-                        "su hermano upstream-history")
-    p.add_argument("--keep-going", action="store_true",
-                   help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
-                        "omitirlo y seguir (se listan al final)")
+    p.add_argument(
+        "--history",
+        default=os.environ.get("ARGENTINA_DATOS_HISTORY"),
+        help="directorio con versiones pasadas fechadas (v1/<ruta>/<AAAA-MM-DD>.json); "
+        "por defecto $ARGENTINA_DATOS_HISTORY o, si la fuente es un directorio, "
+        "su hermano upstream-history",
+    )
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
+        "omitirlo y seguir (se listan al final)",
+    )
     p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
-    p.add_argument("--fci-desde", default="2019-01-01", type=dt.date.fromisoformat,
-                   help="en modo HTTP, primera fecha de los listados diarios de FCI a buscar (%(default)s)")
+    p.add_argument(
+        "--fci-desde",
+        default="2019-01-01",
+        type=dt.date.fromisoformat,
+        help="en modo HTTP, primera fecha de los listados diarios de FCI a buscar (%(default)s)",
+    )
     p.add_argument("--concurrency", type=int, default=8, help="en modo HTTP, pedidos simultáneos (%(default)s)")
     p.add_argument("--timeout", type=float, default=30.0, help="en modo HTTP, segundos por pedido (%(default)s)")
-    p.add_argument("--retries", type=int, default=3,
-                   help="en modo HTTP, intentos por URL ante un error o un tiempo agotado, con espera "
-                        "creciente entre ellos (%(default)s)")
+    p.add_argument(
+        "--retries",
+        type=int,
+        default=3,
+        help="en modo HTTP, intentos por URL ante un error o un tiempo agotado, con espera "
+        "creciente entre ellos (%(default)s)",
+    )
     return p.parse_args(argv)
 
 
@@ -159,14 +195,24 @@ def main(argv=None) -> int:
     try:
         # Over HTTP an existing output makes this an update: conditional requests, past days not asked again.
         previous = PreviousBuild(args.output) if is_http(args.source) and os.path.exists(args.output) else None
-        source = open_source(args.source, history, fci_since=args.fci_desde, concurrency=args.concurrency,
-                             timeout=args.timeout, retries=args.retries, previous=previous)
+        source = open_source(
+            args.source,
+            history,
+            fci_since=args.fci_desde,
+            concurrency=args.concurrency,
+            timeout=args.timeout,
+            retries=args.retries,
+            previous=previous,
+        )
         report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
     except (BuildError, SourceError) as e:
         return fail(reporter, args.output, str(e))
     except OSError as e:
-        return fail(reporter, args.output, f"no se pudo escribir {args.output}: {e.strerror or e}"
-                                           + (f" ({e.filename})" if e.filename else ""))
+        return fail(
+            reporter,
+            args.output,
+            f"no se pudo escribir {args.output}: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""),
+        )
     except sqlite3.Error as e:
         return fail(reporter, args.output, f"SQLite: {e}")
     except KeyboardInterrupt:
@@ -175,25 +221,36 @@ def main(argv=None) -> int:
         return 130
     except Exception as e:  # a bug: one line that says where, not a traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
-        return fail(reporter, args.output, f"error interno ({type(e).__name__}: {e}) en "
-                                           f"{os.path.basename(where.filename)}:{where.lineno}")
+        return fail(
+            reporter,
+            args.output,
+            f"error interno ({type(e).__name__}: {e}) en {os.path.basename(where.filename)}:{where.lineno}",
+        )
     reporter.close()
     elapsed = time.perf_counter() - start
     counts = getattr(source, "counts", None)
     if counts is not None:
         print(http_summary(counts), file=sys.stderr)
     if report.unchanged:
-        print(f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
-              file=sys.stderr)
+        print(
+            f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
+            file=sys.stderr,
+        )
         return 0
     rows = sum(o.rows for o in report.outcomes)
-    print(f"{args.output}: {rows:,} filas en {len(report.outcomes) - len(report.missing) - len(report.skipped)} "
-          f"conjuntos de datos, {elapsed:.1f} s.", file=sys.stderr)
+    print(
+        f"{args.output}: {rows:,} filas en {len(report.outcomes) - len(report.missing) - len(report.skipped)} "
+        f"conjuntos de datos, {elapsed:.1f} s.",
+        file=sys.stderr,
+    )
     if report.missing:
         print("La fuente no tiene: " + ", ".join(o.table for o in report.missing), file=sys.stderr)
     if report.findings:
-        print(f"{cuantos(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
-              f"ver la tabla calidad.", file=sys.stderr)
+        print(
+            f"{cuantos(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
+            f"ver la tabla calidad.",
+            file=sys.stderr,
+        )
     if report.skipped or report.skipped_files:
         print("Omitidos por error (--keep-going):", file=sys.stderr)
         for o in report.skipped:

@@ -4,6 +4,7 @@ The database is written to a temporary file beside the output, checked, and
 only then renamed over the output: a failed build leaves the previous file
 exactly as it was.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -69,8 +70,16 @@ def catalogue_fingerprint() -> str:
 
 
 class Builder:
-    def __init__(self, source, output: str | os.PathLike, *, keep_going: bool = False,
-                 datasets: list[Dataset] | None = None, reporter=None, today: Optional[dt.date] = None):
+    def __init__(
+        self,
+        source,
+        output: str | os.PathLike,
+        *,
+        keep_going: bool = False,
+        datasets: list[Dataset] | None = None,
+        reporter=None,
+        today: Optional[dt.date] = None,
+    ):
         self.source = source
         self.output = Path(output)
         self.keep_going = keep_going
@@ -153,7 +162,9 @@ class Builder:
     def _run(self, force: bool) -> Report:
         plan = self.plan()
         if not any(routes for _, routes in plan) and not self.plan_errors:
-            raise BuildError(f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo")
+            raise BuildError(
+                f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo"
+            )
         fingerprint = self.fingerprint(plan)
         report = Report()
         if not force and fingerprint == self.existing_fingerprint():
@@ -200,8 +211,9 @@ class Builder:
                     self._say(outcome)
                     continue
                 start = time.perf_counter()
-                loader = DatasetLoader(db, ds, self.source, self._progress_for(ds, len(routes)),
-                                       keep_going=self.keep_going, dates=dates)
+                loader = DatasetLoader(
+                    db, ds, self.source, self._progress_for(ds, len(routes)), keep_going=self.keep_going, dates=dates
+                )
                 db.execute("BEGIN")
                 try:
                     outcome.rows = loader.load(routes)
@@ -240,7 +252,8 @@ class Builder:
             for link in layout.dataset.links:
                 db.executemany(
                     f"UPDATE {quote(link.table)} SET {quote(link.column)} = ? WHERE {layout.link_key(link)} = ?",
-                    [(value, row) for row, value in link.resolve(db) if value is not None])
+                    [(value, row) for row, value in link.resolve(db) if value is not None],
+                )
         db.execute("COMMIT")
 
     def _load_documents(self, db: sqlite3.Connection, fuentes: list[Fuente], report: Report) -> None:
@@ -263,16 +276,18 @@ class Builder:
                 outcome.skipped_files.append(str(e))
                 continue
             db.execute(f"INSERT INTO {documentos.TABLE} (ruta, json) VALUES (?, ?)", ["/" + route, text])
-            fuentes.append(Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body),
-                                  None, None))
+            fuentes.append(
+                Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
+            )
             outcome.rows += 1
             advance(1)
         db.execute("COMMIT")
         outcome.seconds = time.perf_counter() - start
         self._say(outcome)
 
-    def _finish(self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str,
-                report: Report):
+    def _finish(
+        self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str, report: Report
+    ):
         db.execute("BEGIN")
         for layout in layouts:
             repeated = _repeated_keys(db, layout)
@@ -288,8 +303,11 @@ class Builder:
         db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")
         db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(getattr(self.source, "absent", {}).items()))
         db.execute(versiones.create_sql())
-        db.executemany(f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)", self.changes)
+        db.executemany(
+            f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self.changes,
+        )
         db.execute(
             "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "
             "archivo TEXT NOT NULL, registros INTEGER NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, "
@@ -298,16 +316,32 @@ class Builder:
         db.executemany(
             "INSERT INTO fuentes (ruta, tabla, archivo, registros, bytes, sha256, actualizado, envoltorio, etag, "
             "modificado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(f.ruta, f.tabla, f.archivo, f.registros, f.bytes, f.sha256, f.actualizado, f.envoltorio, f.etag,
-              f.modificado) for f in fuentes],
+            [
+                (
+                    f.ruta,
+                    f.tabla,
+                    f.archivo,
+                    f.registros,
+                    f.bytes,
+                    f.sha256,
+                    f.actualizado,
+                    f.envoltorio,
+                    f.etag,
+                    f.modificado,
+                )
+                for f in fuentes
+            ],
         )
         db.execute(f"CREATE TABLE {BUILD_TABLE} (clave TEXT PRIMARY KEY, valor TEXT)")
-        db.executemany(f"INSERT INTO {BUILD_TABLE} VALUES (?, ?)", [
-            ("huella", fingerprint),
-            ("fuente", self.source.description),
-            ("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-            ("version", __version__),
-        ])
+        db.executemany(
+            f"INSERT INTO {BUILD_TABLE} VALUES (?, ?)",
+            [
+                ("huella", fingerprint),
+                ("fuente", self.source.description),
+                ("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                ("version", __version__),
+            ],
+        )
         db.execute("COMMIT")
         lite = sqlite_utils.Database(db)
         for layout in layouts:
@@ -363,10 +397,15 @@ def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Findi
         f"SELECT {stored}, count(*) FROM {quote(layout.table)} WHERE {present} GROUP BY {stored} HAVING count(*) > 1"
     ).fetchall()
     return [
-        calidad.Finding(layout.table, calidad.REPEATED_KEY, None, None, ", ".join(key),
-                        calidad.as_json(list(r[:-1])),
-                        f"{r[-1]} registros comparten la clave ("
-                        + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1])) + ")")
+        calidad.Finding(
+            layout.table,
+            calidad.REPEATED_KEY,
+            None,
+            None,
+            ", ".join(key),
+            calidad.as_json(list(r[:-1])),
+            f"{r[-1]} registros comparten la clave (" + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1])) + ")",
+        )
         for r in rows
     ]
 
@@ -386,8 +425,9 @@ class BuildLock:
             except BlockingIOError:
                 holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
                 os.close(fd)
-                raise BuildError(f"{self.path.with_suffix('')}: otra construcción está en curso (pid {holder}); "
-                                 "espere a que termine") from None
+                raise BuildError(
+                    f"{self.path.with_suffix('')}: otra construcción está en curso (pid {holder}); espere a que termine"
+                ) from None
             # The previous holder may have removed the file between our open and our lock.
             try:
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino

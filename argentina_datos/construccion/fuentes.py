@@ -5,6 +5,7 @@ Both answer the same two questions for the builder: which routes match a
 source pattern (``expand``) and what bytes a route holds (``read``).  A route
 is written without a leading slash, e.g. ``v1/feriados/2025``.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -176,10 +177,21 @@ class HttpSource:
     (which ``--keep-going`` can skip) instead of stopping the enumeration.
     """
 
-    def __init__(self, base_url: str, *, timeout: float = 30.0, retries: int = 3, concurrency: int = 8,
-                 fci_since: dt.date = dt.date(2019, 1, 1), today: Optional[dt.date] = None, history=None,
-                 backoff: float = 0.5, max_failures: int = 5, previous: Optional[PreviousBuild] = None,
-                 settle_days: int = 7):
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = 30.0,
+        retries: int = 3,
+        concurrency: int = 8,
+        fci_since: dt.date = dt.date(2019, 1, 1),
+        today: Optional[dt.date] = None,
+        history=None,
+        backoff: float = 0.5,
+        max_failures: int = 5,
+        previous: Optional[PreviousBuild] = None,
+        settle_days: int = 7,
+    ):
         self.base = base_url.rstrip("/")
         self.description = self.base
         # Set by the builder: (label, total) -> advance(n), to show the downloads' progress.
@@ -202,8 +214,9 @@ class HttpSource:
         self.absent: dict[str, str] = {}  # route -> the day it was asked for and not found (for the next update)
         self.fci_since = fci_since
         self.today = today or dt.date.today()
-        self.client = httpx.Client(timeout=timeout, follow_redirects=True,
-                                   limits=httpx.Limits(max_connections=concurrency))
+        self.client = httpx.Client(
+            timeout=timeout, follow_redirects=True, limits=httpx.Limits(max_connections=concurrency)
+        )
         self._cache: dict[str, bytes | None | SourceError] = {}
         self._lock = threading.Lock()
         self._history_dir = DirectorySource(history, history) if history and Path(history, "v1").is_dir() else None
@@ -247,8 +260,9 @@ class HttpSource:
                 if r.status_code == 304 and conditional:
                     body = self.previous.body(route)
                     if body is not None:
-                        return self._unchanged(route, body, (conditional.get("If-None-Match"),
-                                                             conditional.get("If-Modified-Since")))
+                        return self._unchanged(
+                            route, body, (conditional.get("If-None-Match"), conditional.get("If-Modified-Since"))
+                        )
                     conditional = {}  # the previous build cannot give it back: ask for the file itself
                     continue
                 if r.status_code == 200:
@@ -294,8 +308,10 @@ class HttpSource:
         with self._lock:
             self._failures_in_a_row += 1
             if self._failures_in_a_row >= self.max_failures and not self._unreachable:
-                self._unreachable = (f"{self.base}: la fuente dejó de responder ({self._failures_in_a_row} pedidos "
-                                     f"seguidos sin respuesta; el último, {url}: {problem})")
+                self._unreachable = (
+                    f"{self.base}: la fuente dejó de responder ({self._failures_in_a_row} pedidos "
+                    f"seguidos sin respuesta; el último, {url}: {problem})"
+                )
 
     def _known_absent(self, route: str) -> bool:
         """Asked for by the previous build less than ``settle_days`` ago and not found; the last days'

@@ -9,6 +9,7 @@ Upstream rewrites such files every day and keeps only the newest.  A history dat
 Each becomes a file of the history dataset for the loader (``VersionedSource``), and consecutive
 versions are compared into the ``cambios`` table.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -79,8 +80,12 @@ def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
         return {}
     try:
         # The files the build stored (an empty version has no rows but has its fuentes row).
-        dates = [r[0] for r in conn.execute(
-            "SELECT DISTINCT substr(ruta, -10) FROM fuentes WHERE tabla = ? ORDER BY 1", [history.table])]
+        dates = [
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT substr(ruta, -10) FROM fuentes WHERE tabla = ? ORDER BY 1", [history.table]
+            )
+        ]
         query = RecordQuery(history)
         route = history.sources[0].route.removesuffix("/{fecha}")
         out = {}
@@ -171,9 +176,11 @@ class VersionedSource:
 
 # ---- what changed between versions -----------------------------------------------------
 def create_sql() -> str:
-    return (f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, fecha TEXT NOT NULL, "
-            "anterior TEXT, agregados INTEGER NOT NULL, quitados INTEGER NOT NULL, cambiados INTEGER NOT NULL, "
-            "clave TEXT)")
+    return (
+        f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, fecha TEXT NOT NULL, "
+        "anterior TEXT, agregados INTEGER NOT NULL, quitados INTEGER NOT NULL, cambiados INTEGER NOT NULL, "
+        "clave TEXT)"
+    )
 
 
 def changes(history: Dataset, versions: list[Version], source) -> list[tuple]:

@@ -10,6 +10,7 @@ description or a facet list can be corrected without touching code.
     python -m argentina_datos.documentacion.metadatos           # writes metadata.yml
     python -m argentina_datos.documentacion.metadatos --check   # exit 1 if metadata.yml is stale
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,7 +43,7 @@ KIND_NOTES = {
 # Columns the builder derives from a record (Dataset.derived) have no Field to read from.
 DERIVED = {
     "slug": "nombre normalizado (minúsculas, sin tildes, con guiones); es el {nombre} de la ruta "
-            "/v1/finanzas/fci/fondos/{nombre}",
+    "/v1/finanzas/fci/fondos/{nombre}",
 }
 # The column a row is known by, when another table points at it.
 LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo")
@@ -91,14 +92,18 @@ def routes_text(dataset: Dataset) -> str:
 
 
 def omitted_text() -> str:
-    return ("Claves del registro original que no venían, separadas por comas (las anidadas con "
-            "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1.")
+    return (
+        "Claves del registro original que no venían, separadas por comas (las anidadas con "
+        "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1."
+    )
 
 
 def extra_text() -> str:
-    return ("Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
-            "un campo obligatorio que faltaba), tal como llegó, en JSON: [[camino], valor] para poner y "
-            "[[camino]] para quitar. null = nada. Cada caso es también una fila de la tabla calidad.")
+    return (
+        "Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
+        "un campo obligatorio que faltaba), tal como llegó, en JSON: [[camino], valor] para poner y "
+        "[[camino]] para quitar. null = nada. Cada caso es también una fila de la tabla calidad."
+    )
 
 
 def partition_text(dataset: Dataset, name: str) -> str:
@@ -109,8 +114,12 @@ def partition_text(dataset: Dataset, name: str) -> str:
     if param.convert is slash_date_to_iso:
         text += ", con guiones en lugar de barras (2025/03/05 → 2025-03-05)"
     if fixed:
-        text += "; " + ", ".join(f"«{v}»" for v in fixed) + " para " + ", ".join(
-            s.route for s in dataset.sources if name in s.fixed)
+        text += (
+            "; "
+            + ", ".join(f"«{v}»" for v in fixed)
+            + " para "
+            + ", ".join(s.route for s in dataset.sources if name in s.fixed)
+        )
     return text + "."
 
 
@@ -141,18 +150,23 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
     """Metadata of every table and view the builder writes for one dataset."""
     layout = Layout(dataset)
     out: dict[str, dict] = {}
-    fields = list(value_columns(dataset.fields)) if not dataset.scalar_records else [
-        (dataset.fields[0].name, dataset.fields[0], describe_field(dataset.fields[0]))]
+    fields = (
+        list(value_columns(dataset.fields))
+        if not dataset.scalar_records
+        else [(dataset.fields[0].name, dataset.fields[0], describe_field(dataset.fields[0]))]
+    )
     extra = []
     if dataset.has_children:
-        extra.append(f"Las listas anidadas están en {', '.join(c.table for c in layout.all_children())}, "
-                     f"unidas por {dataset.table}_id = {ROW_ID}.")
-    main = table_base(dataset, " ".join([sentence(dataset.description), routes_text(dataset), *extra]),
-                      dataset.title)
+        extra.append(
+            f"Las listas anidadas están en {', '.join(c.table for c in layout.all_children())}, "
+            f"unidas por {dataset.table}_id = {ROW_ID}."
+        )
+    main = table_base(dataset, " ".join([sentence(dataset.description), routes_text(dataset), *extra]), dataset.title)
     columns: dict[str, str] = {}
     if dataset.has_children:
-        columns[ROW_ID] = (f"Clave interna de la fila; las tablas hijas la nombran en {dataset.table}_id. "
-                           "No es un dato de la API.")
+        columns[ROW_ID] = (
+            f"Clave interna de la fila; las tablas hijas la nombran en {dataset.table}_id. No es un dato de la API."
+        )
     for p in dataset.partitions:
         text = partition_text(dataset, p.name)
         if p.name in layout.lookups:
@@ -161,8 +175,10 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             columns[p.name] = text
     if dataset.ordered:
         key = ", ".join(layout.key[:-1])
-        columns[ORDER] = (f"Posición del registro en su archivo (0 = primero). Con {key} forma la clave "
-                          "y conserva el orden en que la API lista los registros.")
+        columns[ORDER] = (
+            f"Posición del registro en su archivo (0 = primero). Con {key} forma la clave "
+            "y conserva el orden en que la API lista los registros."
+        )
     partition_names = set(dataset.partition_names)
     for column, f, text in fields:
         if column in partition_names and column in layout.field_columns:
@@ -204,10 +220,15 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         member = child.member
         cfields = list(value_columns(member.fields))
         path = ".".join(child.path)
-        cmeta = table_base(dataset, (
-            f"{sentence(member.description or member.name)} Cada fila es un elemento de la lista «{path}» "
-            f"de una fila de {child.parent_table}; en /v1 vuelve anidada dentro de su registro. "
-            + routes_text(dataset)), f"{dataset.title} — {member.description or member.name}")
+        cmeta = table_base(
+            dataset,
+            (
+                f"{sentence(member.description or member.name)} Cada fila es un elemento de la lista «{path}» "
+                f"de una fila de {child.parent_table}; en /v1 vuelve anidada dentro de su registro. "
+                + routes_text(dataset)
+            ),
+            f"{dataset.title} — {member.description or member.name}",
+        )
         ccols = {
             ROW_ID: "Clave interna del elemento. No es un dato de la API.",
             child.parent_column: f"Fila de {child.parent_table} a la que pertenece ({child.parent_table}.{ROW_ID}).",
@@ -223,14 +244,20 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
 
     for link in dataset.links:
         out[link.table]["columns"][link.column] = (
-            sentence(link.description) + " Calculada al construir la base; /v1 no la muestra.")
+            sentence(link.description) + " Calculada al construir la base; /v1 no la muestra."
+        )
 
     for column in layout.lookups:
         table = layout.lookup_table(column)
         what = columns.get(column + "_id", "").split(" Guardado como")[0]
-        out[table] = table_base(dataset, (
-            f"Valores distintos de «{column}» de {dataset.table}, guardados una vez: {dataset.table}.{column}_id "
-            f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."), f"{dataset.title} — valores de «{column}»")
+        out[table] = table_base(
+            dataset,
+            (
+                f"Valores distintos de «{column}» de {dataset.table}, guardados una vez: {dataset.table}.{column}_id "
+                f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."
+            ),
+            f"{dataset.title} — valores de «{column}»",
+        )
         out[table]["columns"] = {"id": f"Id del valor (lo usa {dataset.table}.{column}_id).", column: what}
         out[table]["label_column"] = column
         out[table]["sort"] = column
@@ -238,17 +265,23 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             out[table]["fts_table"] = table + "_fts"
             out[table]["fts_pk"] = "id"
             out[table]["searchmode"] = "escaped"
-            out[table]["description"] += (f" Búsqueda de texto en «{column}»: cada resultado enlaza a sus filas "
-                                          f"de {dataset.table}.")
+            out[table]["description"] += (
+                f" Búsqueda de texto en «{column}»: cada resultado enlaza a sus filas de {dataset.table}."
+            )
 
     if layout.view_sql():
         vcols = {}
         for name, text in columns.items():
             base = name[:-3] if name.endswith("_id") and name[:-3] in layout.lookups else name
             vcols[base] = text.split(" Guardado como")[0]
-        out[dataset.table + "_vista"] = table_base(dataset, (
-            f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
-            f"cómoda de consultarla. " + sentence(dataset.description)), dataset.title + " (vista)")
+        out[dataset.table + "_vista"] = table_base(
+            dataset,
+            (
+                f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
+                f"cómoda de consultarla. " + sentence(dataset.description)
+            ),
+            dataset.title + " (vista)",
+        )
         out[dataset.table + "_vista"]["columns"] = vcols
     return out
 
@@ -344,8 +377,10 @@ def render(metadata: dict) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m argentina_datos.documentacion.metadatos",
-                                description="Genera metadata.yml desde el catálogo y partes/*.yml.")
+    p = argparse.ArgumentParser(
+        prog="python -m argentina_datos.documentacion.metadatos",
+        description="Genera metadata.yml desde el catálogo y partes/*.yml.",
+    )
     p.add_argument("--check", action="store_true", help="sólo verificar que metadata.yml está al día")
     p.add_argument("--output", type=Path, default=METADATA)
     args = p.parse_args(argv)
@@ -353,7 +388,10 @@ def main(argv=None) -> int:
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
-            print(f"{args.output} no está al día: corra python -m argentina_datos.documentacion.metadatos", file=sys.stderr)
+            print(
+                f"{args.output} no está al día: corra python -m argentina_datos.documentacion.metadatos",
+                file=sys.stderr,
+            )
             return 1
         return 0
     args.output.write_text(text, encoding="utf-8")

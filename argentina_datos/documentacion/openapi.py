@@ -3,6 +3,7 @@
 ``python -m argentina_datos.documentacion.openapi`` prints the document; ``--markdown`` prints the route
 table that the README carries (tests/test_openapi.py checks that it is current).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -28,23 +29,32 @@ ERROR_SCHEMA = {
     "required": ["status", "error", "mensaje", "parametro"],
     "additionalProperties": False,
     "properties": {
-        "status": {"type": "integer", "description": "código HTTP", "enum": [400, 404, 405, 414, 431, 500],
-                   "example": 400},
+        "status": {
+            "type": "integer",
+            "description": "código HTTP",
+            "enum": [400, 404, 405, 414, 431, 500],
+            "example": 400,
+        },
         "error": {"type": "string", "description": "nombre del código HTTP", "example": "Bad Request"},
         "mensaje": {"type": "string", "description": "qué estuvo mal, en castellano"},
-        "parametro": {"type": "string", "nullable": True,
-                      "description": "el parámetro de la ruta culpable (año, mes, casa, fecha, categoria, nombre, "
-                                     "id); null si la ruta no existe o el error no es de un parámetro"},
+        "parametro": {
+            "type": "string",
+            "nullable": True,
+            "description": "el parámetro de la ruta culpable (año, mes, casa, fecha, categoria, nombre, "
+            "id); null si la ruta no existe o el error no es de un parámetro",
+        },
     },
-    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» debe ser al menos 2016",
-                "parametro": "año"},
+    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» debe ser al menos 2016", "parametro": "año"},
 }
 
 # The error answers shared by every operation, referenced from each one.
 ERROR_RESPONSES = {
     "MalFormado": ("400", "un parámetro mal formado o fuera de los límites de la especificación"),
-    "SinDatos": ("404", "la ruta no existe, o los parámetros están bien formados pero no hay datos "
-                        "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)"),
+    "SinDatos": (
+        "404",
+        "la ruta no existe, o los parámetros están bien formados pero no hay datos "
+        "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)",
+    ),
     "RutaLarga": ("414", "la ruta es demasiado larga para ser una ruta de la API"),
     "EncabezadosGrandes": ("431", "los encabezados del pedido pasan de 32 KB o de 100"),
 }
@@ -124,8 +134,11 @@ def _list_of(table: str) -> dict:
 
 def _keyed_by(ds) -> dict:
     """An object of records keyed by id: each value is the record without its key field."""
-    return {"type": "object", "description": f"un registro por {ds.keyed_by}, con el {ds.keyed_by} como clave",
-            "additionalProperties": _object_schema([m for m in ds.fields if m.name != ds.keyed_by])}
+    return {
+        "type": "object",
+        "description": f"un registro por {ds.keyed_by}, con el {ds.keyed_by} como clave",
+        "additionalProperties": _object_schema([m for m in ds.fields if m.name != ds.keyed_by]),
+    }
 
 
 def _response_schema(endpoint) -> dict:
@@ -140,18 +153,26 @@ def _response_schema(endpoint) -> dict:
         records = _keyed_by(ds) if ds.keyed_by else _list_of(tables[0])
         if ds.envelope_fields:
             own = {m.name: _member_schema(m) for m in ds.envelope_fields}
-            return {"type": "object", "additionalProperties": False,
-                    "description": f"los campos del envoltorio publicado y «{ds.envelope_list}»",
-                    "properties": {**own, ds.envelope_list: records},
-                    "required": [*(m.name for m in ds.envelope_fields if not m.optional), ds.envelope_list]}
-        return {"type": "object", "additionalProperties": True,
-                "description": f"fechaActualizacion, los demás campos del envoltorio publicado y la lista "
-                               f"«{ds.envelope_list}»",
-                "properties": {**ENVELOPE_FIELDS, ds.envelope_list: records},
-                "required": [*ENVELOPE_FIELDS, ds.envelope_list]}
+            return {
+                "type": "object",
+                "additionalProperties": False,
+                "description": f"los campos del envoltorio publicado y «{ds.envelope_list}»",
+                "properties": {**own, ds.envelope_list: records},
+                "required": [*(m.name for m in ds.envelope_fields if not m.optional), ds.envelope_list],
+            }
+        return {
+            "type": "object",
+            "additionalProperties": True,
+            "description": f"fechaActualizacion, los demás campos del envoltorio publicado y la lista "
+            f"«{ds.envelope_list}»",
+            "properties": {**ENVELOPE_FIELDS, ds.envelope_list: records},
+            "required": [*ENVELOPE_FIELDS, ds.envelope_list],
+        }
     if endpoint.shape == "viajes":
-        props = {"fuente": {"type": "string", "description": "página del Senado de donde salen los datos"},
-                 "actualizado": {"type": "string", "description": "cuándo se actualizó el índice (ISO 8601)"}}
+        props = {
+            "fuente": {"type": "string", "description": "página del Senado de donde salen los datos"},
+            "actualizado": {"type": "string", "description": "cuándo se actualizó el índice (ISO 8601)"},
+        }
         props.update({BY_TABLE[t].envelope_list: _list_of(t) for t in tables})
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
     if endpoint.shape == "senador":
@@ -170,8 +191,10 @@ _DATE_IN_PATTERN = re.compile(r"\[0-9\]\{4\}([-/])\[0-9\]\{2\}\1\[0-9\]\{2\}")
 
 def calendar_date_regex(sep: str) -> str:
     day = {31: "(?:0[1-9]|[12][0-9]|3[01])", 30: "(?:0[1-9]|[12][0-9]|30)", 28: "(?:0[1-9]|1[0-9]|2[0-8])"}
-    return (f"(?:{_YEAR}{sep}(?:(?:0[13578]|1[02]){sep}{day[31]}|(?:0[469]|11){sep}{day[30]}|02{sep}{day[28]})"
-            f"|{_LEAP_YEAR}{sep}02{sep}29)")
+    return (
+        f"(?:{_YEAR}{sep}(?:(?:0[13578]|1[02]){sep}{day[31]}|(?:0[469]|11){sep}{day[30]}|02{sep}{day[28]})"
+        f"|{_LEAP_YEAR}{sep}02{sep}29)"
+    )
 
 
 def _pattern(p) -> str:
@@ -201,8 +224,10 @@ def _parameter(p, served_maximum: Optional[int] = None) -> dict:
     description = p.description
     if p.maximum is not None:
         schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
-        description += (f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
-                        f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)")
+        description += (
+            f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
+            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)"
+        )
     elif integer and _digits_maximum(p) is not None:
         schema["maximum"] = _digits_maximum(p)
     if "/" in p.pattern:
@@ -218,8 +243,16 @@ def _operation_id(path: str) -> str:
     return "get" + "".join(w[0].upper() + w[1:] for w in words[1:])
 
 
-def _operation(summary: str, description: str, params, ok_schema: dict, tag: str, path: str,
-               maxima: Optional[dict] = None, query: Sequence[dict] = ()) -> dict:
+def _operation(
+    summary: str,
+    description: str,
+    params,
+    ok_schema: dict,
+    tag: str,
+    path: str,
+    maxima: Optional[dict] = None,
+    query: Sequence[dict] = (),
+) -> dict:
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
@@ -227,43 +260,81 @@ def _operation(summary: str, description: str, params, ok_schema: dict, tag: str
     for name, (status, _) in ERROR_RESPONSES.items():
         if status != "400" or params or query:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
-    return {"get": {
-        "summary": summary, "description": description, "tags": [tag], "operationId": _operation_id(path),
-        "parameters": [_parameter(p, (maxima or {}).get((path, p.name))) for p in params] + list(query),
-        "responses": responses,
-    }}
+    return {
+        "get": {
+            "summary": summary,
+            "description": description,
+            "tags": [tag],
+            "operationId": _operation_id(path),
+            "parameters": [_parameter(p, (maxima or {}).get((path, p.name))) for p in params] + list(query),
+            "responses": responses,
+        }
+    }
 
 
 def _query(name: str, description: str, schema: dict, example: str) -> dict:
-    return {"name": name, "in": "query", "required": False, "description": description, "schema": schema,
-            "example": example}
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "description": description,
+        "schema": schema,
+        "example": example,
+    }
 
 
 # What a list answer takes beyond upstream (argentina_datos/series.py): formato on every list,
 # the rest where the records have a fecha.
-FORMATO = _query("formato", "json (por omisión) o csv: la lista como CSV, una fila por registro",
-                 {"type": "string", "enum": list(series.FORMATS)}, "json")
+FORMATO = _query(
+    "formato",
+    "json (por omisión) o csv: la lista como CSV, una fila por registro",
+    {"type": "string", "enum": list(series.FORMATS)},
+    "json",
+)
 POR_FECHA = [
-    _query("desde", "sólo los registros con fecha desde este día (AAAA-MM-DD), inclusive",
-           {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-01-01"),
-    _query("hasta", "sólo los registros con fecha hasta este día (AAAA-MM-DD), inclusive",
-           {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2025-12-31"),
+    _query(
+        "desde",
+        "sólo los registros con fecha desde este día (AAAA-MM-DD), inclusive",
+        {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
+        "2025-01-01",
+    ),
+    _query(
+        "hasta",
+        "sólo los registros con fecha hasta este día (AAAA-MM-DD), inclusive",
+        {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
+        "2025-12-31",
+    ),
     # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
     # the only way OpenAPI 3.0 says that funcion goes with agrupar.
-    {"name": "agrupacion", "in": "query", "required": False, "style": "form", "explode": True,
-     "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-                    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio). "
-                    "funcion sin agrupar es un 400",
-     "schema": {"type": "object", "required": ["agrupar"], "properties": {
-         "agrupar": {"type": "string", "enum": list(series.PERIODS)},
-         "funcion": {"type": "string", "enum": list(series.FUNCTIONS)}}},
-     "example": {"agrupar": "mes", "funcion": "promedio"}},
+    {
+        "name": "agrupacion",
+        "in": "query",
+        "required": False,
+        "style": "form",
+        "explode": True,
+        "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
+        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio). "
+        "funcion sin agrupar es un 400",
+        "schema": {
+            "type": "object",
+            "required": ["agrupar"],
+            "properties": {
+                "agrupar": {"type": "string", "enum": list(series.PERIODS)},
+                "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
+            },
+        },
+        "example": {"agrupar": "mes", "funcion": "promedio"},
+    },
 ]
 
 
-VERSION = _query("fecha", "la versión vigente ese día (AAAA-MM-DD): la más nueva guardada con fecha igual o "
-                           "anterior; 404 si no hay ninguna anterior. Sin fecha, lo que upstream publica hoy",
-                  {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}, "2026-12-31")
+VERSION = _query(
+    "fecha",
+    "la versión vigente ese día (AAAA-MM-DD): la más nueva guardada con fecha igual o "
+    "anterior; 404 si no hay ninguna anterior. Sin fecha, lo que upstream publica hoy",
+    {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
+    "2026-12-31",
+)
 
 
 def _query_parameters(endpoint) -> list[dict]:
@@ -283,11 +354,17 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
         tables.update(e.datasets)
         first = BY_TABLE[e.datasets[0]]
         description = first.description + (f" Origen: {first.origin}." if first.origin else "")
-        paths[e.path] = _operation(e.summary, description, e.params, _response_schema(e), first.title, e.path,
-                                   maxima, _query_parameters(e))
+        paths[e.path] = _operation(
+            e.summary, description, e.params, _response_schema(e), first.title, e.path, maxima, _query_parameters(e)
+        )
     paths[OPENAPI_PATH] = _operation(
-        "Este documento", "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.", (),
-        {"type": "object", "description": "un documento OpenAPI 3.0"}, "API", OPENAPI_PATH)
+        "Este documento",
+        "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.",
+        (),
+        {"type": "object", "description": "un documento OpenAPI 3.0"},
+        "API",
+        OPENAPI_PATH,
+    )
     schemas = {t: record_schema(t) for t in sorted(tables)}
     schemas["Error"] = ERROR_SCHEMA
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
@@ -302,8 +379,9 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
         "paths": paths,
         "components": {
             "schemas": schemas,
-            "responses": {name: {"description": desc, "content": error_content}
-                          for name, (_, desc) in ERROR_RESPONSES.items()},
+            "responses": {
+                name: {"description": desc, "content": error_content} for name, (_, desc) in ERROR_RESPONSES.items()
+            },
         },
     }
 
@@ -334,15 +412,21 @@ def markdown_table(router: Router) -> str:
         example = path
         for p in params:
             example = example.replace("{" + p.name + "}", p.example)
-        cells = [f"`{path}`", item["get"]["summary"], "<br>".join(_bounds(p) for p in params) or "—",
-                 f"`{example}`" if params else "—"]
+        cells = [
+            f"`{path}`",
+            item["get"]["summary"],
+            "<br>".join(_bounds(p) for p in params) or "—",
+            f"`{example}`" if params else "—",
+        ]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m argentina_datos.documentacion.openapi",
-                                     description="Imprime el documento OpenAPI de /v1, o la tabla de rutas.")
+    parser = argparse.ArgumentParser(
+        prog="python -m argentina_datos.documentacion.openapi",
+        description="Imprime el documento OpenAPI de /v1, o la tabla de rutas.",
+    )
     parser.add_argument("--markdown", action="store_true", help="la tabla de rutas del README, en Markdown")
     args = parser.parse_args(argv)
     router = Router()

@@ -4,6 +4,7 @@ Each layer is a plain `wrap(datasette, app)` in its own module.  Composing them 
 as one `asgi_wrapper` hook per module, keeps their order a visible list instead of an accident of
 the order in which the plugins were registered.
 """
+
 from datasette import hookimpl
 
 from argentina_datos.web import recarga

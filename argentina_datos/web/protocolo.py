@@ -5,6 +5,7 @@ arrives, so one 64 MB header kept the event loop (every other client) busy for 6
 of a request's head are counted as they arrive, and past the limit the request is answered 431 (or
 414 for the request line) and the connection closed, after parsing at most one more read's worth.
 """
+
 from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
@@ -78,8 +79,17 @@ class ProtocoloLimitado(HttpToolsProtocol):
         head = [STATUS_LINE[status]]
         for name, value in self.server_state.default_headers:
             head += [name, b": ", value, b"\r\n"]
-        head += [b"content-type: ", content_type, b"\r\n", *extra,
-                 b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n", b"\r\n"]
+        head += [
+            b"content-type: ",
+            content_type,
+            b"\r\n",
+            *extra,
+            b"content-length: ",
+            str(len(body)).encode(),
+            b"\r\n",
+            b"connection: close\r\n",
+            b"\r\n",
+        ]
         if self.cycle is not None and not self.cycle.response_complete:
             # A request of this connection is still being answered: its answer is dropped, as uvicorn
             # does when it closes the connection on a parser error.

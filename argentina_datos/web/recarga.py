@@ -7,6 +7,7 @@ another file; if so the database is swapped for a new one on the new file, in on
 requests already running finish on the old file, every later one reads the new file, and the
 /v1 plugin drops its answers cached from the old one.
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -1,4 +1,5 @@
 """How the database is served: the Datasette settings the tests and `serve-datos` share."""
+
 from __future__ import annotations
 
 import argparse
@@ -84,8 +85,12 @@ def main(argv=None) -> int:
     p.add_argument("db", nargs="?", default="argentina.db", help="archivo SQLite (por defecto %(default)s)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8001)
-    p.add_argument("--workers", type=int, default=int(os.environ.get("ARGENTINA_DATOS_WORKERS", "1")),
-                   help="procesos que atienden pedidos (por defecto %(default)s; $ARGENTINA_DATOS_WORKERS)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("ARGENTINA_DATOS_WORKERS", "1")),
+        help="procesos que atienden pedidos (por defecto %(default)s; $ARGENTINA_DATOS_WORKERS)",
+    )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
     args = p.parse_args(argv)
     if not Path(args.db).exists():
@@ -102,8 +107,17 @@ def main(argv=None) -> int:
     # (a large share of a cached /v1 answer's cost) and run several workers.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
-    uvicorn.run("argentina_datos.web.servidor:app", factory=True, host=args.host, port=args.port, http=ProtocoloLimitado,
-                workers=args.workers, access_log=args.access_log, lifespan="on", log_level="info")
+    uvicorn.run(
+        "argentina_datos.web.servidor:app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        http=ProtocoloLimitado,
+        workers=args.workers,
+        access_log=args.access_log,
+        lifespan="on",
+        log_level="info",
+    )
     return 0
 
 

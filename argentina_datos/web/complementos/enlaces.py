@@ -3,6 +3,7 @@
 Datasette already turns a cell that is a single URL into a link; this covers what it does not.
 Which columns hold image URLs is configured in metadata.yml (plugins: enlaces: imagenes).
 """
+
 import json
 from urllib.parse import urlparse
 

@@ -6,6 +6,7 @@ answering: 0.5 s of work on the event loop (everyone waits) and 17 KB of log per
 This handler answers the same pages (HTML, or JSON for a `.json` path) without that, and keeps a
 traceback in the log only for real bugs.
 """
+
 import json
 import logging
 import sqlite3
@@ -34,7 +35,8 @@ def status_and_message(exception):
         # _through config), and unchecked.
         return 400, {}, f"un parámetro del pedido no es JSON válido: {exception}", None
     if isinstance(exception, OverflowError) or (
-            isinstance(exception, ValueError) and str(exception).startswith("invalid literal for int()")):
+        isinstance(exception, ValueError) and str(exception).startswith("invalid literal for int()")
+    ):
         # A number from the request that Datasette converts unchecked: a _timelimit that is not one,
         # a filter value (id__gt=99999999999999999999) too big for SQLite's 64-bit integers.
         return 400, {}, f"un número del pedido no es válido: {exception}", None
@@ -57,8 +59,9 @@ async def error_response(datasette, request, exception) -> Response:
     if request.path.split("?")[0].endswith(".json"):
         return Response.json(info, status=status, headers=headers)
     template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
-    body = await template.render_async(dict(
-        info, urls=datasette.urls, app_css_hash=datasette.app_css_hash(), menu_links=lambda: []))
+    body = await template.render_async(
+        dict(info, urls=datasette.urls, app_css_hash=datasette.app_css_hash(), menu_links=lambda: [])
+    )
     return Response.html(body, status=status, headers=headers)
 
 

@@ -7,6 +7,7 @@ times ran 100 queries of 400 ms each on the 850,000 rows of fci_valores (42 s). 
 at most MAX_FACETS facets, and all the facets of a page (its metadata ones too) share one time budget:
 a facet that starts after it is spent is shown as timed out, like any slow facet.
 """
+
 import contextvars
 import json
 import time
@@ -54,7 +55,9 @@ def check_facets(args) -> None:
                 raise BadRequest(f"{key}: «{value[:100]}» no es JSON válido") from None
             column = (config.get("column") or config.get("simple")) if isinstance(config, dict) else None
             if key in FACET_TYPES and not isinstance(column, str):
-                raise BadRequest(f"{key}: la configuración JSON necesita «column» o «simple» con el nombre de una columna")
+                raise BadRequest(
+                    f"{key}: la configuración JSON necesita «column» o «simple» con el nombre de una columna"
+                )
 
 
 def check_through(args) -> None:
@@ -64,8 +67,12 @@ def check_through(args) -> None:
             config = json.loads(value)
         except ValueError:
             raise BadRequest(f"_through: «{value[:100]}» no es JSON válido") from None
-        if not (isinstance(config, dict) and isinstance(config.get("table"), str)
-                and isinstance(config.get("column"), str) and "value" in config):
+        if not (
+            isinstance(config, dict)
+            and isinstance(config.get("table"), str)
+            and isinstance(config.get("column"), str)
+            and "value" in config
+        ):
             raise BadRequest('_through debe ser {"table": ..., "column": ..., "value": ...}')
 
 
@@ -77,7 +84,7 @@ async def check_view_offset(args, datasette, database, table) -> None:
             offset = int(value)
         except ValueError:
             offset = None
-        if offset is None or not 0 <= offset < 2 ** 63:  # SQLite's OFFSET is a 64-bit integer
+        if offset is None or not 0 <= offset < 2**63:  # SQLite's OFFSET is a 64-bit integer
             raise BadRequest(f"_next de una vista es un número de fila, no «{value[:100]}»")
 
 
@@ -103,8 +110,7 @@ def startup(datasette):
     datasette._presupuesto_de_facetas = True
     execute = datasette.execute
 
-    async def execute_within_budget(db_name, sql, params=None, truncate=False, custom_time_limit=None,
-                                    **kwargs):
+    async def execute_within_budget(db_name, sql, params=None, truncate=False, custom_time_limit=None, **kwargs):
         budget = _budget.get()
         # Datasette's facets (and only they) ask for exactly facet_time_limit_ms.
         facet_limit = datasette.setting("facet_time_limit_ms")
@@ -112,21 +118,29 @@ def startup(datasette):
             custom_time_limit = budget.time_limit(facet_limit)
             if custom_time_limit <= 0:  # 0 would mean no custom limit at all
                 raise QueryInterrupted(None, sql, params)
-        return await execute(db_name, sql, params, truncate=truncate, custom_time_limit=custom_time_limit,
-                             **kwargs)
+        return await execute(db_name, sql, params, truncate=truncate, custom_time_limit=custom_time_limit, **kwargs)
 
     datasette.execute = execute_within_budget
 
 
 async def send_json_error(send, status: int, message: str) -> None:
     body = json.dumps({"ok": False, "error": message, "status": status, "title": None}).encode()
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 def wrap(datasette, app):
     """This layer around `app` (the order of the layers is in argentina_datos.web.capas)."""
+
     async def rows_only_where_there_are_rows(scope, receive, send):
         # The database page's JSON (/argentina.json without ?sql=) has no rows, and Datasette's
         # renderer looks them up anyway for _shape=array and arrayfirst.
@@ -134,8 +148,9 @@ def wrap(datasette, app):
         if path.endswith(".json") and path.count("/") == 1 and path[1:-5] in datasette.databases:
             args = parse_qs(scope.get("query_string", b"").decode("latin1"))
             if "sql" not in args and set(args.get("_shape", ())) & {"array", "arrayfirst"}:
-                return await send_json_error(send, 400, "_shape=array y arrayfirst necesitan filas: "
-                                                        "la página de la base no las tiene sin ?sql=")
+                return await send_json_error(
+                    send, 400, "_shape=array y arrayfirst necesitan filas: la página de la base no las tiene sin ?sql="
+                )
         return await app(scope, receive, send)
 
     return rows_only_where_there_are_rows

@@ -10,13 +10,22 @@ def _is_v1(path: str) -> bool:
 
 def wrap(datasette, app):
     """This layer around `app` (the order of the layers is in argentina_datos.web.capas)."""
+
     async def read_only(scope, receive, send):
         if scope["type"] != "http" or scope.get("method", "GET") in READ_METHODS or _is_v1(scope.get("path", "")):
             return await app(scope, receive, send)
         body = "Este sitio es de sólo lectura: use GET.\n".encode()
-        await send({"type": "http.response.start", "status": 405, "headers": [
-            (b"content-type", b"text/plain; charset=utf-8"), (b"allow", b"GET, HEAD"),
-            (b"content-length", str(len(body)).encode())]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 405,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"allow", b"GET, HEAD"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
     return read_only

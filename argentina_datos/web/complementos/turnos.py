@@ -6,6 +6,7 @@ waited behind all of their steps. Here at most TURNS pages are being prepared at
 wait for their turn without using the loop, and /v1 never waits for a turn. A page gives its turn
 back when it starts answering, so a long download or CSV stream does not keep it.
 """
+
 import asyncio
 
 TURNS = 3  # as many as Datasette's SQL threads (num_sql_threads): more would only queue there

@@ -3,6 +3,7 @@
 The database is immutable while served, so each response body is computed
 once, from SQL, and kept (bounded by size) together with its gzip form.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -36,8 +37,14 @@ BASE_HEADERS = [
     (b"vary", b"Accept-Encoding"),
 ]
 CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
-STATUS_NAMES = {400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 414: "URI Too Long",
-                431: "Request Header Fields Too Large", 500: "Internal Server Error"}
+STATUS_NAMES = {
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    414: "URI Too Long",
+    431: "Request Header Fields Too Large",
+    500: "Internal Server Error",
+}
 
 
 @dataclass
@@ -79,8 +86,9 @@ class Response:
 def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> bytes:
     # A path may carry undecodable bytes (lone surrogates), which orjson refuses: the error must still be JSON.
     mensaje = mensaje.encode("utf-8", "replace").decode("utf-8")
-    return orjson.dumps({"status": status, "error": STATUS_NAMES.get(status, "Error"),
-                         "mensaje": mensaje, "parametro": parametro})
+    return orjson.dumps(
+        {"status": status, "error": STATUS_NAMES.get(status, "Error"), "mensaje": mensaje, "parametro": parametro}
+    )
 
 
 def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
@@ -162,8 +170,7 @@ class V1:
                 maxima[(endpoint.path, p.name)] = top
         return maxima
 
-    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict],
-                 query: Query = Query()) -> Response:
+    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Response:
         try:
             found = self.router.match_strict(path)
             if found is None:
@@ -176,8 +183,12 @@ class V1:
             for p in endpoint.params:
                 top = (maxima or {}).get((endpoint.path, p.name))
                 if top is not None and values[p.name] > top:
-                    raise ApiError(400, f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
-                                        f"o el máximo de la especificación)", p.name)
+                    raise ApiError(
+                        400,
+                        f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
+                        f"o el máximo de la especificación)",
+                        p.name,
+                    )
             if query.fecha is not None and endpoint.versioned:
                 data = endpoint.versioned(conn, query.checked_fecha())
                 return self._shaped(data, query)
@@ -244,8 +255,12 @@ async def send_response(send, response: Response, headers: dict, head: bool = Fa
     zipped = wants_gzip(response, headers)
     inm = headers.get(b"if-none-match")
     if response.status == 200 and inm and not_modified(response, inm):
-        out = [*response.base_headers, (b"cache-control", response.cache_control), (b"etag", response.etag_for(zipped)),
-               *extra]
+        out = [
+            *response.base_headers,
+            (b"cache-control", response.cache_control),
+            (b"etag", response.etag_for(zipped)),
+            *extra,
+        ]
         await send({"type": "http.response.start", "status": 304, "headers": out})
         await send({"type": "http.response.body", "body": b""})
         return

@@ -1,4 +1,5 @@
 """Datasette plugin: the public /v1 JSON API, answered from SQL on the built database."""
+
 import asyncio
 import gc
 import logging
@@ -91,9 +92,17 @@ class V1Middleware:
         headers = dict(scope.get("headers") or [])
         method = scope.get("method", "GET")
         if method == "OPTIONS":
-            await send({"type": "http.response.start", "status": 204, "headers": [
-                (b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", b"GET, HEAD, OPTIONS"),
-                (b"access-control-allow-headers", b"If-None-Match, Accept-Encoding")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 204,
+                    "headers": [
+                        (b"access-control-allow-origin", b"*"),
+                        (b"access-control-allow-methods", b"GET, HEAD, OPTIONS"),
+                        (b"access-control-allow-headers", b"If-None-Match, Accept-Encoding"),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": b""})
             return
         if method not in ("GET", "HEAD"):
@@ -106,8 +115,9 @@ class V1Middleware:
         try:
             query = series.parse(scope.get("query_string", b""))
         except series.BadQuery as e:
-            return await send_response(send, make_response(400, error_body(400, str(e), e.param)), headers,
-                                       method == "HEAD")
+            return await send_response(
+                send, make_response(400, error_body(400, str(e), e.param)), headers, method == "HEAD"
+            )
         key = path + query.key()  # unknown parameters are ignored: they share the plain answer
         self._follow_new_build()
         response = self.v1.cached(key)

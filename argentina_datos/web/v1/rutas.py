@@ -3,6 +3,7 @@
 An endpoint turns validated path values into a JSON-ready object, reading the
 database through ``consultas``.  ``ApiError`` carries the 4xx answers.
 """
+
 from __future__ import annotations
 
 import re
@@ -92,8 +93,10 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         if not table_exists(conn, source.table):
             raise _no_data(endpoint, values, path)
         records = query_for(source.table).records(
-            conn, where_for(source.where, values),
-            limit=1 if route.shape == "one" or source.empty or source.member else None)
+            conn,
+            where_for(source.where, values),
+            limit=1 if route.shape == "one" or source.empty or source.member else None,
+        )
         if not records:
             raise _no_data(endpoint, values, path)
         if source.empty:
@@ -109,17 +112,24 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         """The list knows the id and the source published nothing for it: its record with empty lists,
         unless the source's own count says it has records for it (which the database lacks)."""
         if count is not None:
-            counted = query_for(count.table).records(conn, where_for(count.where, values)) \
-                if table_exists(conn, count.table) else None
+            counted = (
+                query_for(count.table).records(conn, where_for(count.where, values))
+                if table_exists(conn, count.table)
+                else None
+            )
             if counted is None or any(type(r) is not dict or r.get(c) for r in counted for c in count.columns):
                 e = _no_data(endpoint, values, path)
-                raise ApiError(404, f"{e.mensaje}: la fuente tiene registros que no publicó en esta ruta "
-                                    f"(según {count.table})", e.parametro)
+                raise ApiError(
+                    404,
+                    f"{e.mensaje}: la fuente tiene registros que no publicó en esta ruta (según {count.table})",
+                    e.parametro,
+                )
         where = where_for(route.where, values)
         return {m.name: where[m.name] if isinstance(m, Field) else [] for m in dataset.fields}
 
-    endpoint = Endpoint(route.path, route.params, route.summary or dataset.title, answer,
-                        datasets=(dataset.table,), shape=route.shape)
+    endpoint = Endpoint(
+        route.path, route.params, route.summary or dataset.title, answer, datasets=(dataset.table,), shape=route.shape
+    )
     history = HISTORIES.get(dataset.table)
     if history is not None and not route.params and route.shape in ("list", "envelope"):
         endpoint.versioned = versioned_answer(history, route.shape == "envelope")
@@ -137,8 +147,10 @@ def versioned_answer(history: Dataset, with_envelope: bool):
 
     def answer(conn: sqlite3.Connection, fecha: str):
         # The versions are the files the build stored (fuentes), an empty list among them.
-        found = conn.execute("SELECT max(substr(ruta, -10)) FROM fuentes WHERE tabla = ? AND substr(ruta, -10) <= ?",
-                             [history.table, fecha]).fetchone()
+        found = conn.execute(
+            "SELECT max(substr(ruta, -10)) FROM fuentes WHERE tabla = ? AND substr(ruta, -10) <= ?",
+            [history.table, fecha],
+        ).fetchone()
         if not found or found[0] is None:
             raise ApiError(404, f"no hay versiones guardadas de /{route} anteriores al {fecha}", "fecha")
         records = query.records(conn, {"fecha": found[0]})
@@ -179,17 +191,33 @@ def _viajes_de_senador(conn, values, path):
     sid = values["id"]
     nacionales = query_for("senado_viajes_nacionales").records(conn, {"senadorId": sid})
     internacionales = query_for("senado_viajes_internacionales").records(conn, {"senadorId": sid})
-    known = conn.execute("SELECT 1 FROM senadores WHERE id = ?", [sid]).fetchone() if table_exists(conn, "senadores") else None
+    known = (
+        conn.execute("SELECT 1 FROM senadores WHERE id = ?", [sid]).fetchone()
+        if table_exists(conn, "senadores")
+        else None
+    )
     if not (nacionales or internacionales or known):
         raise ApiError(404, f"no hay un senador con id {sid}", "id")
     return {"senadorId": sid, "nacionales": nacionales, "internacionales": internacionales}
 
 
 COMBINED = [
-    Endpoint("/v1/senado/viajes", (), "Viajes oficiales del Senado: documentos, nacionales e internacionales",
-             _viajes, datasets=VIAJES_TABLES, shape="viajes"),
-    Endpoint("/v1/senado/senadores/{id}/viajes", (SENADOR_ID,), "Viajes de un senador",
-             _viajes_de_senador, datasets=VIAJES_TABLES[1:], shape="senador"),
+    Endpoint(
+        "/v1/senado/viajes",
+        (),
+        "Viajes oficiales del Senado: documentos, nacionales e internacionales",
+        _viajes,
+        datasets=VIAJES_TABLES,
+        shape="viajes",
+    ),
+    Endpoint(
+        "/v1/senado/senadores/{id}/viajes",
+        (SENADOR_ID,),
+        "Viajes de un senador",
+        _viajes_de_senador,
+        datasets=VIAJES_TABLES[1:],
+        shape="senador",
+    ),
 ]
 
 

@@ -5,6 +5,7 @@ Here every list answer can be cut (``desde``/``hasta``), grouped by period (``ag
 ``funcion``) and written as CSV (``formato=csv``), computed from the exact answer the route
 gives without parameters.  Without these parameters nothing changes, byte for byte.
 """
+
 from __future__ import annotations
 
 import csv
@@ -60,8 +61,7 @@ class Query:
             return ""
         values = [(n, getattr(self, n)) for n in NAMES]
         # An empty value is a value (desde= is a 400), not the plain answer: it keeps its own key.
-        return "?" + "&".join(f"{n}={v}" for n, v in values
-                              if v is not None and not (n == "formato" and v == "json"))
+        return "?" + "&".join(f"{n}={v}" for n, v in values if v is not None and not (n == "formato" and v == "json"))
 
 
 def parse(query_string: bytes | str) -> Query:
@@ -81,9 +81,14 @@ def parse(query_string: bytes | str) -> Query:
     _check_choice(values, "formato", FORMATS)
     if "funcion" in values and "agrupar" not in values:
         raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
-    return Query(values.get("desde"), values.get("hasta"), values.get("agrupar"),
-                 values.get("funcion") or ("promedio" if "agrupar" in values else None),
-                 values.get("formato") or "json", values.get("fecha"))
+    return Query(
+        values.get("desde"),
+        values.get("hasta"),
+        values.get("agrupar"),
+        values.get("funcion") or ("promedio" if "agrupar" in values else None),
+        values.get("formato") or "json",
+        values.get("fecha"),
+    )
 
 
 def _check_date(name: str, text: str) -> None:
@@ -110,8 +115,14 @@ def apply(data: Any, query: Query) -> Any:
         raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
     if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
         raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
-    records = [r for r in data if isinstance(r, dict) and _day(r) is not None
-               and (not query.desde or _day(r) >= query.desde) and (not query.hasta or _day(r) <= query.hasta)]
+    records = [
+        r
+        for r in data
+        if isinstance(r, dict)
+        and _day(r) is not None
+        and (not query.desde or _day(r) >= query.desde)
+        and (not query.hasta or _day(r) <= query.hasta)
+    ]
     if query.agrupar:
         records = group(records, query.agrupar, query.funcion or "promedio")
     return records
