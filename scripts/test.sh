@@ -14,8 +14,10 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get 
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
         || echo "aviso: no se pudo instalar chromium con apt-get" >&2
 fi
-# Lint first: a finding is a one-line message, before minutes of tests.
+# Lint, format and types first: a finding is a one-line message, before minutes of tests.
 .venv/bin/ruff check .
+.venv/bin/ruff format --check .
+.venv/bin/mypy
 # The test database first, with the builder's own progress and one-line errors (conftest.py then
 # finds it up to date): a source that cannot be built stops here, with its message and a non-zero exit.
 .venv/bin/build-db --source "$ARGENTINA_DATOS_SOURCE" --output "${ARGENTINA_DATOS_TEST_DB:-build/argentina-test.db}" \

@@ -127,11 +127,12 @@ class Codec:
         self._tail = (None, None) if self.track_omitted else (None,)
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
-            names = [m.name for m in self.members]
+            fields = [m for m in self.members if isinstance(m, Field)]
+            names = [m.name for m in fields]
             self._keys = set(names)
             getter = operator.itemgetter(*names)
             self._get = getter if len(names) > 1 else (lambda r, g=getter: (g(r),))
-            self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in self.members]
+            self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in fields]
         self._has_bool = any(f.kind == BOOLEAN for _, f in self.columns)
 
     # ---- encoding -----------------------------------------------------------
@@ -139,6 +140,7 @@ class Codec:
         """The row, each child array with its list of child records, and what did not fit."""
         if self.scalar:
             kind = self.members[0]
+            assert isinstance(kind, Field)  # a scalar list has one Field
             if type(record) in PY_TYPES[kind.kind]:
                 return (record, None), [], []
             dev = [Deviation((), WRONG_TYPE, record)]
@@ -147,9 +149,9 @@ class Codec:
             dev = [Deviation((), WRONG_TYPE, record)]
             return (None,) * (self.width - 1) + (extra_json(dev),), [], dev
         if self._simple and record.keys() == self._keys:
-            values = self._get(record)
-            if all(map(frozenset.__contains__, self._allowed, map(type, values))):
-                return values + self._tail, [], []
+            plain = self._get(record)
+            if all(map(frozenset.__contains__, self._allowed, map(type, plain))):
+                return plain + self._tail, [], []
         values: list = []
         omitted: list[str] = []
         children: list = []

@@ -172,7 +172,7 @@ class Layout:
             if name.endswith("_id") and name[:-3] in self.lookups:
                 col += f" REFERENCES {quote(self.lookup_table(name[:-3]))}(id)"
             cols.append(col)
-        cols += [f"{quote(d)} TEXT" for d in self.derived]
+        cols += [f"{quote(name)} {SQL_TYPES[c.kind]}" for name, c in self.dataset.derived.items()]
         tail = ""
         if self.dataset.ordered:
             if self.without_rowid:

@@ -165,6 +165,15 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Computed:
+    """A column the builder computes from each record (not published upstream, never in /v1)."""
+
+    description: str  # for metadata.yml, as a Field's
+    compute: Callable[[dict], Any]  # record -> value; a record it cannot read gets NULL
+    kind: str = TEXT
+
+
+@dataclass(frozen=True)
 class Dataset:
     table: str
     title: str
@@ -188,7 +197,7 @@ class Dataset:
     # A history: the dated versions of a dataset upstream publishes only as "latest" (its table).
     # Every build adds the version it sees and carries forward every version of the previous build.
     versions_of: Optional[str] = None
-    derived: dict = dc_field(default_factory=dict)  # extra column -> function(record)
+    derived: dict[str, Computed] = dc_field(default_factory=dict)  # extra column -> how it is computed
     links: Sequence[Link] = ()  # columns filled from other tables once all are built
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     required: bool = True  # the source must provide at least one file

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import CAFCI, PORCENTAJE, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.esquema import Children, Computed, Dataset, Obj, Route, Source
 from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
 from argentina_datos.catalogo.slug import slugify
 
@@ -129,7 +129,13 @@ DATASETS: list[Dataset] = [
         origin=CAFCI[0],
         origin_url=CAFCI[1],
         envelope_list="fondos",
-        derived={"slug": lambda r: slugify(r["nombre"])},
+        derived={
+            "slug": Computed(
+                "nombre normalizado (minúsculas, sin tildes, con guiones); es el {nombre} de la ruta "
+                "/v1/finanzas/fci/fondos/{nombre}",
+                lambda r: slugify(r["nombre"]),
+            )
+        },
         fts=("nombre", "administradora"),
         routes=[
             Route("/v1/finanzas/fci/fondos", shape="envelope", summary="Fichas de todos los fondos"),

@@ -45,7 +45,7 @@ class Param:
             except ValueError:
                 raise BadParam(self.name, text, f"«{text}» no es una fecha del calendario")
         value = self.convert(text)
-        if self.minimum is not None and value < self.minimum:
+        if self.minimum is not None and isinstance(value, int) and value < self.minimum:
             raise BadParam(self.name, text, f"«{self.name}» debe ser al menos {self.minimum}")
         return value
 

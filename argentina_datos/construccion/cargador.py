@@ -10,7 +10,7 @@ import hashlib
 import sqlite3
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 import orjson
 
@@ -174,7 +174,7 @@ class DatasetLoader:
             if columns is not None and self._insert_columns(records, prefix, shared, columns):
                 return
         field_lookups = [i for i, c in enumerate(layout.field_columns) if c in layout.lookups]
-        derived = list(self.dataset.derived.values())
+        derived = [c.compute for c in self.dataset.derived.values()]
         ordered = self.dataset.ordered
         rows = []
         child_rows: dict[str, list] = {}
@@ -194,9 +194,10 @@ class DatasetLoader:
                         f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}",
                     )
             if field_lookups:
-                values = list(values)
+                looked_up = list(values)
                 for j in field_lookups:
-                    values[j] = self._lookup(layout.field_columns[j], values[j])
+                    looked_up[j] = self._lookup(layout.field_columns[j], looked_up[j])
+                values = tuple(looked_up)
             row = prefix + [i] if ordered else list(prefix)
             if layout.has_children:
                 parent_id = self.next_id[layout.table]
@@ -243,10 +244,10 @@ class DatasetLoader:
         for j, column_name in self._date_columns:
             for i in self.dates.bad_positions(columns[j]):
                 self._report_date(i, column_name, columns[j][i])
-        head = [repeat(value, n) for value in prefix]
+        head: list[Iterable] = [repeat(value, n) for value in prefix]
         if self.dataset.ordered:
             head.append(range(n))
-        derived = [list(map(fn, records)) for fn in self.dataset.derived.values()]
+        derived = [list(map(c.compute, records)) for c in self.dataset.derived.values()]
         cols = layout.insert_columns
         self.db.executemany(
             f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",

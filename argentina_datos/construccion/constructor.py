@@ -24,7 +24,7 @@ from argentina_datos import __version__
 from argentina_datos.almacen import calidad, documentos
 from argentina_datos.almacen.tablas import BUILD_TABLE, Layout, quote
 from argentina_datos.catalogo import DATASETS
-from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.construccion import versiones
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
@@ -101,7 +101,7 @@ class Builder:
         self.changes: list[tuple] = []
         versions: dict[str, versiones.Version] = {}
         for ds in self.datasets:
-            routes = []
+            routes: list[tuple[Source, str]] = []
             try:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
@@ -346,8 +346,8 @@ class Builder:
         lite = sqlite_utils.Database(db)
         for layout in layouts:
             for table, columns in layout.fts_targets():
-                lite[table].enable_fts(columns, tokenize=FTS_TOKENIZE)
-                lite[table].populate_fts(columns)
+                lite.table(table).enable_fts(columns, tokenize=FTS_TOKENIZE)
+                lite.table(table).populate_fts(columns)
         # Statistics from a sample of each index are as good for our few queries, at a fraction of the time.
         db.execute("PRAGMA analysis_limit = 1000")
         db.execute("ANALYZE")

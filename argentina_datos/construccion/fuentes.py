@@ -25,6 +25,7 @@ import orjson
 
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
+from argentina_datos.web.v1.api import V1
 
 _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
@@ -96,6 +97,8 @@ class DirectorySource:
 
     def path(self, route: str, history: bool = False) -> Path:
         if history:
+            if self.history is None:
+                raise SourceError(f"{route}: se pidió una versión pasada sin directorio de historia")
             return self.history / (route + ".json")
         return self.root / route / "index.json"
 
@@ -134,7 +137,7 @@ class PreviousBuild:
         self.files: dict[str, tuple] = {}  # route -> (etag, last_modified, sha256)
         self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
         self._conn = None
-        self._v1 = None
+        self._v1: Optional[V1] = None
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             columns = {r[1] for r in conn.execute("PRAGMA table_info(fuentes)")}
@@ -154,13 +157,11 @@ class PreviousBuild:
 
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it: its route's answer there."""
-        from argentina_datos.web.v1.api import V1
-
         with self._lock:
             if self._conn is None:
                 return None
             if self._v1 is None:
-                self._v1 = V1()
+                self._v1 = V1()  # the previous build's files are its /v1 answers
             response = self._v1.compute(self._conn, "/" + route)
         return response.body if response.status == 200 else None
 
@@ -219,13 +220,20 @@ class HttpSource:
         )
         self._cache: dict[str, bytes | None | SourceError] = {}
         self._lock = threading.Lock()
-        self._history_dir = DirectorySource(history, history) if history and Path(history, "v1").is_dir() else None
+        self._history: Optional[DirectorySource] = (
+            DirectorySource(history, history) if history and Path(history, "v1").is_dir() else None
+        )
+
+    def _history_dir(self) -> DirectorySource:
+        if self._history is None:
+            raise SourceError("se pidió una versión pasada sin directorio de historia (--history)")
+        return self._history
 
     def url(self, route: str) -> str:
         return f"{self.base}/{route}"
 
     def name(self, route: str, history: bool = False) -> str:
-        return self._history_dir.name(route, True) if history else self.url(route)
+        return self._history_dir().name(route, True) if history else self.url(route)
 
     def _conditional_headers(self, route: str) -> dict:
         known = self.previous.files.get(route) if self.previous else None
@@ -257,7 +265,7 @@ class HttpSource:
             else:
                 with self._lock:
                     self._failures_in_a_row = 0
-                if r.status_code == 304 and conditional:
+                if r.status_code == 304 and conditional and self.previous is not None:
                     body = self.previous.body(route)
                     if body is not None:
                         return self._unchanged(
@@ -288,7 +296,8 @@ class HttpSource:
     def _unchanged(self, route: str, body: bytes, validators: tuple) -> bytes:
         self._count("sin cambios")
         self.validators[route] = validators
-        self._sha[route] = self.previous.files[route][2]
+        if self.previous is not None:
+            self._sha[route] = self.previous.files[route][2]
         return body
 
     def _downloaded(self, route: str, r: httpx.Response) -> bytes:
@@ -335,13 +344,14 @@ class HttpSource:
             with self._lock:
                 self._cache[route] = None
             return None
+        answer: bytes | None | SourceError
         try:
-            body = self._fetch(route)
+            answer = self._fetch(route)
         except SourceError as e:
-            body = e
+            answer = e
         with self._lock:
-            self._cache[route] = body
-        return body
+            self._cache[route] = answer
+        return answer
 
     def get(self, route: str) -> Optional[bytes]:
         """The body, or None for a 404; raises SourceError for any other failure."""
@@ -380,13 +390,13 @@ class HttpSource:
 
     def stamp(self, route: str, history: bool = False) -> bytes:
         if history:
-            return self._history_dir.stamp(route, True)
+            return self._history_dir().stamp(route, True)
         body = self.read(route)
         return (self._sha.get(route) or hashlib.sha256(body).hexdigest()).encode()
 
     def read(self, route: str, history: bool = False) -> bytes:
         if history:
-            return self._history_dir.read(route, True)
+            return self._history_dir().read(route, True)
         body = self.get(route)
         if body is None:
             raise SourceError(f"{self.url(route)}: HTTP 404")
@@ -431,7 +441,7 @@ class HttpSource:
 
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         if source.history:
-            return self._history_dir.expand(dataset, source) if self._history_dir else []
+            return self._history.expand(dataset, source) if self._history else []
         routes = self._unsettled(self.candidates(dataset, source))
         self.prefetch(((r, False) for r in routes), label=dataset.table)
         if self._unreachable:

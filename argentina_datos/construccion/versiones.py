@@ -103,16 +103,23 @@ def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
         conn.close()
 
 
+def base_of(history: Dataset) -> Dataset:
+    """The latest-only dataset a history keeps the versions of."""
+    assert history.versions_of, f"{history.table} no es un histórico"
+    return BY_TABLE[history.versions_of]
+
+
 def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, today: dt.date) -> list[Version]:
     """Every version of ``history``, one per date, oldest first."""
-    base = BY_TABLE[history.versions_of]
+    base = base_of(history)
     route = history.sources[0].route.removesuffix("/{fecha}")
     versions: dict[str, Version] = {}
     for r in seeded:
         versions[r.rsplit("/", 1)[1]] = Version(r.rsplit("/", 1)[1], r, None, "archivo de versiones")
-    for date, body in previous_versions(old_db, history).items():
-        versions.setdefault(date, Version(date, f"{route}/{date}", body, "construcción anterior"))
+    for date, stored in previous_versions(old_db, history).items():
+        versions.setdefault(date, Version(date, f"{route}/{date}", stored, "construcción anterior"))
     current_route = base.sources[0].route
+    body: Optional[bytes]
     try:
         body = source.read(current_route)
     except Exception:  # the dataset itself reports a file it cannot read
@@ -187,13 +194,13 @@ def changes(history: Dataset, versions: list[Version], source) -> list[tuple]:
     """(tabla, fecha, anterior, agregados, quitados, cambiados, clave) for each version against the one before."""
     out = []
     previous: Optional[list] = None
-    previous_date = None
+    previous_date: Optional[str] = None
     for v in versions:
         data = _parsed(_body(v, source) or b"null")
         records = data.get(history.envelope_list) if isinstance(data, dict) and history.envelope_list else data
         if not isinstance(records, list):
             continue
-        key = _key(BY_TABLE[history.versions_of], records)
+        key = _key(base_of(history), records)
         added, removed, changed = compare(previous, records, key) if previous is not None else (len(records), 0, 0)
         out.append((history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
         previous, previous_date = records, v.date

@@ -40,11 +40,6 @@ KIND_NOTES = {
     BOOLEAN: "Booleano: 1 = sí, 0 = no.",
     JSON: "Texto JSON (usar json_extract / json_each para consultarlo).",
 }
-# Columns the builder derives from a record (Dataset.derived) have no Field to read from.
-DERIVED = {
-    "slug": "nombre normalizado (minúsculas, sin tildes, con guiones); es el {nombre} de la ruta "
-    "/v1/finanzas/fci/fondos/{nombre}",
-}
 # The column a row is known by, when another table points at it.
 LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo")
 HEADER = (
@@ -150,11 +145,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
     """Metadata of every table and view the builder writes for one dataset."""
     layout = Layout(dataset)
     out: dict[str, dict] = {}
-    fields = (
-        list(value_columns(dataset.fields))
-        if not dataset.scalar_records
-        else [(dataset.fields[0].name, dataset.fields[0], describe_field(dataset.fields[0]))]
-    )
+    fields = list(value_columns(dataset.fields))  # a scalar list's one Field is its one column
     extra = []
     if dataset.has_children:
         extra.append(
@@ -190,10 +181,8 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
     if layout.codec.track_omitted:
         columns[OMITTED] = omitted_text()
     columns[EXTRA] = extra_text()
-    for column in dataset.derived:
-        if column not in DERIVED:
-            raise KeyError(f"{dataset.table}.{column}: columna derivada sin descripción en metadatos.DERIVED")
-        columns[column] = sentence(DERIVED[column]) + " Calculada al construir la base."
+    for column, computed in dataset.derived.items():
+        columns[column] = sentence(computed.description) + " Calculada al construir la base."
     main["columns"] = columns
     facet_and_units(main, fields, layout.stored)
     facets = main.get("facets", [])

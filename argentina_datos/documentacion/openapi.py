@@ -11,7 +11,7 @@ import re
 import sys
 import unicodedata
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import orjson
 
@@ -81,6 +81,7 @@ HTTP: `Access-Control-Allow-Origin: *`, `ETag` + `If-None-Match` (304), `Cache-C
 
 def _member_schema(m) -> dict:
     if isinstance(m, Field):
+        schema: dict[str, Any]
         if m.kind == JSON:
             schema = {"nullable": True}
         else:
@@ -173,11 +174,11 @@ def _response_schema(endpoint) -> dict:
             "fuente": {"type": "string", "description": "página del Senado de donde salen los datos"},
             "actualizado": {"type": "string", "description": "cuándo se actualizó el índice (ISO 8601)"},
         }
-        props.update({BY_TABLE[t].envelope_list: _list_of(t) for t in tables})
+        props.update({_envelope_list(t): _list_of(t) for t in tables})
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
     if endpoint.shape == "senador":
         props = {"senadorId": {"type": "string", "description": "el id pedido"}}
-        props.update({BY_TABLE[t].envelope_list: _list_of(t) for t in tables})
+        props.update({_envelope_list(t): _list_of(t) for t in tables})
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
     raise ValueError(f"forma de respuesta desconocida: {endpoint.shape}")
 
@@ -212,9 +213,15 @@ def _digits_maximum(p) -> Optional[int]:
     return 10 ** int(m.group(1)) - 1 if m else None
 
 
+def _envelope_list(table: str) -> str:
+    name = BY_TABLE[table].envelope_list
+    assert name, f"{table}: una respuesta con envoltorio necesita envelope_list"
+    return name
+
+
 def _parameter(p, served_maximum: Optional[int] = None) -> dict:
     integer = p.kind == INTEGER
-    schema = {"type": "integer" if integer else "string"}
+    schema: dict[str, Any] = {"type": "integer" if integer else "string"}
     if p.choices:
         schema["enum"] = list(p.choices)
     if not integer:
@@ -349,7 +356,7 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (api.V1.served_maxima); without them, the spec's."""
     paths = {}
-    tables = set()
+    tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):
         tables.update(e.datasets)
         first = BY_TABLE[e.datasets[0]]

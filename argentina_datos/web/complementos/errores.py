@@ -53,7 +53,7 @@ async def error_response(datasette, request, exception) -> Response:
         # A bug: worth a plain traceback in the log (not rich's, with every local variable).
         log.error("error en %s", request.path, exc_info=exception)
     info.update({"ok": False, "error": message, "status": status, "title": title})
-    headers = {}
+    headers: dict[str, str] = {}
     if datasette.cors:
         add_cors_headers(headers)
     if request.path.split("?")[0].endswith(".json"):

@@ -27,7 +27,7 @@ _budget = contextvars.ContextVar("presupuesto_de_facetas", default=None)
 class FacetBudget:
     def __init__(self, total_ms: int):
         self.total_ms = total_ms
-        self.deadline = None  # starts with the page's first facet query
+        self.deadline: float | None = None  # starts with the page's first facet query
 
     def time_limit(self, per_facet_ms: int) -> int:
         now = time.monotonic()

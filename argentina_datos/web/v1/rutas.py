@@ -90,6 +90,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     def derived(conn: sqlite3.Connection, values: dict, path: str):
         """No file at this path: the matching records of the list it is a cut of."""
         source = route.derive
+        assert source is not None  # derived() is only answered for routes that derive
         if not table_exists(conn, source.table):
             raise _no_data(endpoint, values, path)
         records = query_for(source.table).records(

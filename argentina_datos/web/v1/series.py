@@ -115,14 +115,8 @@ def apply(data: Any, query: Query) -> Any:
         raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
     if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
         raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
-    records = [
-        r
-        for r in data
-        if isinstance(r, dict)
-        and _day(r) is not None
-        and (not query.desde or _day(r) >= query.desde)
-        and (not query.hasta or _day(r) <= query.hasta)
-    ]
+    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
     if query.agrupar:
         records = group(records, query.agrupar, query.funcion or "promedio")
     return records
@@ -163,9 +157,9 @@ def group(records: list[dict], period: str, function: str) -> list[dict]:
     numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
     numeric -= {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
     groups: dict[tuple, list[dict]] = {}
-    for r in sorted(records, key=_day):  # stable: same-day records keep the list's order
+    for r in sorted(records, key=lambda r: _day(r) or ""):  # stable: same-day records keep the list's order
         series = tuple((k, orjson.dumps(v)) for k, v in r.items() if k != "fecha" and k not in numeric)
-        groups.setdefault((period_start(_day(r), period), series), []).append(r)
+        groups.setdefault((period_start(_day(r) or "", period), series), []).append(r)
     aggregate = AGGREGATES[function]
     out = []
     for (start, _), members in groups.items():
