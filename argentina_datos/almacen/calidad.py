@@ -27,6 +27,15 @@ FORBIDDEN_NULL = "null donde no se espera"
 IMPOSSIBLE_DATE = "fecha imposible"
 REPEATED_KEY = "clave repetida"
 PARTITION_MISMATCH = "no coincide con su archivo"
+# ... and those of the audit run over the built tables (construccion/auditoria.py).
+BUY_ABOVE_SELL = "compra mayor que venta"
+GAP = "faltan días"
+STOPPED = "serie detenida"
+JUMP = "salto"
+UNIT_SWITCH = "cambio de unidad"
+CONFLICT = "dos valores para una fecha"
+ENCODING = "codificación rota"
+AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCODING)
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -40,6 +49,8 @@ class Finding:
     campo: Optional[str]
     valor: Optional[str]  # the value as JSON text, cut to 200 characters
     detalle: str
+    fecha: Optional[str] = None  # the day the finding is about (AAAA-MM-DD), when it is about one
+    serie: Optional[str] = None  # which series of the table ("casa=blue"), when the table holds several
 
 
 def as_json(value) -> str:
@@ -52,22 +63,27 @@ def as_json(value) -> str:
 def create_sql() -> str:
     return (
         f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, control TEXT NOT NULL, "
-        "ruta TEXT, registro INTEGER, campo TEXT, valor TEXT, detalle TEXT NOT NULL)"
+        "ruta TEXT, registro INTEGER, campo TEXT, valor TEXT, detalle TEXT NOT NULL, fecha TEXT, serie TEXT)"
     )
 
 
 def insert(db, findings: Iterable[Finding]) -> None:
     db.executemany(
-        f"INSERT INTO {TABLE} (tabla, control, ruta, registro, campo, valor, detalle) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(f.tabla, f.control, f.ruta, f.registro, f.campo, f.valor, f.detalle) for f in findings],
+        f"INSERT INTO {TABLE} (tabla, control, ruta, registro, campo, valor, detalle, fecha, serie) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(f.tabla, f.control, f.ruta, f.registro, f.campo, f.valor, f.detalle, f.fecha, f.serie) for f in findings],
     )
 
 
 def summary(findings: Iterable[Finding]) -> list[str]:
-    """One line per table, check and field, with a count: what the build prints as warnings."""
-    counts = Counter((f.tabla, f.control, f.campo) for f in findings)
+    """One line per table, check and field, with a count: what the build prints as warnings.  The
+    audit's findings are about days and series, not records: one line per table and check."""
+    counts = Counter((f.tabla, f.control, None if f.control in AUDIT_CHECKS else f.campo) for f in findings)
     lines = []
     for (tabla, control, campo), n in counts.items():
+        if control in AUDIT_CHECKS:
+            lines.append(f"{tabla}: {control}: {n:,} {'hallazgo' if n == 1 else 'hallazgos'}")
+            continue
         where = f" «{campo}»" if campo else ""
         lines.append(f"{tabla}: {control}{where} en {n:,} {'registro' if n == 1 else 'registros'}")
     return lines

@@ -17,6 +17,7 @@ from argentina_datos.catalogo.esquema import (
     Field,
     Obj,
     Route,
+    Series,
     Source,
 )
 from argentina_datos.catalogo.parametros import FECHA_ARCHIVO, LISTADO_AÑO
@@ -66,8 +67,8 @@ def entidad(description="entidad financiera", **kw):
 
 
 # ---- templates of recurring dataset shapes ----------------------------------
-def serie(table, title, description, route, unit, origin, origin_url, valor_desc, first="fecha"):
-    """A date/value series: one file, one route."""
+def serie(table, title, description, route, unit, origin, origin_url, valor_desc, first="fecha", frequency=None):
+    """A date/value series: one file, one route; with a ``frequency``, audited as a Series."""
     valor = number("valor", valor_desc, unit=unit)
     day = fecha(description="fecha del dato", nullable=False)
     fields = [day, valor] if first == "fecha" else [valor, day]
@@ -82,6 +83,7 @@ def serie(table, title, description, route, unit, origin, origin_url, valor_desc
         unique=("fecha",),
         routes=[Route("/" + route, summary=title)],
         sort=("fecha",),
+        series=Series(frequency, values=("valor",)) if frequency else None,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, fecha, number, text
-from argentina_datos.catalogo.esquema import Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.esquema import DAILY, Dataset, Derivation, Route, Series, Source
 from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
 
 
@@ -38,6 +38,7 @@ DATASETS: list[Dataset] = [
         origin_url="https://www.ambito.com/contenidos/dolar.html",
         unique=("casa", "fecha"),
         sort=("fecha",),
+        series=Series(DAILY, by=("casa",), values=("compra", "venta")),
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
     ),
     Dataset(
@@ -103,6 +104,7 @@ DATASETS: list[Dataset] = [
         origin_url=BCRA[1],
         indexes=[("fecha",), ("moneda", "fecha")],
         sort=("fecha",),
+        series=Series(DAILY, by=("moneda",), values=("compra", "venta")),
         routes=[Route("/v1/cotizaciones", summary="Cotizaciones de todas las monedas")],
     ),
     Dataset(

@@ -173,6 +173,22 @@ class Computed:
     kind: str = TEXT
 
 
+# How often a series has a value (Series.frequency).
+DAILY, MONTHLY = "diaria", "mensual"
+
+
+@dataclass(frozen=True)
+class Series:
+    """The dataset is a time series, or one per value of ``by`` (a casa, a moneda): the build's data-quality
+    audit (construccion/auditoria.py) looks in it for missing days, a stop, jumps, unit switches and one date
+    with two different values."""
+
+    frequency: str  # DAILY: a value every business day; MONTHLY: one a month
+    by: Sequence[str] = ()  # the columns telling one series from another
+    values: Sequence[str] = ()  # the measures (none: only the dates are checked)
+    date: str = "fecha"
+
+
 @dataclass(frozen=True)
 class Dataset:
     table: str
@@ -200,6 +216,7 @@ class Dataset:
     derived: dict[str, Computed] = dc_field(default_factory=dict)  # extra column -> how it is computed
     links: Sequence[Link] = ()  # columns filled from other tables once all are built
     sort: Sequence[str] = ()  # default sort in the Datasette UI
+    series: Optional[Series] = None  # a time series, for the data-quality audit
     required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
 

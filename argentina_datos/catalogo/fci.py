@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import CAFCI, PORCENTAJE, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Children, Computed, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.esquema import DAILY, Children, Computed, Dataset, Obj, Route, Series, Source
 from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
 from argentina_datos.catalogo.slug import slugify
 
@@ -33,6 +33,9 @@ DATASETS: list[Dataset] = [
         origin_url=CAFCI[1],
         partitions=[CATEGORIA_FCI, LISTADO_FCI],
         lookups=("categoria", "listado", "fondo", "horizonte"),
+        # The listings as a whole: a fund that closes is no stopped series, and each fund's own dates
+        # would cost a pass over 1.4 million rows.
+        series=Series(DAILY, date="listado"),
         fts=("fondo",),
         routes=[
             Route(

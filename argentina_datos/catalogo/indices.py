@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie
-from argentina_datos.catalogo.esquema import Dataset, Route, Source
+from argentina_datos.catalogo.esquema import DAILY, MONTHLY, Dataset, Route, Series, Source
 
 DATASETS: list[Dataset] = [
     serie(
@@ -15,6 +15,7 @@ DATASETS: list[Dataset] = [
         "INDEC",
         "https://www.indec.gob.ar/",
         "variación mensual del IPC; la fecha es el último día del mes",
+        frequency=MONTHLY,
     ),
     serie(
         "inflacion_interanual",
@@ -25,6 +26,7 @@ DATASETS: list[Dataset] = [
         "INDEC",
         "https://www.indec.gob.ar/",
         "variación interanual del IPC; la fecha es el último día del mes",
+        frequency=MONTHLY,
     ),
     serie(
         "uva",
@@ -34,6 +36,7 @@ DATASETS: list[Dataset] = [
         "pesos por UVA",
         *BCRA,
         "valor de una UVA",
+        frequency=DAILY,
     ),
     Dataset(
         "riesgo_pais",
@@ -52,6 +55,7 @@ DATASETS: list[Dataset] = [
         origin_url="https://www.ambito.com/contenidos/riesgo-pais.html",
         unique=("fecha",),
         sort=("fecha",),
+        series=Series(DAILY, values=("valor",)),
         routes=[
             Route("/v1/finanzas/indices/riesgo-pais", summary="Serie de riesgo país"),
             Route("/v1/finanzas/indices/riesgo-pais/ultimo", shape="last", summary="Último riesgo país"),
@@ -76,6 +80,7 @@ DATASETS: list[Dataset] = [
         origin_url="https://www.utdt.edu/",
         unique=("fecha",),
         sort=("fecha",),
+        series=Series(MONTHLY, values=("valor",)),
         routes=[
             Route("/v1/politica/indices/confianza-gobierno", summary="Serie mensual"),
             Route("/v1/politica/indices/confianza-gobierno/ultimo", shape="last", summary="Último valor"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, entidad, integer, number, serie, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Route, Source
+from argentina_datos.catalogo.esquema import DAILY, Children, Dataset, Route, Source
 
 
 def plazo_fijo_fields(tasas_table):
@@ -59,6 +59,7 @@ DATASETS: list[Dataset] = [
         *BCRA,
         "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la fuente "
         "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje",
+        frequency=DAILY,
     ),
     Dataset(
         "plazo_fijo",

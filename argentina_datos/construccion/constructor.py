@@ -26,6 +26,7 @@ from argentina_datos.almacen.tablas import BUILD_TABLE, Layout, quote
 from argentina_datos.catalogo import DATASETS
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.construccion import versiones
+from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
     ABSENT_TABLE,
@@ -298,6 +299,9 @@ class Builder:
             view = layout.view_sql()
             if view:
                 db.execute(view)
+        audited = audit(db, layouts, self.today)
+        report.findings.extend(audited)
+        self._warn(audited)
         db.execute(calidad.create_sql())
         calidad.insert(db, report.findings)
         db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")

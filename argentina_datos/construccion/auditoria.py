@@ -1,0 +1,417 @@
+"""The data-quality audit: checks run over the freshly built tables, before the database is finished.
+
+Each finding is a row of the ``calidad`` table, next to those the codec wrote while loading (a field
+of another type, an impossible date, ...).  Nothing here changes a stored value or stops a build:
+upstream's data is kept as it came, and this says where it looks wrong.
+
+The checks read the catalogue, never a table name: compra > venta runs on every dataset with both
+fields, the series checks on every dataset that declares a ``Series`` (its frequency, the columns
+telling one series from another and its measures), the encoding check on every text column.  The
+thresholds are the constants below; the README ("Cómo leer la tabla calidad") explains them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+import statistics
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Callable, Iterable, Optional, Sequence
+
+from argentina_datos.almacen import calidad
+from argentina_datos.almacen.calidad import Finding, as_json
+from argentina_datos.almacen.tablas import Layout, quote
+from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Series
+
+# The datasets whose dates are the days without business (weekends aside).
+HOLIDAY_TABLES = ("feriados", "feriados_bancarios")
+
+# A series' usual spacing and typical change are estimated from at least this many values;
+# shorter series are checked only for gaps, unit switches and conflicting values.
+MIN_VALUES = 20
+# Stopped: more days since the last value, at build time, than STOP_TIMES times the series' usual
+# spacing (the median number of days between values), and at least STOP_MIN_DAYS.
+STOP_TIMES = 3
+STOP_MIN_DAYS = 7
+# A jump: a change from the previous value larger than JUMP_MIN (25 %) and than JUMP_TIMES times the
+# series' median change (so a volatile series needs a larger one).  Jumps and unit switches are ratios:
+# they are looked for only in measures that are always positive (not in a variation such as inflation).
+JUMP_MIN = 0.25
+JUMP_TIMES = 20
+# A unit switch: a value between 30 and 300 times the previous one, or the reverse: the same size written
+# ×100, a fraction that became a percentage (0.39 -> 39.18) or the other way round.
+UNIT_LOW, UNIT_HIGH = 30.0, 300.0
+
+# UTF-8 read as Latin-1 / Windows-1252: "Ã©" for "é", "Â°" for "°", "â€" for a dash or quote, or the
+# replacement character of bytes that were not text.  Upstream also lowercases some ("Asunciã“n").
+_MOJIBAKE = re.compile(
+    "[Ãã][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]|Â[\u00a0-\u00bf]|â€|\ufffd"
+)
+_MOJIBAKE_SQL = " OR ".join(f"instr({{c}}, '{s}') > 0" for s in ("Ã", "ã", "Â", "â€", "\ufffd"))
+
+
+@dataclass
+class Calendar:
+    """Business days: weekdays that are not a holiday, in the years the holiday tables cover (outside them
+    a missing day cannot be told from a holiday, so it is not counted)."""
+
+    holidays: set
+    years: set
+
+    @classmethod
+    def read(cls, db: sqlite3.Connection, layouts: Sequence[Layout]) -> "Calendar":
+        holidays: set = set()
+        for layout in layouts:
+            if layout.table in HOLIDAY_TABLES:
+                column = _date_column(layout)
+                if column:
+                    holidays |= {_day(r[0]) for r in db.execute(f"SELECT {quote(column)} FROM {quote(layout.table)}")}
+        holidays.discard(None)
+        return cls(holidays, {d.year for d in holidays})
+
+    def is_business(self, day: dt.date) -> bool:
+        return day.year in self.years and day.weekday() < 5 and day not in self.holidays
+
+    def missing(self, after: dt.date, before: dt.date) -> list[dt.date]:
+        """The business days strictly between two dates."""
+        days = []
+        day = after + dt.timedelta(days=1)
+        while day < before:
+            if self.is_business(day):
+                days.append(day)
+            day += dt.timedelta(days=1)
+        return days
+
+
+def audit(db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date) -> list[Finding]:
+    """Every check over every built table.  A check that fails (a table the catalogue describes
+    differently than it was built) is itself reported, never raised: findings never stop a build."""
+    calendar = Calendar.read(db, layouts)
+    findings: list[Finding] = []
+    for layout in layouts:
+        checks: list[tuple[str, Callable[[], Iterable[Finding]]]] = [
+            (calidad.BUY_ABOVE_SELL, lambda: buy_above_sell(db, layout)),
+            (calidad.ENCODING, lambda: broken_encoding(db, layout)),
+        ]
+        if layout.dataset.series:
+            checks.append((calidad.GAP, lambda: series_checks(db, layout, calendar, today)))
+        for control, check in checks:
+            try:
+                findings.extend(check())
+            except (sqlite3.Error, ValueError, TypeError, ArithmeticError) as e:
+                findings.append(Finding(layout.table, control, None, None, None, None, f"no se pudo revisar: {e}"))
+    return findings
+
+
+# ---- compra > venta ------------------------------------------------------------
+def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
+    """Quotes whose buying price is above their selling price (a dealer never buys dearer than it sells):
+    one finding per run of consecutive such days of a series, from its first day."""
+    columns = dict(layout.codec.columns)
+    if not {"compra", "venta"} <= columns.keys():
+        return []
+    labels = [c for c, f in layout.codec.columns if f.kind == TEXT and f.facet and c not in layout.lookups]
+    date = _date_column(layout)
+    if date is None:
+        return []
+    select = [quote(c) for c in labels] + [quote(date), "compra", "venta"]
+    rows = db.execute(
+        f"SELECT {', '.join(select)} FROM {quote(layout.table)} WHERE compra IS NOT NULL AND venta IS NOT NULL "
+        f"ORDER BY {', '.join(str(i + 1) for i in range(len(labels) + 1))}"
+    ).fetchall()
+    n = len(labels)
+    out = []
+    for key, series in groupby(rows, key=lambda r: r[:n]):
+        serie = _label(labels, key)
+        for above, run in groupby(series, key=lambda r: r[n + 1] > r[n + 2]):
+            if not above:
+                continue
+            days = list(run)
+            first, last = days[0], days[-1]
+            span = f"el {first[n]}" if len(days) == 1 else f"en {len(days)} días seguidos, del {first[n]} al {last[n]}"
+            out.append(
+                Finding(
+                    layout.table,
+                    calidad.BUY_ABOVE_SELL,
+                    None,
+                    None,
+                    "compra, venta",
+                    as_json({"compra": first[n + 1], "venta": first[n + 2]}),
+                    f"compra mayor que venta {span} (el primero: compra {first[n + 1]}, venta {first[n + 2]})",
+                    fecha=first[n],
+                    serie=serie,
+                )
+            )
+    return out
+
+
+# ---- broken encoding -------------------------------------------------------------
+def broken_encoding(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
+    """Text that was UTF-8 read as Latin-1 somewhere upstream: one finding per column and distinct value."""
+    targets: list[tuple[str, str]] = []  # (table, column)
+    for column, f in layout.codec.columns:
+        if f.kind != TEXT or f.is_date:
+            continue
+        targets.append((layout.lookup_table(column), column) if column in layout.lookups else (layout.table, column))
+    for p in layout.partition_only:
+        if p.name in layout.lookups:
+            targets.append((layout.lookup_table(p.name), p.name))
+    for child in layout.all_children():
+        targets += [(child.table, c) for c, f in child.codec.columns if f.kind == TEXT and not f.is_date]
+    out = []
+    for table, column in targets:
+        c = quote(column)
+        rows = db.execute(
+            f"SELECT {c}, count(*) FROM {quote(table)} WHERE {_MOJIBAKE_SQL.format(c=c)} GROUP BY {c} ORDER BY {c}"
+        ).fetchall()
+        for text, n in rows:
+            found = _MOJIBAKE.search(text)
+            if not found:
+                continue
+            repaired = _repair(text)
+            out.append(
+                Finding(
+                    table,
+                    calidad.ENCODING,
+                    None,
+                    None,
+                    column,
+                    as_json(text),
+                    f"«{_visible(found.group())}» en «{column}»: texto UTF-8 leído como Latin-1"
+                    + (f" (sería «{repaired}»)" if repaired else "")
+                    + f", en {n:,} {'fila' if n == 1 else 'filas'}",
+                )
+            )
+    return out
+
+
+def _visible(text: str) -> str:
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def _repair(text: str) -> Optional[str]:
+    # Read as Windows-1252 ("Ã©") or as Latin-1, whose bytes 0x80-0x9F are control characters ("Ã\x89").
+    raw = bytearray()
+    for ch in text:
+        try:
+            raw += ch.encode("cp1252")
+        except UnicodeError:
+            if ord(ch) > 0xFF:
+                return None
+            raw.append(ord(ch))
+    try:
+        fixed = raw.decode("utf-8")
+    except UnicodeError:
+        return None
+    return fixed if fixed != text else None
+
+
+# ---- series ------------------------------------------------------------------------
+def series_checks(db: sqlite3.Connection, layout: Layout, calendar: Calendar, today: dt.date) -> list[Finding]:
+    """Gaps, a stop, jumps, unit switches and conflicting values in each series of a dataset."""
+    series = layout.dataset.series
+    assert series is not None
+    out: list[Finding] = []
+    # Repeated dates under the natural key are already the codec's "clave repetida".
+    keyed = set(layout.dataset.unique) == set(series.by) | {series.date}
+    for key, rows in groupby(_series_rows(db, layout, series), key=lambda r: r[0]):
+        label = _label(series.by, key)
+        points: list[tuple[dt.date, tuple]] = []
+        for day, same_day in groupby(((r[1], r[2:]) for r in rows), key=lambda r: r[0]):
+            values = [v for _, v in same_day]
+            if not keyed and len(set(values)) > 1:
+                out.append(_conflict(layout, series, label, day, values))
+            points.append((day, values[0]))
+        finding = _make(layout.table, label)
+        out += _gaps(series, points, calendar, finding)
+        out += _stop(points, today, finding)
+        for i, column in enumerate(series.values):
+            measured = [(d, v[i]) for d, v in points if v[i] is not None]
+            # Ratios only mean something for a positive quantity: a variation (inflation) crosses zero.
+            if all(_positive(v) for _, v in measured):
+                out += _changes(column, measured, finding)
+    return _merge_columns(out)
+
+
+def _series_rows(db: sqlite3.Connection, layout: Layout, series: Series) -> list[tuple]:
+    """(series key, date, *values) for each row with a calendar date, by series and date."""
+    columns = list(series.by) + [series.date]
+    if not series.values and not series.by and series.date in layout.lookups:
+        # Only the dates: the lookup table holds each distinct one once (a few hundred, not 1.4 million rows).
+        table, selects, joins = layout.lookup_table(series.date), [quote(series.date)], ""
+    else:
+        table, joins, selects = layout.table, "", []
+        for i, c in enumerate(columns + list(series.values)):
+            if c in layout.lookups:
+                joins += " " + layout.lookup_join(c, f"l{i}")
+                selects.append(f"l{i}.{quote(c)}")
+            else:
+                selects.append(f"t.{quote(c)}")
+    order = ", ".join(str(i + 1) for i in range(len(columns)))
+    rows = db.execute(f"SELECT {', '.join(selects)} FROM {quote(table)} t{joins} ORDER BY {order}").fetchall()
+    n = len(series.by)
+    out = []
+    for row in rows:
+        day = _day(row[n])
+        if day is not None:
+            out.append((tuple(row[:n]), day, *row[n + 1 :]))
+    return out
+
+
+def _make(table: str, label: Optional[str]):
+    def finding(control, day, campo, valor, detalle) -> Finding:
+        return Finding(
+            table, control, None, None, campo, valor, detalle, fecha=day.isoformat() if day else None, serie=label
+        )
+
+    return finding
+
+
+def _conflict(layout: Layout, series: Series, label, day: dt.date, values: list[tuple]) -> Finding:
+    distinct = list(dict.fromkeys(values))
+    return _make(layout.table, label)(
+        calidad.CONFLICT,
+        day,
+        ", ".join(series.values),
+        as_json([list(v) for v in distinct]),
+        f"{len(values)} registros del {day} con valores distintos: "
+        + " / ".join(", ".join(f"{c}={v}" for c, v in zip(series.values, vs)) for vs in distinct),
+    )
+
+
+def _gaps(series: Series, points, calendar: Calendar, finding) -> list[Finding]:
+    out = []
+    for (before, _), (after, _) in zip(points, points[1:]):
+        if series.frequency == DAILY:
+            missing = calendar.missing(before, after)
+            unit = "día hábil" if len(missing) == 1 else "días hábiles"
+        elif series.frequency == MONTHLY:
+            missing = _months_between(before, after)
+            unit = "mes" if len(missing) == 1 else "meses"
+        else:
+            return []
+        if missing:
+            span = f"el {missing[0]}" if len(missing) == 1 else f"del {missing[0]} al {missing[-1]}"
+            if series.frequency == MONTHLY:
+                span = f"{missing[0]:%Y-%m}" if len(missing) == 1 else f"de {missing[0]:%Y-%m} a {missing[-1]:%Y-%m}"
+            out.append(
+                finding(
+                    calidad.GAP,
+                    missing[0],
+                    None,
+                    str(len(missing)),
+                    f"falta{'n' if len(missing) > 1 else ''} {len(missing)} {unit}: {span} "
+                    f"(valores el {before} y el {after})",
+                )
+            )
+    return out
+
+
+def _months_between(before: dt.date, after: dt.date) -> list[dt.date]:
+    first = before.year * 12 + before.month
+    last = after.year * 12 + after.month
+    return [dt.date(m // 12, m % 12 + 1, 1) for m in range(first, last - 1)]
+
+
+def _stop(points, today: dt.date, finding) -> list[Finding]:
+    if len(points) < MIN_VALUES:
+        return []
+    usual = statistics.median((b - a).days for (a, _), (b, _) in zip(points, points[1:]))
+    last = points[-1][0]
+    days = (today - last).days
+    limit = max(STOP_MIN_DAYS, STOP_TIMES * usual)
+    if days <= limit:
+        return []
+    return [
+        finding(
+            calidad.STOPPED,
+            last,
+            None,
+            str(days),
+            f"último valor el {last}: {days:,} días antes de la construcción ({today}); "
+            f"su espaciado habitual es de {usual:g} {'día' if usual == 1 else 'días'} (límite: {limit:g})",
+        )
+    ]
+
+
+def _positive(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+def _changes(column: str, values: list[tuple[dt.date, float]], finding) -> list[Finding]:
+    """Unit switches and jumps between consecutive values of one measure."""
+    pairs = [(day, prev, cur) for (_, prev), (day, cur) in zip(values, values[1:])]
+    out = []
+    jump_limit = None
+    if len(values) >= MIN_VALUES:
+        jump_limit = max(JUMP_MIN, JUMP_TIMES * statistics.median(abs(cur / prev - 1) for _, prev, cur in pairs))
+    for day, prev, cur in pairs:
+        ratio = cur / prev
+        if UNIT_LOW <= ratio <= UNIT_HIGH or UNIT_LOW <= 1 / ratio <= UNIT_HIGH:
+            out.append(
+                finding(
+                    calidad.UNIT_SWITCH,
+                    day,
+                    column,
+                    as_json([prev, cur]),
+                    f"{column} pasó de {prev} a {cur} ({_times(ratio)}): la misma magnitud escrita en otra escala",
+                )
+            )
+        elif jump_limit is not None and abs(ratio - 1) > jump_limit:
+            out.append(
+                finding(
+                    calidad.JUMP,
+                    day,
+                    column,
+                    as_json([prev, cur]),
+                    f"{column} pasó de {prev} a {cur} ({ratio - 1:+.0%}; límite de la serie: ±{jump_limit:.0%})",
+                )
+            )
+    return out
+
+
+def _times(ratio: float) -> str:
+    return f"×{ratio:.0f}" if ratio >= 1 else f"÷{1 / ratio:.0f}"
+
+
+def _merge_columns(findings: list[Finding]) -> list[Finding]:
+    """compra and venta usually jump on the same day: one finding per series, day and check."""
+    merged: dict[object, Finding] = {}
+    for f in findings:
+        key = (f.control, f.serie, f.fecha) if f.control in (calidad.JUMP, calidad.UNIT_SWITCH) else id(f)
+        if key in merged:
+            first = merged[key]
+            merged[key] = Finding(
+                first.tabla,
+                first.control,
+                None,
+                None,
+                f"{first.campo}, {f.campo}",
+                first.valor,
+                f"{first.detalle}; {f.detalle}",
+                first.fecha,
+                first.serie,
+            )
+        else:
+            merged[key] = f
+    return list(merged.values())
+
+
+# ---- helpers ---------------------------------------------------------------------------
+def _date_column(layout: Layout) -> Optional[str]:
+    return next((c for c, f in layout.codec.columns if f.is_date), None)
+
+
+def _day(value) -> Optional[dt.date]:
+    if type(value) is not str or len(value) != 10:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _label(columns: Sequence[str], values: Sequence) -> Optional[str]:
+    return ", ".join(f"{c}={v}" for c, v in zip(columns, values)) or None

@@ -1,0 +1,65 @@
+"""The catalogue's derived tables (DerivedTable), computed once every dataset's table is built."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Callable, Iterable
+
+from argentina_datos.almacen.tablas import quote
+from argentina_datos.catalogo.esquema import SQL_TYPES, DerivedTable
+
+
+def create_sql(derived: DerivedTable) -> str:
+    references = dict(derived.references)
+    columns = []
+    for f in derived.fields:
+        column = f"{quote(f.name)} {SQL_TYPES[f.kind]}"
+        if not f.nullable:
+            column += " NOT NULL"
+        if f.name in references:
+            column += f" REFERENCES {quote(references[f.name])}(id)"
+        columns.append(column)
+    key = ", ".join(quote(c) for c in derived.key)
+    return f"CREATE TABLE {quote(derived.table)} ({', '.join(columns)}, PRIMARY KEY ({key})) WITHOUT ROWID"
+
+
+def index_sql(derived: DerivedTable) -> list[str]:
+    return [
+        f"CREATE INDEX {quote(derived.table + '_' + '_'.join(cols))} ON {quote(derived.table)} "
+        f"({', '.join(quote(c) for c in cols)})"
+        for cols in derived.indexes
+    ]
+
+
+def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
+    """Creates and fills one derived table; returns its row count."""
+    db.execute(create_sql(derived))
+    if callable(derived.fill):
+        placeholders = ", ".join("?" for _ in derived.fields)
+        db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", derived.fill(db))
+    else:
+        for statement in derived.fill:
+            db.execute(statement)
+    for statement in index_sql(derived):
+        db.execute(statement)
+    return db.execute(f"SELECT count(*) FROM {quote(derived.table)}").fetchone()[0]
+
+
+def build_all(
+    db: sqlite3.Connection, tables: Iterable[DerivedTable], say: Callable[[str, int, float], None]
+) -> list[str]:
+    """Builds each derived table whose tables exist; returns the names of those skipped."""
+    existing = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    skipped = []
+    for derived in tables:
+        if not set(derived.reads) <= existing:
+            skipped.append(derived.table)
+            continue
+        start = time.perf_counter()
+        db.execute("BEGIN")
+        rows = build(db, derived)
+        db.execute("COMMIT")
+        existing.add(derived.table)
+        say(derived.table, rows, time.perf_counter() - start)
+    return skipped

@@ -1,0 +1,285 @@
+"""The data-quality audit (construccion/auditoria.py): each check finds its problem in a tiny source
+that has it, and nothing in one that does not; a finding never stops a build."""
+
+import datetime as dt
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from argentina_datos.almacen import calidad
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.construccion import auditoria, cli
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
+
+HOY = dt.date(2025, 4, 1)
+UVA = "v1/finanzas/indices/uva"
+DOLARES = "v1/cotizaciones/dolares"
+MONEDAS = "v1/cotizaciones"
+DEPOSITOS = "v1/finanzas/tasas/depositos30Dias"
+INFLACION = "v1/finanzas/indices/inflacion"
+FERIADOS = "v1/feriados/2025"
+# Carnaval 2025: Monday 3 and Tuesday 4 March are holidays, not missing days.
+CARNAVAL = [
+    {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
+    {"fecha": "2025-03-04", "tipo": "inamovible", "nombre": "Carnaval"},
+]
+
+
+def escribir(root: Path, route: str, records) -> None:
+    path = root / route / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(records, ensure_ascii=False))
+
+
+def construir(tmp_path: Path, archivos: dict, hoy: dt.date = HOY) -> list[dict]:
+    """Build the datasets of ``archivos`` (route -> records) and give back the calidad rows."""
+    root = tmp_path / "fuente"
+    for route, records in archivos.items():
+        escribir(root, route, records)
+    tablas = {
+        UVA: "uva",
+        DOLARES: "cotizaciones_dolares",
+        MONEDAS: "cotizaciones",
+        DEPOSITOS: "depositos_30_dias",
+        INFLACION: "inflacion",
+        FERIADOS: "feriados",
+    }
+    salida = tmp_path / "a.db"
+    Builder(DirectorySource(root), salida, datasets=[BY_TABLE[tablas[r]] for r in archivos], today=hoy).run()
+    with sqlite3.connect(salida) as con:
+        con.row_factory = sqlite3.Row
+        return [dict(r) for r in con.execute("SELECT * FROM calidad ORDER BY id")]
+
+
+def de(hallazgos: list[dict], control: str) -> list[dict]:
+    return [h for h in hallazgos if h["control"] == control]
+
+
+def dias_habiles(desde: str, n: int, sin: tuple = ()) -> list[str]:
+    """n weekdays from ``desde`` that are not Carnaval 2025 nor in ``sin``."""
+    out, day = [], dt.date.fromisoformat(desde)
+    while len(out) < n:
+        if day.weekday() < 5 and day.isoformat() not in ("2025-03-03", "2025-03-04") + sin:
+            out.append(day.isoformat())
+        day += dt.timedelta(days=1)
+    return out
+
+
+def serie(fechas: list[str], valores=None) -> list[dict]:
+    valores = valores or [100 + i * 0.1 for i in range(len(fechas))]
+    return [{"fecha": f, "valor": v} for f, v in zip(fechas, valores)]
+
+
+# ---- compra > venta ------------------------------------------------------------------
+def cotizacion(casa, compra, venta, fecha):
+    return {"casa": casa, "compra": compra, "venta": venta, "fecha": fecha}
+
+
+def test_compra_above_venta_is_one_finding_per_run_of_days(tmp_path):
+    dolares = [
+        cotizacion("blue", 10, 11, "2025-02-03"),
+        cotizacion("blue", 12, 11, "2025-02-04"),
+        cotizacion("blue", 12, 11.5, "2025-02-05"),
+        cotizacion("blue", 11, 12, "2025-02-06"),
+        cotizacion("oficial", 10, 10, "2025-02-04"),  # equal is no finding
+    ]
+    hallazgos = de(construir(tmp_path, {DOLARES: dolares}), calidad.BUY_ABOVE_SELL)
+    assert [(h["tabla"], h["serie"], h["fecha"]) for h in hallazgos] == [
+        ("cotizaciones_dolares", "casa=blue", "2025-02-04")
+    ]
+    assert "2 días seguidos, del 2025-02-04 al 2025-02-05" in hallazgos[0]["detalle"]
+    assert json.loads(hallazgos[0]["valor"]) == {"compra": 12, "venta": 11}
+
+
+def test_compra_below_venta_is_no_finding(tmp_path):
+    dolares = [cotizacion("blue", 10, 11, "2025-02-03"), cotizacion("blue", None, 11, "2025-02-04")]
+    assert de(construir(tmp_path, {DOLARES: dolares}), calidad.BUY_ABOVE_SELL) == []
+
+
+# ---- gaps ------------------------------------------------------------------------------
+def test_a_missing_business_day_is_a_gap_and_a_holiday_is_not(tmp_path):
+    fechas = dias_habiles("2025-02-26", 8, sin=("2025-03-06",))  # Carnaval skipped as well
+    hallazgos = construir(tmp_path, {FERIADOS: CARNAVAL, UVA: serie(fechas)})
+    huecos = de(hallazgos, calidad.GAP)
+    assert [(h["tabla"], h["fecha"], h["valor"]) for h in huecos] == [("uva", "2025-03-06", "1")]
+    assert "falta 1 día hábil: el 2025-03-06 (valores el 2025-03-05 y el 2025-03-07)" == huecos[0]["detalle"]
+
+
+def test_a_series_without_missing_days_has_no_gap(tmp_path):
+    # Weekends and Carnaval are no business days; a value on a Saturday is no problem either.
+    fechas = sorted(dias_habiles("2025-02-26", 8) + ["2025-03-08"])
+    hallazgos = construir(tmp_path, {FERIADOS: CARNAVAL, UVA: serie(fechas)})
+    assert de(hallazgos, calidad.GAP) == []
+
+
+def test_without_a_holiday_calendar_for_the_year_no_gap_is_claimed(tmp_path):
+    hallazgos = construir(tmp_path, {FERIADOS: CARNAVAL, UVA: serie(["2019-01-02", "2019-01-10"])})
+    assert de(hallazgos, calidad.GAP) == []
+
+
+def test_a_missing_month_is_a_gap_in_a_monthly_series(tmp_path):
+    meses = ["2024-10-31", "2024-11-30", "2025-02-28", "2025-03-31"]
+    huecos = de(construir(tmp_path, {INFLACION: serie(meses)}), calidad.GAP)
+    assert [(h["tabla"], h["fecha"], h["valor"]) for h in huecos] == [("inflacion", "2024-12-01", "2")]
+    assert "de 2024-12 a 2025-01" in huecos[0]["detalle"]
+    assert de(construir(tmp_path / "b", {INFLACION: serie(meses[2:])}), calidad.GAP) == []
+
+
+# ---- stopped series ---------------------------------------------------------------------
+def test_a_series_with_no_value_for_longer_than_usual_has_stopped(tmp_path):
+    fechas = [(dt.date(2025, 1, 1) + dt.timedelta(days=i)).isoformat() for i in range(30)]  # up to 2025-01-30
+    detenidas = de(construir(tmp_path, {UVA: serie(fechas)}, hoy=dt.date(2025, 3, 1)), calidad.STOPPED)
+    assert [(h["tabla"], h["fecha"], h["valor"]) for h in detenidas] == [("uva", "2025-01-30", "30")]
+    assert "espaciado habitual es de 1 día" in detenidas[0]["detalle"]
+
+
+def test_a_series_up_to_date_at_build_time_has_not_stopped(tmp_path):
+    fechas = [(dt.date(2025, 1, 1) + dt.timedelta(days=i)).isoformat() for i in range(30)]
+    assert de(construir(tmp_path, {UVA: serie(fechas)}, hoy=dt.date(2025, 2, 4)), calidad.STOPPED) == []
+
+
+# ---- jumps ---------------------------------------------------------------------------------
+def test_a_change_far_beyond_the_usual_one_is_a_jump(tmp_path):
+    fechas = dias_habiles("2025-01-02", 30)
+    valores = [100 + i for i in range(30)]
+    valores[20] = 200  # +66 %, and back
+    saltos = de(construir(tmp_path, {UVA: serie(fechas, valores)}), calidad.JUMP)
+    assert [(h["fecha"], h["campo"], json.loads(h["valor"])) for h in saltos] == [
+        (fechas[20], "valor", [119, 200]),
+        (fechas[21], "valor", [200, 121]),
+    ]
+
+
+def test_steady_changes_are_no_jump(tmp_path):
+    fechas = dias_habiles("2025-01-02", 30)
+    valores = [100 * 1.1**i for i in range(30)]  # +10 % a day: large, but the series' usual change
+    assert de(construir(tmp_path, {UVA: serie(fechas, valores)}), calidad.JUMP) == []
+
+
+def test_a_variation_that_crosses_zero_is_not_checked_for_jumps(tmp_path):
+    meses = [f"{2000 + i // 12}-{i % 12 + 1:02d}-28" for i in range(30)]
+    valores = [0.1 if i % 2 else 3.0 for i in range(30)]
+    valores[5] = -0.5  # deflation: ratios mean nothing
+    hallazgos = construir(tmp_path, {INFLACION: serie(meses, valores)})
+    assert de(hallazgos, calidad.JUMP) == [] and de(hallazgos, calidad.UNIT_SWITCH) == []
+
+
+def test_compra_and_venta_jumping_the_same_day_are_one_finding(tmp_path):
+    fechas = dias_habiles("2025-01-02", 25)
+    dolares = [cotizacion("oficial", 100 + i, 105 + i, f) for i, f in enumerate(fechas)]
+    dolares[24] = cotizacion("oficial", 300, 320, fechas[24])
+    saltos = de(construir(tmp_path, {DOLARES: dolares}), calidad.JUMP)
+    assert [(h["serie"], h["fecha"], h["campo"]) for h in saltos] == [("casa=oficial", fechas[24], "compra, venta")]
+
+
+# ---- unit switches ---------------------------------------------------------------------------
+def test_a_fraction_written_as_a_percentage_is_a_unit_switch(tmp_path):
+    fechas = dias_habiles("2025-01-02", 5)
+    cambios = de(
+        construir(tmp_path, {DEPOSITOS: serie(fechas, [0.3748, 0.375, 39.18, 0.3743, 0.376])}), calidad.UNIT_SWITCH
+    )
+    assert [(h["tabla"], h["fecha"], json.loads(h["valor"])) for h in cambios] == [
+        ("depositos_30_dias", fechas[2], [0.375, 39.18]),
+        ("depositos_30_dias", fechas[3], [39.18, 0.3743]),
+    ]
+    assert "×104" in cambios[0]["detalle"]
+
+
+def test_a_series_in_one_unit_has_no_unit_switch(tmp_path):
+    fechas = dias_habiles("2025-01-02", 5)
+    hallazgos = construir(tmp_path, {DEPOSITOS: serie(fechas, [0.37, 0.38, 0.9, 0.39, 0.4])})
+    assert de(hallazgos, calidad.UNIT_SWITCH) == []
+
+
+# ---- two values for one date ----------------------------------------------------------------------
+def moneda(m, compra, fecha):
+    return {"moneda": m, "casa": "oficial", "compra": compra, "venta": compra + 1, "fecha": fecha}
+
+
+def test_one_date_with_two_different_values_is_reported(tmp_path):
+    monedas = [moneda("USD", 10, "2025-02-03"), moneda("USD", 11, "2025-02-03"), moneda("EUR", 11, "2025-02-03")]
+    conflictos = de(construir(tmp_path, {MONEDAS: monedas}), calidad.CONFLICT)
+    assert [(h["tabla"], h["serie"], h["fecha"]) for h in conflictos] == [("cotizaciones", "moneda=USD", "2025-02-03")]
+    assert json.loads(conflictos[0]["valor"]) == [[10, 11], [11, 12]]
+
+
+def test_the_same_record_twice_is_no_conflict(tmp_path):
+    monedas = [moneda("USD", 10, "2025-02-03"), moneda("USD", 10, "2025-02-03")]
+    assert de(construir(tmp_path, {MONEDAS: monedas}), calidad.CONFLICT) == []
+
+
+# ---- broken encoding ------------------------------------------------------------------------------
+def test_utf8_read_as_latin1_is_reported_with_its_repair(tmp_path):
+    feriados = [
+        {"fecha": "2025-06-20", "tipo": "inamovible", "nombre": "DÃ­a de la Bandera"},
+        {"fecha": "2025-07-09", "tipo": "inamovible", "nombre": "DÃ­a de la Bandera"},
+        {"fecha": "2025-05-25", "tipo": "inamovible", "nombre": "Revolución de Mayo"},
+    ]
+    rotos = de(construir(tmp_path, {FERIADOS: feriados}), calidad.ENCODING)
+    assert [(h["tabla"], h["campo"], json.loads(h["valor"])) for h in rotos] == [
+        ("feriados", "nombre", "DÃ­a de la Bandera")
+    ]
+    assert "sería «Día de la Bandera»" in rotos[0]["detalle"] and "en 2 filas" in rotos[0]["detalle"]
+
+
+def test_spanish_and_portuguese_text_is_not_mojibake(tmp_path):
+    feriados = [{"fecha": "2025-06-20", "tipo": "inamovible", "nombre": "Día de São Paulo, ÑANDÚ"}]
+    assert de(construir(tmp_path, {FERIADOS: feriados}), calidad.ENCODING) == []
+
+
+# ---- the audit and the rest of calidad ------------------------------------------------------------
+def test_codec_findings_and_audit_findings_share_the_table(tmp_path):
+    fechas = dias_habiles("2025-02-26", 8, sin=("2025-03-06",))
+    registros = serie(fechas)
+    registros[1] = {"fecha": "2025-02-27", "valor": "14,06"}  # wrong type
+    registros.append({"fecha": "2025-02-30", "valor": 1})  # impossible date
+    hallazgos = construir(tmp_path, {FERIADOS: CARNAVAL, UVA: registros})
+    assert [(h["control"], h["registro"], h["campo"], h["fecha"]) for h in hallazgos] == [
+        (calidad.WRONG_TYPE, 2, "valor", None),
+        (calidad.IMPOSSIBLE_DATE, 9, "fecha", None),
+        (calidad.GAP, None, None, "2025-03-06"),
+    ]
+
+
+def test_a_failing_check_is_reported_and_the_build_goes_on(tmp_path, monkeypatch):
+    def roto(db, layout):
+        raise sqlite3.OperationalError("no such column: compra")
+
+    monkeypatch.setattr(auditoria, "buy_above_sell", roto)
+    hallazgos = construir(tmp_path, {DOLARES: [cotizacion("blue", 12, 11, "2025-02-04")]})
+    fallas = de(hallazgos, calidad.BUY_ABOVE_SELL)
+    assert [h["tabla"] for h in fallas] == ["cotizaciones_dolares"]
+    assert fallas[0]["detalle"] == "no se pudo revisar: no such column: compra"
+
+
+def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
+    root = tmp_path / "fuente"
+    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
+    code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "aviso: depositos_30_dias: cambio de unidad: 4 hallazgos" in err.splitlines()
+
+
+# ---- the real mirror ------------------------------------------------------------------------------
+@pytest.mark.mirror
+def test_the_real_build_audits_what_real_data_has(conn):
+    found = dict(conn.execute("SELECT control, count(*) FROM calidad GROUP BY control").fetchall())
+    # The mirror is frozen in 2026: at any later build its series have stopped.
+    for control in (calidad.BUY_ABOVE_SELL, calidad.GAP, calidad.STOPPED, calidad.JUMP, calidad.UNIT_SWITCH):
+        assert found.get(control, 0) > 0, control
+    # Upstream's known quirks, each where the catalogue says.
+    assert conn.execute(
+        "SELECT count(*) FROM calidad WHERE tabla = 'depositos_30_dias' AND control = ? AND fecha = '2024-08-27'",
+        [calidad.UNIT_SWITCH],
+    ).fetchone() == (1,)
+    assert conn.execute(
+        "SELECT count(*) FROM calidad WHERE tabla = 'diputados_misiones' AND control = ? AND valor LIKE '%Asunci%'",
+        [calidad.ENCODING],
+    ).fetchone() == (1,)
+    # Readable: a few hundred findings, not one per row.
+    assert sum(found.get(c, 0) for c in calidad.AUDIT_CHECKS) < 1000
+    assert not conn.execute("SELECT count(*) FROM calidad WHERE detalle LIKE 'no se pudo revisar%'").fetchone()[0]
