@@ -76,6 +76,8 @@ class Calendar:
 
     def missing(self, after: dt.date, before: dt.date) -> list[dt.date]:
         """The business days strictly between two dates."""
+        if (before - after).days <= 1:  # most pairs of a daily series
+            return []
         days = []
         day = after + dt.timedelta(days=1)
         while day < before:
