@@ -29,7 +29,9 @@ def _link(text: str) -> str:
     return str(markupsafe.escape(text))
 
 
-@hookimpl
+# tryfirst: the first plugin with an answer renders the cell, and the entry-point plugins (this one,
+# datasette-json-html) are otherwise called in an order no one chose.
+@hookimpl(tryfirst=True)
 def render_cell(value, column, table, database, datasette):
     if not isinstance(value, str):
         return None

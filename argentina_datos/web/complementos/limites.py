@@ -88,7 +88,9 @@ async def check_view_offset(args, datasette, database, table) -> None:
             raise BadRequest(f"_next de una vista es un número de fila, no «{value[:100]}»")
 
 
-@hookimpl
+# tryfirst: before Datasette's own filters (registered after the entry-point plugins, so called
+# before them otherwise), whose _through parsing fails with a 500 on the values checked here.
+@hookimpl(tryfirst=True)
 def filters_from_request(request, database, table, datasette):
     # Called by every table page before its queries run: the place where an exception becomes
     # Datasette's own 400 page (HTML, or JSON for .json).
