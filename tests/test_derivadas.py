@@ -158,3 +158,20 @@ def test_deflated_dollar_against_a_hand_computation(conn):
     row = next(r for r in rows if r["mes"] < last and r["venta_pesos_corrientes"])
     factor = math.prod(1 + v / 100 for m, v in inflation.items() if row["mes"] < m <= last)
     assert row["venta_pesos_de_hoy"] == pytest.approx(row["venta_pesos_corrientes"] * factor, rel=1e-3)
+
+
+# ---- one unit where the source mixes scales --------------------------------------------------------
+def test_as_fraction_takes_values_above_the_threshold_as_percentages():
+    from argentina_datos.catalogo.campos import as_fraction
+
+    rule = as_fraction("valor", percent_above=10).compute
+    assert [rule({"valor": v}) for v in (0.0634, 1.3042, 10, 39.92, 56)] == [0.0634, 1.3042, 10.0, 0.3992, 0.56]
+    assert rule({"valor": None}) is None and rule({"valor": "39,9"}) is None and rule({"valor": True}) is None
+
+
+@pytest.mark.parametrize("table, column", [("depositos_30_dias", "valorFraccion"), ("cuentas_remuneradas_usd", "tasaFraccion")])
+def test_mixed_scale_columns_have_one_unit(conn, table, column):
+    (outside, typed, total) = conn.execute(
+        f'SELECT sum("{column}" NOT BETWEEN 0 AND 2), sum(typeof("{column}") = \'real\'), count(*) FROM "{table}"'
+    ).fetchone()
+    assert total > 0 and outside == 0 and typed == total

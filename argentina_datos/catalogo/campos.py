@@ -13,6 +13,7 @@ from argentina_datos.catalogo.esquema import (
     NUMBER,
     TEXT,
     Children,
+    Computed,
     Dataset,
     Field,
     Obj,
@@ -122,6 +123,7 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
         required=False,
         sort=("fecha",),
         versions_of=base.table,
+        derived=base.derived,
     )
 
 
@@ -140,4 +142,24 @@ def por_año(table, title, description, route, fields, año, what, origin):
             Route("/" + route, where={"listado": "actual"}, summary=f"{what} del año en curso"),
             Route(f"/{route}/{{año}}", [año], where={"listado": lambda p: str(p["año"])}, summary=f"{what} de un año"),
         ],
+    )
+
+
+# ---- one unit where a source mixes scales ----------------------------------------------------------
+def as_fraction(name: str, percent_above: float) -> Computed:
+    """The column ``name`` always as a fraction, for a source that publishes it as a fraction some days and
+    as a percentage others.  The one rule, for every such column: a value greater than ``percent_above``
+    (chosen per column, above every fraction the source has published) is a percentage, divided by 100."""
+
+    def compute(record: dict):
+        value = record[name]
+        if type(value) not in (int, float):
+            return None
+        return value / 100 if value > percent_above else float(value)
+
+    return Computed(
+        f"«{name}» siempre como fracción (0.25 = 25 %): la fuente lo publica a veces como fracción y a veces como "
+        f"porcentaje; un valor mayor que {percent_above:g} se toma como porcentaje y se divide por 100",
+        compute,
+        kind=NUMBER,
     )

@@ -191,6 +191,12 @@ class Series:
 
 @dataclass(frozen=True)
 class Dataset:
+    """One dataset as upstream publishes it: its files (`sources`), the table and columns that hold
+    its records (`fields`, in the files' key order), and the /v1 routes it answers (`routes`).
+
+    The builder, the /v1 router, metadata.yml and the OpenAPI document all read this one entry.
+    """
+
     table: str
     title: str
     description: str
@@ -269,3 +275,26 @@ def flat_columns(members: Sequence[Member], prefix: str = "") -> list[tuple[str,
         elif isinstance(m, Obj):
             out.extend(flat_columns(m.fields, prefix + m.name + "_"))
     return out
+
+
+@dataclass(frozen=True)
+class DerivedTable:
+    """A table computed from built tables, for researchers: not published upstream, never in /v1.
+
+    The builder creates it from `fields` (types and order) and `key`, then runs `fill`: SQL
+    statements, or a function that returns the rows.  It is skipped when a table it `reads` is
+    missing (a partial build).
+    """
+
+    table: str
+    title: str
+    description: str
+    fields: Sequence[Field]
+    key: Sequence[str]  # primary key (the table is WITHOUT ROWID)
+    reads: Sequence[str]  # the tables it is computed from
+    fill: Union[Sequence[str], Callable[[Any], Iterable[tuple]]]
+    indexes: Sequence[Sequence[str]] = ()
+    references: Sequence[tuple[str, str]] = ()  # (column, table): an id into a lookup table
+    origin: str = ""
+    origin_url: str = ""
+    sort: Sequence[str] = ()

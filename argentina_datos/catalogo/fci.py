@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import CAFCI, PORCENTAJE, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import DAILY, Children, Computed, Dataset, Obj, Route, Series, Source
+from argentina_datos.catalogo.esquema import (
+    DAILY,
+    Children,
+    Computed,
+    Dataset,
+    DerivedTable,
+    Obj,
+    Route,
+    Series,
+    Source,
+)
 from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
 from argentina_datos.catalogo.slug import slugify
 
@@ -186,5 +196,54 @@ DATASETS: list[Dataset] = [
                 summary="Histórico de un fondo",
             )
         ],
+    ),
+]
+
+# A fund's value on a day, once: the same fund and date appear in several listings (the day's own file,
+# later files that repeat it, `ultimo` / `penultimo`, and a fund listed under two categories).
+_SERIE_RULE = (
+    "De los listados que traen el fondo en esa fecha gana el archivo de esa misma fecha; si ninguno, el archivo "
+    "fechado más reciente; si tampoco, `ultimo` y después `penultimo`; entre categorías, la de menor id."
+)
+_SERIE_PICK = """
+INSERT INTO fci_serie (fecha, fondo_id, categoria_id, vcp, ccp, patrimonio)
+SELECT v.fecha, v.fondo_id, v.categoria_id, v.vcp, v.ccp, v.patrimonio
+FROM fci_valores v JOIN fci_valores_listado l ON l.id = v.listado_id
+WHERE v.fondo_id IS NOT NULL AND v.fecha IS NOT NULL AND {which}
+ORDER BY {order}
+ON CONFLICT DO NOTHING
+"""
+
+DERIVED_TABLES = [
+    DerivedTable(
+        "fci_serie",
+        "Fondos comunes de inversión: serie diaria de cada fondo",
+        "Una fila por fondo y fecha: el valor de la cuotaparte, las cuotapartes y el patrimonio del fondo ese día, "
+        "tomados de fci_valores sin las repeticiones de sus listados. " + _SERIE_RULE + " "
+        "Las filas agregadas (sin fecha) quedan fuera. Para la historia de un fondo: `WHERE fondo_id = ...`; "
+        "para el ranking de un día: `WHERE fecha = ...`; ambas usan la clave primaria (fecha, fondo_id).",
+        [
+            fecha(description="fecha del valor", nullable=False),
+            integer("fondo_id", "el fondo (id en fci_valores_fondo, con su nombre)", nullable=False),
+            integer("categoria_id", "categoría del fondo (id en fci_valores_categoria)", nullable=False),
+            number("vcp", "valor de la cuotaparte; null = sin dato", unit="moneda del fondo por cuotaparte"),
+            number("ccp", "cantidad de cuotapartes; null = sin dato", unit="cuotapartes"),
+            number("patrimonio", "patrimonio del fondo; null = sin dato", unit="moneda del fondo"),
+        ],
+        key=("fecha", "fondo_id"),
+        reads=("fci_valores", "fci_valores_listado"),
+        fill=(
+            # The day's own listing first, inserted in key order (the table's fastest path).
+            _SERIE_PICK.format(which="l.listado = v.fecha", order="v.fecha, v.fondo_id, v.categoria_id"),
+            # Then what only other listings have: dated ones from the most recent, then ultimo, penultimo.
+            _SERIE_PICK.format(
+                which="l.listado <> v.fecha",
+                order="l.listado GLOB '[0-9]*' DESC, l.listado DESC, v.categoria_id",
+            ),
+        ),
+        references=(("fondo_id", "fci_valores_fondo"), ("categoria_id", "fci_valores_categoria")),
+        origin=CAFCI[0],
+        origin_url=CAFCI[1],
+        sort=("fecha", "fondo_id"),
     ),
 ]

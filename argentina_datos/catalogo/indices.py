@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie
-from argentina_datos.catalogo.esquema import DAILY, MONTHLY, Dataset, Route, Series, Source
+from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie, text
+from argentina_datos.catalogo.esquema import DAILY, MONTHLY, Dataset, DerivedTable, Route, Series, Source
 
 DATASETS: list[Dataset] = [
     serie(
@@ -85,5 +85,49 @@ DATASETS: list[Dataset] = [
             Route("/v1/politica/indices/confianza-gobierno", summary="Serie mensual"),
             Route("/v1/politica/indices/confianza-gobierno/ultimo", shape="last", summary="Último valor"),
         ],
+    ),
+]
+
+IPC_BASE = "2016-12"  # INDEC's base month for the CPI (diciembre de 2016 = 100)
+
+
+def ipc_rows(db) -> list[tuple]:
+    """The CPI chained from the monthly inflation: each month the previous one times (1 + inflation/100),
+    rescaled so that IPC_BASE is 100 (the month before the first, if the series does not reach it)."""
+    months = db.execute(
+        "SELECT fecha, valor FROM inflacion WHERE valor IS NOT NULL AND fecha IS NOT NULL ORDER BY fecha"
+    ).fetchall()
+    levels, level = [], 1.0
+    for _, valor in months:
+        level *= 1 + valor / 100
+        levels.append(level)
+    base = next((lv for (f, _), lv in zip(months, levels) if f[:7] == IPC_BASE), 1.0)
+    last = levels[-1] if levels else 1.0
+    return [(f, f[:7], 100 * lv / base, valor, last / lv) for (f, valor), lv in zip(months, levels)]
+
+
+DERIVED_TABLES = [
+    DerivedTable(
+        "ipc",
+        "Índice de precios al consumidor (encadenado)",
+        "Nivel mensual de precios encadenado desde la inflación mensual (tabla inflacion): cada mes es el anterior "
+        f"por (1 + inflación / 100). Base: {IPC_BASE} = 100 (la del IPC del INDEC). Es una reconstrucción desde "
+        "las variaciones publicadas, redondeadas a un decimal: puede diferir levemente del índice oficial. "
+        "`aPesosDeHoy` multiplica un monto en pesos de ese mes para expresarlo en pesos del último mes publicado: "
+        "`JOIN ipc ON ipc.mes = substr(serie.fecha, 1, 7)` y `serie.valor * ipc.aPesosDeHoy`.",
+        [
+            fecha(description="último día del mes, como en inflacion", nullable=False),
+            text("mes", "el mes, AAAA-MM (para unir con cualquier serie: substr(fecha, 1, 7))", nullable=False),
+            number("valor", f"nivel del índice ({IPC_BASE} = 100)", unit="índice"),
+            number("inflacion", "variación mensual publicada", unit=PORCENTAJE),
+            number("aPesosDeHoy", "factor que lleva pesos de ese mes a pesos del último mes publicado", unit="veces"),
+        ],
+        key=("fecha",),
+        reads=("inflacion",),
+        fill=ipc_rows,
+        indexes=[("mes",)],
+        origin="INDEC",
+        origin_url="https://www.indec.gob.ar/",
+        sort=("mes",),
     ),
 ]

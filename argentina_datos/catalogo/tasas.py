@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, entidad, integer, number, serie, text
+from dataclasses import replace
+
+from argentina_datos.catalogo.campos import (
+    BCRA,
+    FRACCION,
+    UPSTREAM,
+    as_fraction,
+    entidad,
+    integer,
+    number,
+    serie,
+    text,
+)
 from argentina_datos.catalogo.esquema import DAILY, Children, Dataset, Route, Source
 
 
@@ -50,16 +62,20 @@ CUENTAS_USD_FIELDS = [
 
 
 DATASETS: list[Dataset] = [
-    serie(
-        "depositos_30_dias",
-        "Depósitos a 30 días",
-        "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
-        "v1/finanzas/tasas/depositos30Dias",
-        FRACCION,
-        *BCRA,
-        "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la fuente "
-        "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje",
-        frequency=DAILY,
+    replace(
+        serie(
+            "depositos_30_dias",
+            "Depósitos a 30 días",
+            "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
+            "v1/finanzas/tasas/depositos30Dias",
+            FRACCION,
+            *BCRA,
+            "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la fuente "
+            "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje",
+            frequency=DAILY,
+        ),
+        # The highest fraction published is 1.30 (130 %, 2023); the lowest percentage, 25.2.
+        derived={"valorFraccion": as_fraction("valor", percent_above=10)},
     ),
     Dataset(
         "plazo_fijo",
@@ -144,6 +160,8 @@ DATASETS: list[Dataset] = [
         [Source("v1/finanzas/cuentas-remuneradas-usd")],
         origin="Bancos (páginas propias)",
         origin_url=UPSTREAM,
+        # USD accounts pay a few percent a year: published fractions stay under 0.1.
+        derived={"tasaFraccion": as_fraction("tasa", percent_above=1)},
         routes=[Route("/v1/finanzas/cuentas-remuneradas-usd", summary="Cuentas remuneradas en USD")],
     ),
 ]

@@ -53,6 +53,7 @@ class Outcome:
     missing: bool = False
     error: Optional[str] = None  # the whole dataset was skipped (--keep-going)
     skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
+    computed: bool = False  # a derived table: computed from other tables, read from no file
 
 
 class DatasetLoader:

@@ -25,6 +25,8 @@ def outcome_line(o: Outcome) -> str:
         return f"{o.table}: la fuente no lo tiene (sin archivos)"
     if o.error:
         return f"{o.table}: OMITIDO — {o.error}"
+    if o.computed:
+        return f"{o.table}: {cuantos(o.rows, 'fila')} calculadas de otras tablas en {o.seconds:.2f} s"
     line = f"{o.table}: {cuantos(o.rows, 'fila')} de {cuantos(o.files, 'archivo')} en {o.seconds:.2f} s"
     if o.skipped_files:
         line += f" ({skipped_text(len(o.skipped_files))})"

@@ -23,9 +23,9 @@ import sqlite_utils
 from argentina_datos import __version__
 from argentina_datos.almacen import calidad, documentos
 from argentina_datos.almacen.tablas import BUILD_TABLE, Layout, quote
-from argentina_datos.catalogo import DATASETS
+from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import versiones
+from argentina_datos.construccion import derivadas, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
@@ -44,6 +44,7 @@ class Report:
     outcomes: list[Outcome] = field(default_factory=list)
     unchanged: bool = False
     findings: list[calidad.Finding] = field(default_factory=list)
+    derived: list[Outcome] = field(default_factory=list)  # the derived tables computed
 
     @property
     def skipped(self):
@@ -235,6 +236,10 @@ class Builder:
                 self._say(outcome)
                 self._warn(loader.findings)
             self._link(db, loaded)
+            # Each derived table whose tables this build has (a partial build may lack them).
+            derivadas.build_all(
+                db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
+            )
             if self.documents:
                 self._load_documents(db, fuentes, report)
             elif self.keeps_documents:
@@ -355,6 +360,11 @@ class Builder:
         # Statistics from a sample of each index are as good for our few queries, at a fraction of the time.
         db.execute("PRAGMA analysis_limit = 1000")
         db.execute("ANALYZE")
+        # A fund's history in fci_serie is read by the key's second column (a skip-scan), which SQLite
+        # picks only when its statistics show many rows per date: sampled ones were borderline (22 vs 18).
+        db.execute("PRAGMA analysis_limit = 0")
+        for outcome in report.derived:
+            db.execute(f"ANALYZE {quote(outcome.table)}")
         # Pages filled by inserts into a WITHOUT ROWID table are ~85% full; VACUUM
         # rewrites them full, about a tenth off the file, for a fraction of a second.
         # Without a journal: in MEMORY mode VACUUM kept a copy of every page in RAM (peak RSS
@@ -378,6 +388,11 @@ class Builder:
         if self.reporter:
             return self.reporter.start(table, total)
         return lambda n: None
+
+    def _derived(self, report: Report, table: str, rows: int, seconds: float) -> None:
+        outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
+        report.derived.append(outcome)
+        self._say(outcome)
 
     def _say(self, outcome: Outcome) -> None:
         if self.reporter:

@@ -22,8 +22,19 @@ from typing import Iterator, Optional
 import yaml
 
 from argentina_datos.almacen.tablas import Layout
-from argentina_datos.catalogo import DATASETS, LICENCIA, PORCENTAJE
-from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, JSON, OMITTED, ORDER, ROW_ID, Dataset, Field, Obj
+from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENTAJE
+from argentina_datos.catalogo.esquema import (
+    BOOLEAN,
+    EXTRA,
+    JSON,
+    OMITTED,
+    ORDER,
+    ROW_ID,
+    Dataset,
+    DerivedTable,
+    Field,
+    Obj,
+)
 from argentina_datos.catalogo.parametros import slash_date_to_iso
 
 # Datasette keys metadata by database name, the file's stem.  Users serve argentina.db;
@@ -279,7 +290,27 @@ def catalogue_tables() -> dict[str, dict]:
     tables: dict[str, dict] = {}
     for dataset in DATASETS:
         tables.update(dataset_tables(dataset))
+    for derived in DERIVED_TABLES:
+        tables[derived.table] = derived_table(derived)
     return tables
+
+
+def derived_table(derived: DerivedTable) -> dict:
+    """Metadata of a table the builder computes from others (not published upstream, not in /v1)."""
+    meta: dict = {
+        "title": derived.title,
+        "description": sentence(derived.description) + " Calculada al construir la base; no es una ruta de /v1.",
+    }
+    if derived.origin:
+        meta["source"] = derived.origin
+    if derived.origin_url:
+        meta["source_url"] = derived.origin_url
+    fields = [(f.name, f, describe_field(f)) for f in derived.fields]
+    meta["columns"] = {name: text for name, _, text in fields}
+    facet_and_units(meta, fields, lambda c: c)
+    if derived.sort:
+        meta["sort"] = derived.sort[0]
+    return meta
 
 
 def merge(base: dict, extra: dict) -> dict:
