@@ -12,25 +12,25 @@ DATASETS: list[Dataset] = [
         "Feriados nacionales",
         "Feriados nacionales por año. `listado` es el año del archivo, o `actual` para /v1/feriados "
         "(la versión más nueva del año en curso).",
-        "v1/feriados",
-        [
+        route="v1/feriados",
+        fields=[
             fecha(description="día del feriado", nullable=False),
             text("tipo", "inamovible, trasladable o puente", facet=True),
             text("nombre", "nombre del feriado"),
         ],
-        year(2016, 2026, "del feriado"),
-        "Feriados",
-        ("Ministerio del Interior", "https://www.argentina.gob.ar/interior/feriados-nacionales"),
+        año=year(2016, 2026, "del feriado"),
+        what="Feriados",
+        origin=("Ministerio del Interior", "https://www.argentina.gob.ar/interior/feriados-nacionales"),
     ),
     por_año(
         "feriados_bancarios",
         "Feriados bancarios",
         "Días no laborables para la actividad bancaria, por año. `listado` es el año del archivo, "
         "o `actual` para /v1/feriados-bancarios.",
-        "v1/feriados-bancarios",
-        [fecha(description="día no laborable bancario", nullable=False), text("nombre", "motivo")],
-        year(2011, 2026, "del feriado bancario"),
-        "Feriados bancarios",
-        BCRA,
+        route="v1/feriados-bancarios",
+        fields=[fecha(description="día no laborable bancario", nullable=False), text("nombre", "motivo")],
+        año=year(2011, 2026, "del feriado bancario"),
+        what="Feriados bancarios",
+        origin=BCRA,
     ),
 ]

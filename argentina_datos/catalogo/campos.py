@@ -4,6 +4,7 @@ templates of recurring dataset shapes (a date/value series, a yearly listing, a 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Optional, Sequence
 
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
@@ -16,12 +17,13 @@ from argentina_datos.catalogo.esquema import (
     Computed,
     Dataset,
     Field,
+    Member,
     Obj,
     Route,
     Series,
     Source,
 )
-from argentina_datos.catalogo.parametros import FECHA_ARCHIVO, LISTADO_AÑO
+from argentina_datos.catalogo.parametros import FECHA_ARCHIVO, LISTADO_AÑO, Param
 
 LICENCIA = "MIT (ArgentinaDatos)"
 
@@ -34,6 +36,8 @@ PORCENTAJE = "porcentaje (2.1 = 2,1 %)"
 FECHA_ISO = DATE_UNIT
 
 BCRA = ("BCRA", "https://www.bcra.gob.ar/")
+
+INDEC = ("INDEC", "https://www.indec.gob.ar/")
 
 CAFCI = ("CAFCI", "https://www.cafci.org.ar/")
 
@@ -68,23 +72,43 @@ def entidad(description="entidad financiera", **kw):
 
 
 # ---- templates of recurring dataset shapes ----------------------------------
-def serie(table, title, description, route, unit, origin, origin_url, valor_desc, first="fecha", frequency=None):
-    """A date/value series: one file, one route; with a ``frequency``, audited as a Series."""
-    valor = number("valor", valor_desc, unit=unit)
+def serie(
+    table: str,
+    title: str,
+    description: str,
+    *,
+    route: str,
+    valor: str,
+    unit: str,
+    origin: tuple[str, str],
+    first: str = "fecha",
+    frequency: Optional[str] = None,
+    derived: Optional[dict[str, Computed]] = None,
+) -> Dataset:
+    """A date/value series: one file, one route.
+
+    :param valor: the description of its `valor` field, in ``unit``
+    :param origin: (publisher, URL) of the data
+    :param first: the key upstream writes first (`fecha`, or `valor` for the series that do so)
+    :param frequency: DAILY or MONTHLY: audited as a Series
+    :param derived: columns computed from each record
+    """
+    valor_field = number("valor", valor, unit=unit)
     day = fecha(description="fecha del dato", nullable=False)
-    fields = [day, valor] if first == "fecha" else [valor, day]
+    fields = [day, valor_field] if first == "fecha" else [valor_field, day]
     return Dataset(
         table,
         title,
         description,
         fields,
         [Source(route)],
-        origin=origin,
-        origin_url=origin_url,
+        origin=origin[0],
+        origin_url=origin[1],
         unique=("fecha",),
         routes=[Route("/" + route, summary=title)],
         sort=("fecha",),
         series=Series(frequency, values=("valor",)) if frequency else None,
+        derived=derived or {},
     )
 
 
@@ -127,8 +151,23 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
     )
 
 
-def por_año(table, title, description, route, fields, año, what, origin):
-    """A dataset published once per year (``route/{año}``) plus the current year at ``route``."""
+def por_año(
+    table: str,
+    title: str,
+    description: str,
+    *,
+    route: str,
+    fields: Sequence[Member],
+    año: Param,
+    what: str,
+    origin: tuple[str, str],
+) -> Dataset:
+    """A dataset published once per year (``route/{año}``) plus the current year at ``route``.
+
+    :param año: the year parameter of ``route/{año}``, with its bounds
+    :param what: what a file holds, for the routes' summaries ("Feriados")
+    :param origin: (publisher, URL) of the data
+    """
     return Dataset(
         table,
         title,

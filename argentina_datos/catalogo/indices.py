@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, fecha, number, serie, text
+from argentina_datos.catalogo.campos import BCRA, FRACCION, INDEC, PORCENTAJE, fecha, number, serie, text
 from argentina_datos.catalogo.esquema import DAILY, MONTHLY, Dataset, DerivedTable, Route, Series, Source
 
 DATASETS: list[Dataset] = [
@@ -10,32 +10,30 @@ DATASETS: list[Dataset] = [
         "inflacion",
         "Inflación mensual",
         "Variación mensual del índice de precios al consumidor.",
-        "v1/finanzas/indices/inflacion",
-        PORCENTAJE,
-        "INDEC",
-        "https://www.indec.gob.ar/",
-        "variación mensual del IPC; la fecha es el último día del mes",
+        route="v1/finanzas/indices/inflacion",
+        valor="variación mensual del IPC; la fecha es el último día del mes",
+        unit=PORCENTAJE,
+        origin=INDEC,
         frequency=MONTHLY,
     ),
     serie(
         "inflacion_interanual",
         "Inflación interanual",
         "Variación del índice de precios al consumidor contra el mismo mes del año anterior.",
-        "v1/finanzas/indices/inflacionInteranual",
-        PORCENTAJE,
-        "INDEC",
-        "https://www.indec.gob.ar/",
-        "variación interanual del IPC; la fecha es el último día del mes",
+        route="v1/finanzas/indices/inflacionInteranual",
+        valor="variación interanual del IPC; la fecha es el último día del mes",
+        unit=PORCENTAJE,
+        origin=INDEC,
         frequency=MONTHLY,
     ),
     serie(
         "uva",
         "Índice UVA",
         "Valor diario de la Unidad de Valor Adquisitivo.",
-        "v1/finanzas/indices/uva",
-        "pesos por UVA",
-        *BCRA,
-        "valor de una UVA",
+        route="v1/finanzas/indices/uva",
+        valor="valor de una UVA",
+        unit="pesos por UVA",
+        origin=BCRA,
         frequency=DAILY,
     ),
     Dataset(
@@ -126,8 +124,8 @@ DERIVED_TABLES = [
         reads=("inflacion",),
         fill=ipc_rows,
         indexes=[("mes",)],
-        origin="INDEC",
-        origin_url="https://www.indec.gob.ar/",
+        origin=INDEC[0],
+        origin_url=INDEC[1],
         sort=("mes",),
     ),
 ]

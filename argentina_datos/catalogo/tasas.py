@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from argentina_datos.catalogo.campos import (
     BCRA,
     FRACCION,
@@ -62,18 +60,16 @@ CUENTAS_USD_FIELDS = [
 
 
 DATASETS: list[Dataset] = [
-    replace(
-        serie(
-            "depositos_30_dias",
-            "Depósitos a 30 días",
-            "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
-            "v1/finanzas/tasas/depositos30Dias",
-            FRACCION,
-            *BCRA,
-            "tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la fuente "
-            "publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje",
-            frequency=DAILY,
-        ),
+    serie(
+        "depositos_30_dias",
+        "Depósitos a 30 días",
+        "Tasa de interés promedio de los depósitos a plazo fijo a 30 días.",
+        route="v1/finanzas/tasas/depositos30Dias",
+        valor="tasa nominal anual promedio (en 2023-2024 supera 1: 1.08 = 108 %); desde el 27 de agosto de 2024 la "
+        "fuente publica algunos días como porcentaje (39.92 = 39,92 %): un valor mayor que 10 es porcentaje",
+        unit=FRACCION,
+        origin=BCRA,
+        frequency=DAILY,
         # The highest fraction published is 1.30 (130 %, 2023); the lowest percentage, 25.2.
         derived={"valorFraccion": as_fraction("valor", percent_above=10)},
     ),
