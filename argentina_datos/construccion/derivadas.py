@@ -6,6 +6,8 @@ import sqlite3
 import time
 from typing import Callable, Iterable
 
+import sqlite_utils
+
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import SQL_TYPES, DerivedTable
 
@@ -50,7 +52,7 @@ def build_all(
     db: sqlite3.Connection, tables: Iterable[DerivedTable], say: Callable[[str, int, float], None]
 ) -> list[str]:
     """Builds each derived table whose tables exist; returns the names of those skipped."""
-    existing = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    existing = set(sqlite_utils.Database(db).table_names())
     skipped = []
     for derived in tables:
         if not set(derived.reads) <= existing:

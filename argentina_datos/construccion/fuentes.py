@@ -22,6 +22,7 @@ from typing import Iterable, Optional
 
 import httpx
 import orjson
+import sqlite_utils
 
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
@@ -145,7 +146,7 @@ class PreviousBuild:
             modified = "modificado" if "modificado" in columns else "NULL"
             for ruta, e, m, sha in conn.execute(f"SELECT ruta, {etag}, {modified}, sha256 FROM fuentes"):
                 self.files[ruta.lstrip("/")] = (e, m, sha)
-            if conn.execute(f"SELECT 1 FROM sqlite_master WHERE name = '{ABSENT_TABLE}'").fetchone():
+            if sqlite_utils.Database(conn)[ABSENT_TABLE].exists():
                 self.absent = dict(conn.execute(f"SELECT ruta, consultado FROM {ABSENT_TABLE}"))
             self._conn = conn
         except sqlite3.Error:
