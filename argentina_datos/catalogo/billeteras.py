@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, Obj, Route, Source
+from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, number, text
+from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.fci import fund_card_fields
 from argentina_datos.catalogo.parametros import Param
 from argentina_datos.catalogo.slug import slugify
 
@@ -121,84 +122,6 @@ def variable_fields(order: tuple[str, ...]) -> list:
 
 HISTORIA_VARIABLE = ("nombre", "fondo", "tna", "tipo", "tea", "tope", "fecha", "condiciones", "condicionesCorto")
 LISTADO_VARIABLE = ("nombre", "fondo", "tipo", "tna", "tea", "tope", "fecha", "condiciones", "condicionesCorto")
-
-
-def comparatasas_fields() -> list:
-    """A fund's card in the fund comparison, as CAFCI publishes it (the shape of fci_fondos plus the units)."""
-    return [
-        text("fondoId", "id del fondo en CAFCI"),
-        text("claseId", "id de la clase en CAFCI"),
-        text("nombre", "nombre del fondo y clase"),
-        fecha(description="fecha de los datos"),
-        text("administradora", "sociedad gerente", facet=True),
-        text("depositaria", "sociedad depositaria", facet=True),
-        text("tipoRenta", "tipo de renta (Mercado de Dinero, Renta Fija, ...)", facet=True),
-        text("tipoDD", "tipo de fondo"),
-        text("region", "región", facet=True),
-        text("benchmark", "índice de referencia"),
-        text("horizonte", "horizonte de inversión", facet=True),
-        text("duracion", "duración"),
-        text("moneda", "moneda del fondo", facet=True),
-        text("codigoCNV", "código CNV"),
-        number("patrimonio", "patrimonio", unit="moneda del fondo"),
-        number("cantidadCuotapartes", "cuotapartes en circulación", unit="cuotapartes"),
-        number("inversionMinima", "inversión mínima", unit="moneda de inversión"),
-        text("monedaInversion", "moneda de suscripción"),
-        integer("plazoLiquidacionDias", "plazo de rescate", unit="días"),
-        Obj(
-            "rendimientos",
-            [
-                number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
-                number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
-                number("ultimos7Dias", "rendimiento de los últimos 7 días, anualizado", unit=PORCENTAJE),
-                number("unMes", "rendimiento de 30 días, anualizado", unit=PORCENTAJE),
-                number("noventaDias", "rendimiento de 90 días, anualizado", unit=PORCENTAJE),
-                number("cientoOchentaDias", "rendimiento de 180 días, anualizado", unit=PORCENTAJE),
-                number("enElAnio", "rendimiento en el año, anualizado", unit=PORCENTAJE),
-                number("doceMeses", "rendimiento de 12 meses", unit=PORCENTAJE),
-            ],
-            "rendimientos (null = sin dato)",
-        ),
-        Children(
-            "composicionCartera",
-            "fci_comparatasas_composicion_cartera",
-            [text("nombre", "activo o tipo de activo"), number("porcentaje", "peso en la cartera", unit=PORCENTAJE)],
-            "composición de la cartera",
-        ),
-        Children(
-            "calificaciones",
-            "fci_comparatasas_calificaciones",
-            [
-                text("calificadora", "agencia"),
-                text("calificacion", "calificación"),
-                fecha(description="fecha de la calificación"),
-            ],
-            "calificaciones de riesgo",
-        ),
-        Obj(
-            "honorarios",
-            [
-                number(n, d + "; null = sin dato", unit=PORCENTAJE)
-                for n, d in [
-                    ("honorarioGerente", "honorario anual de la gerente"),
-                    ("honorarioDepositaria", "honorario anual de la depositaria"),
-                    ("comisionIngreso", "comisión de suscripción"),
-                    ("comisionEgreso", "comisión de rescate"),
-                    ("comisionTransferencia", "comisión de transferencia"),
-                    ("gastosOrdinariosGestion", "gastos ordinarios de gestión"),
-                    ("comisionExito", "comisión de éxito"),
-                    ("otros", "otros gastos"),
-                ]
-            ],
-            "honorarios y comisiones",
-        ),
-        Children(
-            "sociedades",
-            "fci_comparatasas_sociedades",
-            [text("tipo", "Administradora o Depositaria"), text("nombre", "sociedad"), text("logo", "URL del logo")],
-            "sociedades del fondo",
-        ),
-    ]
 
 
 DE_LA_ENTIDAD = {"entidad": lambda p: p["entidad"]}
@@ -335,7 +258,7 @@ DATASETS: list[Dataset] = [
         "patrimonio, cuotapartes, rendimientos y honorarios; cartera, calificaciones y sociedades en "
         "fci_comparatasas_composicion_cartera, fci_comparatasas_calificaciones y fci_comparatasas_sociedades. "
         "El espejo trae un subconjunto (8 fondos) del archivo de upstream.",
-        comparatasas_fields(),
+        fund_card_fields("fci_comparatasas", sociedad_tipos="Administradora o Depositaria", cantidad_cuotapartes=True),
         [Source("v1/finanzas/fci/comparatasas")],
         origin=CAFCI[0],
         origin_url=CAFCI[1],

@@ -9,6 +9,7 @@ from argentina_datos.catalogo.esquema import (
     Computed,
     Dataset,
     DerivedTable,
+    Member,
     Obj,
     Route,
     Series,
@@ -16,6 +17,97 @@ from argentina_datos.catalogo.esquema import (
 )
 from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
 from argentina_datos.catalogo.slug import slugify
+
+
+def fund_card_fields(
+    table: str, *, sociedad_tipos: str, duracion_optional: bool = False, cantidad_cuotapartes: bool = False
+) -> list[Member]:
+    """A fund's card as CAFCI publishes it, in its key order: the fund files (fci_fondos) and the fund
+    comparison (fci_comparatasas) publish the same card, each with its own child tables (``table``_...).
+
+    :param sociedad_tipos: how the source names the kinds of company in ``sociedades.tipo``
+    :param duracion_optional: some cards leave `duracion` out
+    :param cantidad_cuotapartes: the card has `cantidadCuotapartes` (after `patrimonio`)
+    """
+    return [
+        text("fondoId", "id del fondo en CAFCI"),
+        text("claseId", "id de la clase en CAFCI"),
+        text("nombre", "nombre del fondo y clase"),
+        fecha(description="fecha de los datos"),
+        text("administradora", "sociedad gerente", facet=True),
+        text("depositaria", "sociedad depositaria", facet=True),
+        text("tipoRenta", "tipo de renta (Mercado de Dinero, Renta Fija, ...)", facet=True),
+        text("tipoDD", "tipo de fondo"),
+        text("region", "región", facet=True),
+        text("benchmark", "índice de referencia"),
+        text("horizonte", "horizonte de inversión", facet=True),
+        text("duracion", "duración", optional=duracion_optional),
+        text("moneda", "moneda del fondo", facet=True),
+        text("codigoCNV", "código CNV"),
+        number("patrimonio", "patrimonio", unit="moneda del fondo"),
+        *(
+            [number("cantidadCuotapartes", "cuotapartes en circulación", unit="cuotapartes")]
+            if cantidad_cuotapartes
+            else []
+        ),
+        number("inversionMinima", "inversión mínima", unit="moneda de inversión"),
+        text("monedaInversion", "moneda de suscripción"),
+        integer("plazoLiquidacionDias", "plazo de rescate", unit="días"),
+        Obj(
+            "rendimientos",
+            [
+                number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
+                number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
+                number("ultimos7Dias", "rendimiento de los últimos 7 días, anualizado", unit=PORCENTAJE),
+                number("unMes", "rendimiento de 30 días, anualizado", unit=PORCENTAJE),
+                number("noventaDias", "rendimiento de 90 días, anualizado", unit=PORCENTAJE),
+                number("cientoOchentaDias", "rendimiento de 180 días, anualizado", unit=PORCENTAJE),
+                number("enElAnio", "rendimiento en el año, anualizado", unit=PORCENTAJE),
+                number("doceMeses", "rendimiento de 12 meses", unit=PORCENTAJE),
+            ],
+            "rendimientos (null = sin dato)",
+        ),
+        Children(
+            "composicionCartera",
+            f"{table}_composicion_cartera",
+            [text("nombre", "activo o tipo de activo"), number("porcentaje", "peso en la cartera", unit=PORCENTAJE)],
+            "composición de la cartera",
+        ),
+        Children(
+            "calificaciones",
+            f"{table}_calificaciones",
+            [
+                text("calificadora", "agencia"),
+                text("calificacion", "calificación"),
+                fecha(description="fecha de la calificación"),
+            ],
+            "calificaciones de riesgo",
+        ),
+        Obj(
+            "honorarios",
+            [
+                number(n, d + "; null = sin dato", unit=PORCENTAJE)
+                for n, d in [
+                    ("honorarioGerente", "honorario anual de la gerente"),
+                    ("honorarioDepositaria", "honorario anual de la depositaria"),
+                    ("comisionIngreso", "comisión de suscripción"),
+                    ("comisionEgreso", "comisión de rescate"),
+                    ("comisionTransferencia", "comisión de transferencia"),
+                    ("gastosOrdinariosGestion", "gastos ordinarios de gestión"),
+                    ("comisionExito", "comisión de éxito"),
+                    ("otros", "otros gastos"),
+                ]
+            ],
+            "honorarios y comisiones anuales",
+        ),
+        Children(
+            "sociedades",
+            f"{table}_sociedades",
+            [text("tipo", sociedad_tipos), text("nombre", "sociedad"), text("logo", "URL del logo")],
+            "sociedades del fondo",
+        ),
+    ]
+
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -62,80 +154,7 @@ DATASETS: list[Dataset] = [
         "Ficha de cada fondo: administradora, rendimientos, honorarios; cartera, calificaciones y "
         "sociedades en tablas hijas. `slug` es el nombre normalizado de /v1/finanzas/fci/fondos/{nombre}.",
         [
-            text("fondoId", "id del fondo en CAFCI"),
-            text("claseId", "id de la clase en CAFCI"),
-            text("nombre", "nombre del fondo y clase"),
-            fecha(description="fecha de los datos"),
-            text("administradora", "sociedad gerente", facet=True),
-            text("depositaria", "sociedad depositaria", facet=True),
-            text("tipoRenta", "tipo de renta", facet=True),
-            text("tipoDD", "tipo de fondo"),
-            text("region", "región", facet=True),
-            text("benchmark", "índice de referencia"),
-            text("horizonte", "horizonte de inversión", facet=True),
-            text("duracion", "duración", optional=True),
-            text("moneda", "moneda del fondo", facet=True),
-            text("codigoCNV", "código CNV"),
-            number("patrimonio", "patrimonio", unit="moneda del fondo"),
-            number("inversionMinima", "inversión mínima", unit="moneda de inversión"),
-            text("monedaInversion", "moneda de suscripción"),
-            integer("plazoLiquidacionDias", "plazo de rescate", unit="días"),
-            Obj(
-                "rendimientos",
-                [
-                    number("valorCuotaparte", "valor de la cuotaparte", unit="moneda del fondo"),
-                    number("variacionDiariaPct", "variación diaria", unit=PORCENTAJE, optional=True),
-                    number("ultimos7Dias", "rendimiento 7 días", unit=PORCENTAJE),
-                    number("unMes", "rendimiento 30 días", unit=PORCENTAJE),
-                    number("noventaDias", "rendimiento 90 días", unit=PORCENTAJE),
-                    number("cientoOchentaDias", "rendimiento 180 días", unit=PORCENTAJE),
-                    number("enElAnio", "rendimiento en el año", unit=PORCENTAJE),
-                    number("doceMeses", "rendimiento 12 meses", unit=PORCENTAJE),
-                ],
-                "rendimientos (null = sin dato)",
-            ),
-            Children(
-                "composicionCartera",
-                "fci_fondos_composicion_cartera",
-                [
-                    text("nombre", "activo o tipo de activo"),
-                    number("porcentaje", "peso en la cartera", unit=PORCENTAJE),
-                ],
-                "composición de la cartera",
-            ),
-            Children(
-                "calificaciones",
-                "fci_fondos_calificaciones",
-                [
-                    text("calificadora", "agencia"),
-                    text("calificacion", "calificación"),
-                    fecha(description="fecha de la calificación"),
-                ],
-                "calificaciones de riesgo",
-            ),
-            Obj(
-                "honorarios",
-                [
-                    number(n, d, unit=PORCENTAJE)
-                    for n, d in [
-                        ("honorarioGerente", "honorario de la gerente"),
-                        ("honorarioDepositaria", "honorario de la depositaria"),
-                        ("comisionIngreso", "comisión de suscripción"),
-                        ("comisionEgreso", "comisión de rescate"),
-                        ("comisionTransferencia", "comisión de transferencia"),
-                        ("gastosOrdinariosGestion", "gastos ordinarios de gestión"),
-                        ("comisionExito", "comisión de éxito"),
-                        ("otros", "otros gastos"),
-                    ]
-                ],
-                "honorarios y comisiones anuales",
-            ),
-            Children(
-                "sociedades",
-                "fci_fondos_sociedades",
-                [text("tipo", "gerente o depositaria"), text("nombre", "sociedad"), text("logo", "URL del logo")],
-                "sociedades del fondo",
-            ),
+            *fund_card_fields("fci_fondos", sociedad_tipos="gerente o depositaria", duracion_optional=True),
             text("duration", "duración (un fondo la publica con esta grafía en lugar de «duracion»)", optional=True),
         ],
         [Source("v1/finanzas/fci/fondos")],
