@@ -6,12 +6,12 @@ UVA) and drives the real command line, capturing what a user would read on stder
 
 import datetime as dt
 import hashlib
-import json
 import os
 import sqlite3
 from pathlib import Path
 
 import pytest
+from ayudas import write_file
 from servidor_local import ServidorLocal
 
 from argentina_datos.catalogo import BY_TABLE
@@ -27,18 +27,11 @@ UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor":
 UVA_RUTA = "v1/finanzas/indices/uva"
 
 
-def escribir(root: Path, route: str, content) -> Path:
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))
-    return path
-
-
 @pytest.fixture
 def fuente(tmp_path) -> Path:
     root = tmp_path / "fuente"
-    escribir(root, "v1/feriados/2025", FERIADOS)
-    escribir(root, UVA_RUTA, UVA)
+    write_file(root, "v1/feriados/2025", FERIADOS)
+    write_file(root, UVA_RUTA, UVA)
     return root
 
 
@@ -97,7 +90,7 @@ MALOS = {
 def test_bad_input_stops_the_build_and_keeps_the_previous_output(construir, fuente, salida, caso):
     antes = buena_construccion(construir, fuente, salida)
     contenido, esperado = MALOS[caso]
-    archivo = escribir(fuente, UVA_RUTA, contenido)
+    archivo = write_file(fuente, UVA_RUTA, contenido)
 
     code, err = construir("--source", fuente, "--output", salida)
 
@@ -112,8 +105,8 @@ def test_bad_input_stops_the_build_and_keeps_the_previous_output(construir, fuen
 
 def test_keep_going_skips_only_the_bad_file_and_lists_it(construir, fuente, salida):
     buena_construccion(construir, fuente, salida)
-    escribir(fuente, "v1/feriados/2026", [{"fecha": "2026-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
-    archivo = escribir(fuente, "v1/feriados/2025", '[{"fecha": "2025-01-01",')
+    write_file(fuente, "v1/feriados/2026", [{"fecha": "2026-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
+    archivo = write_file(fuente, "v1/feriados/2025", '[{"fecha": "2025-01-01",')
 
     code, err = construir("--source", fuente, "--output", salida, "--keep-going")
 
@@ -129,13 +122,13 @@ def test_keep_going_skips_only_the_bad_file_and_lists_it(construir, fuente, sali
     # a build that skipped something is not "up to date": the next run tries again
     code, err = construir("--source", fuente, "--output", salida, "--keep-going")
     assert code == 0 and "ya está al día" not in err
-    escribir(fuente, "v1/feriados/2025", FERIADOS)
+    write_file(fuente, "v1/feriados/2025", FERIADOS)
     code, err = construir("--source", fuente, "--output", salida)
     assert code == 0 and filas(salida, "feriados") == 3
 
 
 def test_builder_api_with_a_subset_of_datasets(fuente, salida):
-    escribir(fuente, UVA_RUTA, {"valor": True})
+    write_file(fuente, UVA_RUTA, {"valor": True})
     builder = Builder(DirectorySource(fuente), salida, datasets=[BY_TABLE["feriados"], BY_TABLE["uva"]])
     with pytest.raises(BuildError, match=r"uva/index\.json: se esperaba una lista de registros y llegó dict"):
         builder.run()
@@ -228,7 +221,7 @@ def test_no_change_rebuild_does_not_rewrite_and_force_does(construir, fuente, sa
     assert salida.stat().st_ino != antes.st_ino
     assert filas(salida, "uva") == 2
 
-    escribir(fuente, UVA_RUTA, UVA + [{"fecha": "2016-04-02", "valor": 14.06}])
+    write_file(fuente, UVA_RUTA, UVA + [{"fecha": "2016-04-02", "valor": 14.06}])
     code, err = construir("--source", fuente, "--output", salida)
     assert code == 0 and filas(salida, "uva") == 3
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from ayudas import write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
@@ -15,13 +16,6 @@ from argentina_datos.web.servidor import datasette_for
 
 UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
 UVA_RUTA = "v1/finanzas/indices/uva"
-
-
-def escribir(root: Path, route: str, content) -> Path:
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False).encode())
-    return path
 
 
 def construir(capsys, fuente: Path, salida: Path, *extra) -> str:
@@ -67,7 +61,7 @@ RAROS = {
 async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp_path, caso):
     registros, esperado = RAROS[caso]
     fuente = tmp_path / "fuente"
-    escribir(fuente, UVA_RUTA, registros)
+    write_file(fuente, UVA_RUTA, registros)
     salida = tmp_path / "argentina.db"
 
     err = construir(capsys, fuente, salida)
@@ -90,7 +84,7 @@ async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp
 def test_a_wrong_type_is_not_written_into_the_typed_column(capsys, tmp_path):
     """A researcher's SUM over valor must not meet text: the odd value lives in _extra."""
     fuente = tmp_path / "fuente"
-    escribir(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}])
+    write_file(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}])
     construir(capsys, fuente, tmp_path / "a.db")
     with sqlite3.connect(tmp_path / "a.db") as con:
         rows = con.execute("SELECT valor, typeof(valor), _extra FROM uva ORDER BY fecha").fetchall()
@@ -100,7 +94,7 @@ def test_a_wrong_type_is_not_written_into_the_typed_column(capsys, tmp_path):
 
 def test_one_warning_per_dataset_and_field_with_a_count(capsys, tmp_path):
     fuente = tmp_path / "fuente"
-    escribir(fuente, UVA_RUTA, [{**r, "nuevo": i} for i, r in enumerate(UVA)] + [{"fecha": "2016-04-02", "valor": 1}])
+    write_file(fuente, UVA_RUTA, [{**r, "nuevo": i} for i, r in enumerate(UVA)] + [{"fecha": "2016-04-02", "valor": 1}])
     err = construir(capsys, fuente, tmp_path / "a.db")
     avisos = [line for line in err.splitlines() if line.startswith("aviso:")]
     assert avisos == ["aviso: uva: campo no declarado «nuevo» en 2 registros"]
@@ -132,7 +126,7 @@ async def test_unknown_fields_in_a_copy_of_a_real_file_come_back_exactly(capsys,
         pytest.skip(f"the mirror has no {ruta}")
     fuente = tmp_path / "fuente"
     datos = _add_unknown_fields(orjson.loads(original.read_bytes()))
-    escribir(fuente, ruta, orjson.dumps(datos))
+    write_file(fuente, ruta, orjson.dumps(datos))
     salida = tmp_path / "a.db"
 
     err = construir(capsys, fuente, salida)

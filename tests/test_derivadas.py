@@ -3,15 +3,12 @@
 import math
 import re
 import sqlite3
-from pathlib import Path
 
 import pytest
-from test_datos_como_llegan import escribir
+from ayudas import build_tables, write_file
 
-from argentina_datos.catalogo import BY_TABLE, DERIVED_TABLES
+from argentina_datos.catalogo import DERIVED_TABLES
 from argentina_datos.catalogo.indices import IPC_BASE
-from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource
 from argentina_datos.documentacion import metadatos
 
 DERIVED = {d.table: d for d in DERIVED_TABLES}
@@ -19,11 +16,6 @@ DERIVED = {d.table: d for d in DERIVED_TABLES}
 
 def fondo(nombre, fecha, vcp, horizonte="corto"):
     return {"fondo": nombre, "horizonte": horizonte, "fecha": fecha, "vcp": vcp, "ccp": 10.0, "patrimonio": vcp * 10}
-
-
-def build(root: Path, out: Path, *tables: str) -> sqlite3.Connection:
-    Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in tables]).run()
-    return sqlite3.connect(out)
 
 
 def canned(name: str) -> str:
@@ -46,16 +38,16 @@ def fci(tmp_path):
     md = "v1/finanzas/fci/mercadoDinero"
     # The day's own listing says 100 for A on the 2nd; a later listing and `ultimo` repeat the day with
     # other values: the day's own file wins.
-    escribir(root, f"{md}/2024/01/02", [fondo("A", "2024-01-02", 100.0), fondo("B", "2024-01-02", 5.0)])
-    escribir(root, f"{md}/2024/01/03", [fondo("A", "2024-01-03", 101.0), fondo("A", "2024-01-02", 999.0)])
+    write_file(root, f"{md}/2024/01/02", [fondo("A", "2024-01-02", 100.0), fondo("B", "2024-01-02", 5.0)])
+    write_file(root, f"{md}/2024/01/03", [fondo("A", "2024-01-03", 101.0), fondo("A", "2024-01-02", 999.0)])
     # B's 3rd is only in later listings: the most recent dated one wins over ultimo and penultimo.
-    escribir(root, f"{md}/2024/01/04", [fondo("B", "2024-01-03", 6.0)])
-    escribir(root, f"{md}/2024/01/05", [fondo("B", "2024-01-03", 7.0)])
-    escribir(root, f"{md}/ultimo", [fondo("B", "2024-01-03", 8.0), fondo("C", "2024-01-09", 3.0)])
-    escribir(root, f"{md}/penultimo", [fondo("C", "2024-01-09", 4.0), fondo("C", "2024-01-08", 2.5)])
+    write_file(root, f"{md}/2024/01/04", [fondo("B", "2024-01-03", 6.0)])
+    write_file(root, f"{md}/2024/01/05", [fondo("B", "2024-01-03", 7.0)])
+    write_file(root, f"{md}/ultimo", [fondo("B", "2024-01-03", 8.0), fondo("C", "2024-01-09", 3.0)])
+    write_file(root, f"{md}/penultimo", [fondo("C", "2024-01-09", 4.0), fondo("C", "2024-01-08", 2.5)])
     # An aggregate row (no date) is not a fund's value.
-    escribir(root, "v1/finanzas/fci/rentaFija/2024/01/02", [fondo("Region: Argentina", None, 1.0, horizonte=None)])
-    return build(root, tmp_path / "fci.db", "fci_valores")
+    write_file(root, "v1/finanzas/fci/rentaFija/2024/01/02", [fondo("Region: Argentina", None, 1.0, horizonte=None)])
+    return build_tables(root, tmp_path / "fci.db", ["fci_valores"])
 
 
 def serie(conn) -> dict:
@@ -85,8 +77,8 @@ def test_fci_serie_is_keyed_and_indexed_for_both_questions(fci):
 
 def test_derived_tables_are_skipped_without_their_tables(tmp_path):
     root = tmp_path / "fuente"
-    escribir(root, "v1/finanzas/indices/uva", [{"fecha": "2016-03-31", "valor": 14.05}])
-    conn = build(root, tmp_path / "uva.db", "uva")
+    write_file(root, "v1/finanzas/indices/uva", [{"fecha": "2016-03-31", "valor": 14.05}])
+    conn = build_tables(root, tmp_path / "uva.db", ["uva"])
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "uva" in tables and not tables & set(DERIVED)
 
@@ -104,8 +96,8 @@ INFLACION = [
 @pytest.fixture
 def ipc(tmp_path):
     root = tmp_path / "fuente"
-    escribir(root, "v1/finanzas/indices/inflacion", INFLACION)
-    return build(root, tmp_path / "ipc.db", "inflacion")
+    write_file(root, "v1/finanzas/indices/inflacion", INFLACION)
+    return build_tables(root, tmp_path / "ipc.db", ["inflacion"])
 
 
 def test_ipc_is_chained_from_monthly_inflation_with_the_stated_base(ipc):
@@ -169,7 +161,9 @@ def test_as_fraction_takes_values_above_the_threshold_as_percentages():
     assert rule({"valor": None}) is None and rule({"valor": "39,9"}) is None and rule({"valor": True}) is None
 
 
-@pytest.mark.parametrize("table, column", [("depositos_30_dias", "valorFraccion"), ("cuentas_remuneradas_usd", "tasaFraccion")])
+@pytest.mark.parametrize(
+    "table, column", [("depositos_30_dias", "valorFraccion"), ("cuentas_remuneradas_usd", "tasaFraccion")]
+)
 def test_mixed_scale_columns_have_one_unit(conn, table, column):
     (outside, typed, total) = conn.execute(
         f'SELECT sum("{column}" NOT BETWEEN 0 AND 2), sum(typeof("{column}") = \'real\'), count(*) FROM "{table}"'

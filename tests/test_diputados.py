@@ -5,52 +5,29 @@ order; the small mechanisms behind them work on hand-written fixtures too."""
 
 import json
 import re
-import sqlite3
-from pathlib import Path
 
-import orjson
 import pytest
+from ayudas import answer, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
 from argentina_datos.almacen.registros import keyed_object, keyed_records
 from argentina_datos.almacen.tablas import Layout
-from argentina_datos.catalogo import BY_TABLE, diputados
-from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource
-from argentina_datos.documentacion import metadatos
+from argentina_datos.catalogo import diputados
 from argentina_datos.web.v1.api import V1
 
 DIPUTADOS = UPSTREAM / "v1" / "diputados"
 TABLES = [d.table for d in diputados.DATASETS]
 
 
-def load(route: str):
-    path = UPSTREAM / route / "index.json"
-    return orjson.loads(path.read_bytes()) if path.exists() else None
-
-
-def answer(api, conn, route: str):
-    response = api.compute(conn, route)
-    return response.status, orjson.loads(response.body)
-
-
-@pytest.fixture(scope="module")
-def v1(db_path):
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    api = V1()
-    yield lambda route: answer(api, conn, route)
-    conn.close()
-
-
 # ---- per-deputy routes: every id of the list ------------------------------------------
 def deputy_ids() -> list[str]:
-    return list(dict.fromkeys(d["id"] for d in load("v1/diputados/diputados")))
+    return list(dict.fromkeys(d["id"] for d in mirror_file("v1/diputados/diputados")))
 
 
 def counted(diputado_id: str, columns) -> bool:
     """Whether the mirror's own count says the source has records of this deputy."""
-    conteo = load("v1/diputados/viajes/conteo")["porDiputado"].get(diputado_id, {})
+    conteo = mirror_file("v1/diputados/viajes/conteo")["porDiputado"].get(diputado_id, {})
     return any(conteo.get(c) for c in columns)
 
 
@@ -67,7 +44,7 @@ def test_every_deputy_of_the_list_is_answered(v1, kind, lists, columns):
     failures = []
     for diputado_id in deputy_ids():
         route = f"v1/diputados/diputados/{diputado_id}/{kind}"
-        published = load(route)
+        published = mirror_file(route)
         status, body = v1("/" + route)
         if published is not None:
             from_file += 1
@@ -108,7 +85,7 @@ def test_a_published_file_without_trips_is_what_the_derivation_gives():
 @pytest.mark.mirror
 def test_published_trips_agree_with_the_count():
     """The count the derivation relies on matches the files the mirror has."""
-    conteo = load("v1/diputados/viajes/conteo")["porDiputado"]
+    conteo = mirror_file("v1/diputados/viajes/conteo")["porDiputado"]
     for path in DIPUTADOS.glob("diputados/*/viajes/index.json"):
         data = json.loads(path.read_text())
         entry = conteo.get(data["diputadoId"], {"nacionales": 0, "internacionales": 0})
@@ -173,15 +150,15 @@ def test_the_families_are_catalogue_routes_not_documents(conn):
 def test_each_file_is_answered_exactly(v1, route):
     status, body = v1(route)
     assert status == 200, body
-    expected = load(route.lstrip("/"))
+    expected = mirror_file(route.lstrip("/"))
     assert strictly_equal(expected, body, route) == ""
 
 
 def test_objects_keyed_by_id_keep_their_order(v1):
     for route in ("v1/diputados/viajes/conteo", "v1/diputados/viajes/conteo-12m"):
         _, body = v1("/" + route)
-        assert list(body["porDiputado"]) == list(load(route)["porDiputado"])
-        assert list(body) == list(load(route))
+        assert list(body["porDiputado"]) == list(mirror_file(route)["porDiputado"])
+        assert list(body) == list(mirror_file(route))
 
 
 def test_votes_are_kept_as_they_come(v1, conn):
@@ -216,7 +193,7 @@ def test_missions_keep_the_source_mojibake(conn):
 
 def test_the_lists_envelope_keeps_its_other_fields(v1):
     """recinto's `vacantes` is a list of the envelope, not records of a dataset."""
-    expected = load("v1/diputados/recinto")
+    expected = mirror_file("v1/diputados/recinto")
     _, body = v1("/v1/diputados/recinto")
     assert body["vacantes"] == expected["vacantes"]
 
@@ -228,25 +205,6 @@ def test_periodos_lista_is_the_envelope_list(v1):
 
 
 # ---- described for researchers -----------------------------------------------------------
-def test_every_table_and_column_is_described(conn):
-    """metadatos.build() (not the checked-in metadata.yml) describes every table and column the
-    build writes for these datasets."""
-    tables = metadatos.build()["databases"][metadatos.DATABASE]["tables"]
-    names = set()
-    for d in diputados.DATASETS:
-        layout = Layout(d)
-        names |= {d.table} | {c.table for c in layout.all_children()}
-    missing = []
-    for name in sorted(names):
-        meta = tables.get(name) or {}
-        if not meta.get("description", "").strip():
-            missing.append(name)
-        for (column,) in conn.execute(f"SELECT name FROM pragma_table_info('{name}')"):
-            if not str((meta.get("columns") or {}).get(column, "")).strip():
-                missing.append(f"{name}.{column}")
-    assert names and not missing, missing
-
-
 def test_counts_and_money_have_units():
     for d in diputados.DATASETS:
         for name, field in Layout(d).codec.columns:
@@ -268,12 +226,6 @@ def test_keyed_records_round_trip_in_order_with_odd_entries():
     assert back == obj and list(back) == list(obj)
 
 
-def escribir(root: Path, route: str, content) -> None:
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(content, ensure_ascii=False))
-
-
 DIPUTADO = {
     "id": "HCDN0001",
     "nombre": "Ana",
@@ -288,12 +240,6 @@ DIPUTADO = {
 }
 
 
-def build(root: Path, out: Path, tables) -> sqlite3.Connection:
-    report = Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in tables]).run()
-    assert not report.skipped and not report.skipped_files
-    return sqlite3.connect(out)
-
-
 def test_a_keyed_object_with_odd_entries_is_answered_exactly(tmp_path):
     conteo = {
         "actualizado": "2026-01-01",
@@ -303,8 +249,8 @@ def test_a_keyed_object_with_odd_entries_is_answered_exactly(tmp_path):
             "HCDN0003": 5,
         },
     }
-    escribir(tmp_path / "src", "v1/diputados/viajes/conteo", conteo)
-    conn = build(tmp_path / "src", tmp_path / "a.db", ["diputados_viajes_conteo"])
+    write_file(tmp_path / "src", "v1/diputados/viajes/conteo", conteo)
+    conn = build_tables(tmp_path / "src", tmp_path / "a.db", ["diputados_viajes_conteo"])
     status, body = answer(V1(), conn, "/v1/diputados/viajes/conteo")
     assert status == 200 and body == conteo and list(body["porDiputado"]) == list(conteo["porDiputado"])
     controls = conn.execute("SELECT registro, control FROM calidad ORDER BY id").fetchall()
@@ -313,8 +259,8 @@ def test_a_keyed_object_with_odd_entries_is_answered_exactly(tmp_path):
 
 def test_an_envelope_keeps_lists_no_dataset_claims(tmp_path):
     recinto = {"fuente": "f", "scrapedAt": "t", "asientos": [], "vacantes": [1, 2], "otros": [{"a": 1}]}
-    escribir(tmp_path / "src", "v1/diputados/recinto", recinto)
-    conn = build(tmp_path / "src", tmp_path / "a.db", ["diputados_recinto"])
+    write_file(tmp_path / "src", "v1/diputados/recinto", recinto)
+    conn = build_tables(tmp_path / "src", tmp_path / "a.db", ["diputados_recinto"])
     assert answer(V1(), conn, "/v1/diputados/recinto") == (200, recinto)
 
 
@@ -329,13 +275,13 @@ def test_an_envelope_keeps_lists_no_dataset_claims(tmp_path):
 )
 def test_a_deputy_without_a_file_is_derived_only_when_the_count_allows(tmp_path, conteo, status):
     src = tmp_path / "src"
-    escribir(src, "v1/diputados/diputados", [DIPUTADO])
+    write_file(src, "v1/diputados/diputados", [DIPUTADO])
     tables = ["diputados", "diputados_viajes_por_diputado"]
-    escribir(src, "v1/diputados/diputados/HCDN0002/viajes", {"diputadoId": "HCDN0002", "nacionales": []})
+    write_file(src, "v1/diputados/diputados/HCDN0002/viajes", {"diputadoId": "HCDN0002", "nacionales": []})
     if conteo is not None:
-        escribir(src, "v1/diputados/viajes/conteo", {"actualizado": "x", "porDiputado": conteo})
+        write_file(src, "v1/diputados/viajes/conteo", {"actualizado": "x", "porDiputado": conteo})
         tables.append("diputados_viajes_conteo")
-    conn = build(src, tmp_path / "a.db", tables)
+    conn = build_tables(src, tmp_path / "a.db", tables)
     api = V1()
     code, body = answer(api, conn, "/v1/diputados/diputados/HCDN0001/viajes")
     assert code == status, body

@@ -4,23 +4,18 @@ import json
 import sqlite3
 
 import orjson
+from ayudas import write_file
 
 from argentina_datos.construccion import cli
 from argentina_datos.web.servidor import datasette_for
 
 
-def escribir(root, route, text: str):
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-
-
 async def test_an_unknown_route_is_answered_with_its_file_exactly(tmp_path, capsys):
     fuente = tmp_path / "fuente"
-    escribir(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
+    write_file(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
     nuevo = '{\n  "estado": "ok",\n  "valores": [1, 1.0, null, "ñ"],\n  "n": 1e-7\n}\n'
-    escribir(fuente, "v1/algo/nuevo", nuevo)
-    escribir(fuente, "v1/algo/lista", "[]")
+    write_file(fuente, "v1/algo/nuevo", nuevo)
+    write_file(fuente, "v1/algo/lista", "[]")
     salida = tmp_path / "a.db"
     assert cli.main(["--source", str(fuente), "--output", str(salida)]) == 0
     err = capsys.readouterr().err
@@ -41,8 +36,8 @@ async def test_an_unknown_route_is_answered_with_its_file_exactly(tmp_path, caps
 
 def test_an_unknown_file_that_is_not_json_stops_the_build_naming_it(tmp_path, capsys):
     fuente = tmp_path / "fuente"
-    escribir(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
-    escribir(fuente, "v1/algo/roto", "<html>")
+    write_file(fuente, "v1/finanzas/indices/uva", json.dumps([{"fecha": "2016-03-31", "valor": 14.05}]))
+    write_file(fuente, "v1/algo/roto", "<html>")
     code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db")])
     assert code == 1
     assert f"{fuente}/v1/algo/roto/index.json: no es JSON válido" in capsys.readouterr().err

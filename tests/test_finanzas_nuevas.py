@@ -4,13 +4,11 @@ mirror's files, in their key order; per-entity and per-month routes answer every
 (the published file, else the list's rows), 400 for malformed values and 404 for values without data;
 every table and column is described, and each rate's unit (fraction or percent) agrees with the data."""
 
-import json
 import re
 import sqlite3
-from pathlib import Path
 
-import orjson
 import pytest
+from ayudas import answer, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
@@ -20,7 +18,6 @@ from argentina_datos.catalogo.campos import FRACCION, PORCENTAJE
 from argentina_datos.catalogo.slug import slugify
 from argentina_datos.construccion.constructor import Builder
 from argentina_datos.construccion.fuentes import DirectorySource
-from argentina_datos.documentacion import metadatos
 from argentina_datos.web.v1.api import V1
 
 NUEVAS = ["finanzas_rem", "finanzas_rem_informes"]
@@ -37,24 +34,6 @@ FAMILIES = [
     "estado",
 ]
 LISTADOS = ("ultimo", "penultimo")
-
-
-def load(route: str):
-    path = UPSTREAM / route / "index.json"
-    return orjson.loads(path.read_bytes()) if path.exists() else None
-
-
-def answer(api, conn, route: str):
-    response = api.compute(conn, route)
-    return response.status, orjson.loads(response.body)
-
-
-@pytest.fixture(scope="module")
-def v1(db_path):
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    api = V1()
-    yield lambda route: answer(api, conn, route)
-    conn.close()
 
 
 def key_order_diff(a, b, where="") -> str:
@@ -104,12 +83,12 @@ def test_the_families_are_catalogue_routes_not_documents(conn):
 def test_each_file_is_answered_exactly_in_its_key_order(v1, route):
     status, body = v1(route)
     assert status == 200, body
-    assert exactly(load(route.lstrip("/")), body, route) == ""
+    assert exactly(mirror_file(route.lstrip("/")), body, route) == ""
 
 
 # ---- rendimientos: every platform of the list ----------------------------------------------
 def platforms() -> list[dict]:
-    return load("v1/finanzas/rendimientos") or []
+    return mirror_file("v1/finanzas/rendimientos") or []
 
 
 def test_every_platform_of_the_list_is_answered(v1):
@@ -117,7 +96,7 @@ def test_every_platform_of_the_list_is_answered(v1):
     failures = []
     for platform in platforms():
         route = f"v1/finanzas/rendimientos/{platform['entidad']}"
-        published = load(route)
+        published = mirror_file(route)
         expected = published if published is not None else platform["rendimientos"]
         from_file, derived = from_file + (published is not None), derived + (published is None)
         status, body = v1("/" + route)
@@ -135,7 +114,7 @@ def test_each_platform_file_is_its_rows_of_the_list():
     """What the derivation relies on: a platform's file is its list of the whole listing, at most without
     keys the listing adds (fiwind's bonusValue and bonusThreshold)."""
     for platform in platforms():
-        published = load(f"v1/finanzas/rendimientos/{platform['entidad']}")
+        published = mirror_file(f"v1/finanzas/rendimientos/{platform['entidad']}")
         if published is None:
             continue
         assert len(published) == len(platform["rendimientos"]), platform["entidad"]
@@ -175,13 +154,13 @@ WALLET_FAMILIES = [("v1/finanzas/fci/otros", "fondo"), ("v1/finanzas/fci/variabl
 def test_every_fund_of_the_listings_answers_its_history(v1, base, name_key):
     """Each fund of ultimo / penultimo answers its own history, whose last two records are the listings'."""
     for position, listado in ((-1, "ultimo"), (-2, "penultimo")):
-        listing = load(f"{base}/{listado}")
+        listing = mirror_file(f"{base}/{listado}")
         assert listing, f"the mirror has no {base}/{listado}"
         for record in listing:
             route = f"/{base}/{slugify(record[name_key])}"
             status, history = v1(route)
             assert status == 200, (route, history)
-            assert exactly(load(route.lstrip("/")), history, route) == ""
+            assert exactly(mirror_file(route.lstrip("/")), history, route) == ""
             own = {k: v for k, v in record.items() if k in history[position]}
             assert history[position] == own, (route, listado)
 
@@ -191,16 +170,16 @@ def test_every_fund_of_the_listings_answers_its_history(v1, base, name_key):
 def test_http_enumeration_finds_every_file(base, name_key):
     """Over HTTP the fund files are found from the listings (plus the ones upstream no longer lists)."""
     param = next(p for d in billeteras.DATASETS for p in d.partitions if d.sources[0].route == base + "/{entidad}")
-    source = type("Fuente", (), {"get_json": staticmethod(lambda route: load(route))})()
+    source = type("Fuente", (), {"get_json": staticmethod(lambda route: mirror_file(route))})()
     files = {p.parent.name for p in (UPSTREAM / base).glob("*/index.json")} - set(LISTADOS)
     assert files and set(param.http_values(source)) == files
 
 
 def test_variable_listings_keep_their_own_key_order(v1):
     """ultimo / penultimo of fci/variables are global66's last two records with «tipo» before «tna»."""
-    history = load("v1/finanzas/fci/variables/global66")
+    history = mirror_file("v1/finanzas/fci/variables/global66")
     for position, listado in ((-1, "ultimo"), (-2, "penultimo")):
-        published = load(f"v1/finanzas/fci/variables/{listado}")
+        published = mirror_file(f"v1/finanzas/fci/variables/{listado}")
         _, body = v1(f"/v1/finanzas/fci/variables/{listado}")
         assert body == published == [history[position]]
         assert list(body[0]) == list(published[0]) != list(history[position])
@@ -209,17 +188,21 @@ def test_variable_listings_keep_their_own_key_order(v1):
 # ---- the REM under /v1/finanzas/rem: every month of its index ------------------------------------
 def rem_months() -> list[str]:
     """The AAAA/MM months the index lists."""
-    return [m.group(1) for s in load("v1/finanzas/rem") or [] if (m := re.fullmatch(r"/finanzas/rem/(\d{4}/\d{2})", s))]
+    return [
+        m.group(1)
+        for s in mirror_file("v1/finanzas/rem") or []
+        if (m := re.fullmatch(r"/finanzas/rem/(\d{4}/\d{2})", s))
+    ]
 
 
 def test_every_month_of_the_index_is_a_file_the_ultimo_rows_or_404(v1):
-    ultimo = load("v1/finanzas/rem/ultimo")
+    ultimo = mirror_file("v1/finanzas/rem/ultimo")
     informe_ultimo = {r["informe"] for r in ultimo}
     counts = {"archivo": 0, "ultimo": 0, "404": 0}
     for month in rem_months():
         route = f"v1/finanzas/rem/{month}"
         status, body = v1("/" + route)
-        published = load(route)
+        published = mirror_file(route)
         if published is not None:
             counts["archivo"] += 1
             assert status == 200 and exactly(published, body, route) == ""
@@ -242,7 +225,7 @@ def test_ultimo_is_kept_as_published_not_the_newest_month(v1):
     )
     _, ultimo = v1("/v1/finanzas/rem/ultimo")
     _, newest_body = v1(f"/v1/finanzas/rem/{newest}")
-    assert ultimo == load("v1/finanzas/rem/ultimo") != newest_body
+    assert ultimo == mirror_file("v1/finanzas/rem/ultimo") != newest_body
 
 
 # ---- 400 and 404 ----------------------------------------------------------------------------
@@ -289,22 +272,6 @@ def test_malformed_values_and_values_without_data(v1, route, status, parametro):
 
 
 # ---- described for researchers ----------------------------------------------------------------
-def test_every_table_and_column_is_described(conn):
-    """metadatos.build() (not the checked-in metadata.yml) describes every table and column these
-    datasets write."""
-    tables = metadatos.build()["databases"][metadatos.DATABASE]["tables"]
-    names = {name for d in DATASETS for name in [d.table, *(c.table for c in Layout(d).all_children())]}
-    missing = []
-    for name in sorted(names):
-        meta = tables.get(name) or {}
-        if not meta.get("description", "").strip():
-            missing.append(name)
-        for (column,) in conn.execute(f"SELECT name FROM pragma_table_info('{name}')"):
-            if not str((meta.get("columns") or {}).get(column, "")).strip():
-                missing.append(f"{name}.{column}")
-    assert names and not missing, missing
-
-
 RATE = re.compile(
     r"^(tna|tea|apy|bonusValue|\w+Porcentaje|porcentaje|ultimos7Dias|unMes|noventaDias|"
     r"cientoOchentaDias|enElAnio|doceMeses|honorario\w+|comision\w+|gastos\w+|otros)$"
@@ -355,16 +322,6 @@ def test_each_rate_unit_agrees_with_the_data(conn):
 
 
 # ---- the mechanisms, on hand-written fixtures (no mirror) ---------------------------------
-def escribir(root: Path, route: str, content) -> None:
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(content, ensure_ascii=False))
-
-
-def build(root: Path, out: Path, tables) -> sqlite3.Connection:
-    report = Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in tables]).run()
-    assert not report.skipped and not report.skipped_files
-    return sqlite3.connect(out)
 
 
 def test_a_platform_is_its_file_else_its_nested_list(tmp_path):
@@ -375,9 +332,9 @@ def test_a_platform_is_its_file_else_its_nested_list(tmp_path):
         {"entidad": "c", "rendimientos": []},
         {"entidad": "d"},
     ]  # an odd record, kept as it came: it has no list to cut
-    escribir(tmp_path / "src", "v1/finanzas/rendimientos", lista)
-    escribir(tmp_path / "src", "v1/finanzas/rendimientos/a", [{"moneda": "ARS", "apy": 30, "fecha": "2026-01-02"}])
-    conn = build(tmp_path / "src", tmp_path / "a.db", ["rendimientos", "rendimientos_entidad"])
+    write_file(tmp_path / "src", "v1/finanzas/rendimientos", lista)
+    write_file(tmp_path / "src", "v1/finanzas/rendimientos/a", [{"moneda": "ARS", "apy": 30, "fecha": "2026-01-02"}])
+    conn = build_tables(tmp_path / "src", tmp_path / "a.db", ["rendimientos", "rendimientos_entidad"])
     api = V1()
     assert answer(api, conn, "/v1/finanzas/rendimientos") == (200, lista)
     assert answer(api, conn, "/v1/finanzas/rendimientos/a") == (
@@ -420,15 +377,15 @@ REM = {
 
 def test_a_rem_month_is_its_file_else_ultimo_when_it_is_that_report(tmp_path):
     src = tmp_path / "src"
-    escribir(
+    write_file(
         src,
         "v1/finanzas/rem",
         ["/finanzas/rem/ultimo", "/finanzas/rem/2026/09", "/finanzas/rem/2026/08", "/finanzas/rem/2026/07"],
     )
-    escribir(src, "v1/finanzas/rem/ultimo", [REM, {**REM, "muestra": "top 10"}])
+    write_file(src, "v1/finanzas/rem/ultimo", [REM, {**REM, "muestra": "top 10"}])
     septiembre = [{**REM, "informe": "2026-09", "fecha": "2026-09-01", "fuente": "BCRA REM"}]
-    escribir(src, "v1/finanzas/rem/2026/09", septiembre)
-    conn = build(src, tmp_path / "a.db", ["finanzas_rem", "finanzas_rem_informes"])
+    write_file(src, "v1/finanzas/rem/2026/09", septiembre)
+    conn = build_tables(src, tmp_path / "a.db", ["finanzas_rem", "finanzas_rem_informes"])
     api = V1()
     assert answer(api, conn, "/v1/finanzas/rem/2026/08") == (200, [REM, {**REM, "muestra": "top 10"}])
     assert answer(api, conn, "/v1/finanzas/rem/2026/09") == (200, septiembre)
@@ -436,6 +393,6 @@ def test_a_rem_month_is_its_file_else_ultimo_when_it_is_that_report(tmp_path):
     status, body = answer(api, conn, "/v1/finanzas/rem/2026/07")
     assert (status, body["parametro"]) == (404, "mes")
     # a published month wins over ultimo, even when ultimo is that report
-    escribir(src, "v1/finanzas/rem/2026/08", [REM])
-    conn = build(src, tmp_path / "b.db", ["finanzas_rem"])
+    write_file(src, "v1/finanzas/rem/2026/08", [REM])
+    conn = build_tables(src, tmp_path / "b.db", ["finanzas_rem"])
     assert answer(api, conn, "/v1/finanzas/rem/2026/08") == (200, [REM])

@@ -1,29 +1,12 @@
 """Per-date routes answer every date their list has: the file upstream published for that date
 when there is one, otherwise that date's records of the list, in list order."""
 
-import sqlite3
-
 import orjson
 import pytest
-from paths import UPSTREAM
+from ayudas import mirror_file
 from test_conformance import strictly_equal
 
-from argentina_datos.web.v1.api import V1
-
 pytestmark = pytest.mark.mirror
-
-
-@pytest.fixture(scope="module")
-def v1(db_path):
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    api = V1()
-    yield lambda path: api.compute(conn, path)
-    conn.close()
-
-
-def load(route: str):
-    path = UPSTREAM / route / "index.json"
-    return orjson.loads(path.read_bytes()) if path.exists() else None
 
 
 def by_date(records):
@@ -42,21 +25,21 @@ FAMILIES = [
 
 
 @pytest.mark.parametrize("lista, por_fecha, uno", FAMILIES)
-def test_every_date_of_the_list_is_answered(v1, lista, por_fecha, uno):
-    records = load(lista)
+def test_every_date_of_the_list_is_answered(v1_response, lista, por_fecha, uno):
+    records = mirror_file(lista)
     if records is None:
         pytest.skip(f"the mirror has no {lista}")
     derived = from_file = 0
     failures = []
     for fecha, day in by_date(records).items():
         route = por_fecha.format(fecha=fecha.replace("-", "/"))
-        published = load(route)
+        published = mirror_file(route)
         expected = published if published is not None else (day[0] if uno else day)
         if published is None:
             derived += 1
         else:
             from_file += 1
-        response = v1("/" + route)
+        response = v1_response("/" + route)
         if response.status != 200:
             failures.append(f"/{route}: HTTP {response.status}")
             continue
@@ -82,20 +65,20 @@ def test_every_date_of_the_list_is_answered(v1, lista, por_fecha, uno):
         ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
     ],
 )
-def test_dates_without_data_and_bad_values(v1, route, status, parametro):
-    response = v1(route)
+def test_dates_without_data_and_bad_values(v1_response, route, status, parametro):
+    response = v1_response(route)
     body = orjson.loads(response.body)
     assert (response.status, body["parametro"]) == (status, parametro), body
 
 
-def test_a_legacy_file_that_disagrees_with_the_list_is_the_answer(v1):
+def test_a_legacy_file_that_disagrees_with_the_list_is_the_answer(v1_response):
     """Some 2019 per-date dollar files list fewer houses than the full series for that day."""
-    records = load("v1/cotizaciones/dolares")
+    records = mirror_file("v1/cotizaciones/dolares")
     days = by_date(records)
     for fecha, day in days.items():
         route = "v1/cotizaciones/dolares/" + fecha.replace("-", "/")
-        published = load(route)
+        published = mirror_file(route)
         if published is not None and published != day:
-            assert orjson.loads(v1("/" + route).body) == published
+            assert orjson.loads(v1_response("/" + route).body) == published
             return
     pytest.skip("the mirror has no per-date file that disagrees with its list")

@@ -5,51 +5,21 @@ by name, consistently; the mechanisms behind them work on hand-written fixtures 
 
 import json
 import re
-import sqlite3
-from pathlib import Path
 
 import orjson
 import pytest
+from ayudas import answer, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, senado, senado_actas, senado_organos, senado_personal
 from argentina_datos.catalogo.senado_nombres import Padron, nombres_compatibles, palabras
-from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource
-from argentina_datos.documentacion import metadatos
 from argentina_datos.web.v1.api import V1
 
 SENADO = UPSTREAM / "v1" / "senado"
 THEMES = (senado, senado_actas, senado_organos, senado_personal)
 TABLES = [d.table for t in THEMES for d in t.DATASETS]
-
-
-def load(route: str):
-    path = UPSTREAM / route.strip("/") / "index.json"
-    return orjson.loads(path.read_bytes()) if path.exists() else None
-
-
-def answer(api, conn, route: str):
-    response = api.compute(conn, route)
-    return response.status, orjson.loads(response.body), response.body
-
-
-@pytest.fixture(scope="module")
-def v1(db_path):
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    api = V1()
-    yield lambda route: answer(api, conn, route)[:2]
-    conn.close()
-
-
-@pytest.fixture(scope="module")
-def v1_bytes(db_path):
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    api = V1()
-    yield lambda route: answer(api, conn, route)
-    conn.close()
 
 
 def check_all(v1, expected: dict) -> list[str]:
@@ -86,11 +56,13 @@ def test_the_families_are_catalogue_routes_not_documents(conn):
 
 
 @pytest.mark.parametrize("route", mirror_routes())
-def test_each_file_is_answered_exactly_in_its_key_order(v1_bytes, route):
+def test_each_file_is_answered_exactly_in_its_key_order(v1_response, route):
     """The same JSON, and the same bytes once both are written by orjson: keys in the file's order."""
-    status, body, raw = v1_bytes(route)
+    response = v1_response(route)
+    status, raw = response.status, response.body
+    body = orjson.loads(raw)
     assert status == 200, body
-    expected = load(route)
+    expected = mirror_file(route)
     assert strictly_equal(expected, body, route) == ""
     assert raw == orjson.dumps(expected)
 
@@ -104,7 +76,7 @@ def test_every_vote_of_every_year_is_answered(v1):
     expected = {
         f"/v1/senado/actas/{año}/{acta['actaId']}": acta for año, actas in year_files().items() for acta in actas
     }
-    published = sum(1 for route in expected if load(route) is not None)
+    published = sum(1 for route in expected if mirror_file(route) is not None)
     failures = check_all(v1, expected)
     print(f"actas: {len(expected)} votes, {published} with their own file, the rest from their year's file")
     assert len(expected) > published >= 1
@@ -123,7 +95,7 @@ def test_the_per_vote_files_are_their_years_records():
 
 
 def test_every_bloc_of_the_list_is_answered(v1):
-    bloques = load("v1/senado/bloques")
+    bloques = mirror_file("v1/senado/bloques")
     failures = check_all(v1, {f"/v1/senado/bloques/{b['id']}": b for b in bloques})
     assert bloques and not failures, "\n".join(failures[:10])
 
@@ -131,10 +103,10 @@ def test_every_bloc_of_the_list_is_answered(v1):
 def test_every_committee_of_the_list_is_answered(v1):
     """Its own file (with its members) where upstream has one, else its record of the list."""
     expected = {}
-    for comision in load("v1/senado/comisiones"):
+    for comision in mirror_file("v1/senado/comisiones"):
         route = f"/v1/senado/comisiones/{comision['id']}"
-        expected[route] = load(route) or comision
-    from_file = sum(1 for route in expected if load(route) is not None)
+        expected[route] = mirror_file(route) or comision
+    from_file = sum(1 for route in expected if mirror_file(route) is not None)
     failures = check_all(v1, expected)
     print(f"comisiones: {from_file} from their file, {len(expected) - from_file} from the list")
     assert len(expected) > from_file >= 1
@@ -149,7 +121,7 @@ def senators_with(kind: str) -> set[str]:
 def test_a_sitting_senator_without_a_file_is_404(v1, kind):
     """Nothing lists a senator's staff or committees (the committee list has no members): only the
     published files answer."""
-    sitting = [s["id"] for b in load("v1/senado/bloques") for s in b["senadores"]]
+    sitting = [s["id"] for b in mirror_file("v1/senado/bloques") for s in b["senadores"]]
     without = [i for i in sitting if i not in senators_with(kind)]
     assert without and senators_with(kind)
     for senador_id in without[:5]:
@@ -163,7 +135,7 @@ def absent(values, start: int = 1) -> int:
 
 
 def ids(route: str, key: str) -> list:
-    return [r[key] for r in load(route)]
+    return [r[key] for r in mirror_file(route)]
 
 
 def con_actas() -> int:
@@ -212,7 +184,7 @@ def test_malformed_values_and_values_without_data(v1, route, status, parametro):
 def test_objects_keyed_by_id_keep_their_numeric_order(v1):
     for route in ("v1/senado/viajes/conteo", "v1/senado/viajes/conteo-12m"):
         _, body = v1("/" + route)
-        assert list(body["porSenador"]) == list(load(route)["porSenador"])
+        assert list(body["porSenador"]) == list(mirror_file(route)["porSenador"])
         assert list(body["porSenador"]) == sorted(body["porSenador"], key=int)
 
 
@@ -236,7 +208,7 @@ def test_votes_are_linked_to_senators_consistently(conn):
 
 def test_allowance_records_are_linked_to_the_senators_of_the_spending_estimate(conn):
     """gasto lists the same sitting senators with their ids: where both write the same name, the ids agree."""
-    gasto = {" ".join(palabras(s["nombre"])): s["senadorId"] for s in load("v1/senado/gasto")["senadores"]}
+    gasto = {" ".join(palabras(s["nombre"])): s["senadorId"] for s in mirror_file("v1/senado/gasto")["senadores"]}
     rows = conn.execute("SELECT nombre, senadorId FROM senado_dietas_mecanismos").fetchall()
     assert rows and all(sid is not None for _, sid in rows)
     same_name = [(sid, gasto[" ".join(palabras(n))]) for n, sid in rows if " ".join(palabras(n)) in gasto]
@@ -252,26 +224,8 @@ def test_links_never_reach_v1(v1):
 # ---- counted and described for researchers ----------------------------------------------
 def test_a_nested_lists_nested_list_is_all_stored(conn):
     """gasto's blocs' porCategoria: a list inside each element of a list (test_row_counts walks objects only)."""
-    expected = sum(len(b["gasto"]["porCategoria"]) for b in load("v1/senado/gasto")["bloques"])
+    expected = sum(len(b["gasto"]["porCategoria"]) for b in mirror_file("v1/senado/gasto")["bloques"])
     assert conn.execute("SELECT count(*) FROM senado_gasto_bloques_por_categoria").fetchone()[0] == expected > 0
-
-
-def test_every_table_and_column_is_described(conn):
-    """metadatos.build() (not the checked-in metadata.yml) describes every table and column the build
-    writes for these datasets, the link columns too."""
-    tables = metadatos.build()["databases"][metadatos.DATABASE]["tables"]
-    names = set()
-    for table in TABLES:
-        names |= {table} | {c.table for c in Layout(BY_TABLE[table]).all_children()}
-    missing = []
-    for name in sorted(names):
-        meta = tables.get(name) or {}
-        if not meta.get("description", "").strip():
-            missing.append(name)
-        for (column,) in conn.execute(f"SELECT name FROM pragma_table_info('{name}')"):
-            if not str((meta.get("columns") or {}).get(column, "")).strip():
-                missing.append(f"{name}.{column}")
-    assert names and not missing, missing
 
 
 def test_counts_and_money_have_units():
@@ -330,18 +284,6 @@ def test_a_name_is_linked_only_to_its_one_senator(nombre, dia, esperado):
     assert Padron(PADRON).identificar(nombre, dia) == esperado
 
 
-def escribir(root: Path, route: str, content) -> None:
-    path = root / route / "index.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(content, ensure_ascii=False))
-
-
-def build(root: Path, out: Path, tables) -> sqlite3.Connection:
-    report = Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in tables]).run()
-    assert not report.skipped and not report.skipped_files
-    return sqlite3.connect(out)
-
-
 def acta(acta_id: int, fecha: str, *votantes: str) -> dict:
     return {
         "actaId": acta_id,
@@ -392,11 +334,11 @@ def test_votes_are_linked_after_the_build_and_answered_as_they_came(tmp_path, wi
             "",
         ),
     ]
-    escribir(src, "v1/senado/actas/2019", año)
-    escribir(src, "v1/senado/actas", año[:1])
+    write_file(src, "v1/senado/actas/2019", año)
+    write_file(src, "v1/senado/actas", año[:1])
     tables = ["senado_actas"]
     if with_senators:  # without the senators' list (a build that skipped it) the votes stay unlinked
-        escribir(
+        write_file(
             src,
             "v1/senado/senadores",
             [
@@ -405,7 +347,7 @@ def test_votes_are_linked_after_the_build_and_answered_as_they_came(tmp_path, wi
             ],
         )
         tables.insert(0, "senadores")
-    conn = build(src, tmp_path / "a.db", tables)
+    conn = build_tables(src, tmp_path / "a.db", tables)
     linked = conn.execute("SELECT nombre, senadorId FROM senado_actas_votos ORDER BY _id").fetchall()
     assert linked == [("Martínez, Julio", "2" if with_senators else None), ("Nadie, Juan", None)] * 2
     api = V1()
@@ -422,9 +364,9 @@ def test_a_committee_without_its_file_is_its_record_of_the_list(tmp_path):
         {"id": "51", "nombre": "B", "tipo": "P", "url": "v", "integrantes": []},
     ]
     archivo = {**lista[0], "integrantes": [{"nombre": "X", "cargo": "Vocal", "camara": "senado", "senadorId": "9"}]}
-    escribir(src, "v1/senado/comisiones", lista)
-    escribir(src, "v1/senado/comisiones/50", archivo)
-    conn = build(src, tmp_path / "a.db", ["senado_comisiones", "senado_comisiones_detalle"])
+    write_file(src, "v1/senado/comisiones", lista)
+    write_file(src, "v1/senado/comisiones/50", archivo)
+    conn = build_tables(src, tmp_path / "a.db", ["senado_comisiones", "senado_comisiones_detalle"])
     api = V1()
     assert answer(api, conn, "/v1/senado/comisiones/50")[:2] == (200, archivo)
     assert answer(api, conn, "/v1/senado/comisiones/51")[:2] == (200, lista[1])

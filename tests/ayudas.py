@@ -1,0 +1,46 @@
+"""What several test modules need: the mirror's files, fixture files in the upstream layout, small
+builds of a few datasets and their /v1 answers.  (Every table and column being described is one test
+for the whole build: tests/test_metadata.py.)"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import orjson
+from paths import UPSTREAM
+
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.construccion.constructor import Builder
+from argentina_datos.construccion.fuentes import DirectorySource
+
+
+def mirror_file(route: str):
+    """The mirror's file for ``route`` (/v1/X or v1/X), parsed; None when the mirror has none."""
+    path = UPSTREAM / route.strip("/") / "index.json"
+    return orjson.loads(path.read_bytes()) if path.exists() else None
+
+
+def write_file(root: Path, route: str, content) -> Path:
+    """``content`` as the file of ``route`` under ``root``: bytes and text as they are, anything else as JSON."""
+    path = root / route / "index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content if isinstance(content, str) else json.dumps(content, ensure_ascii=False))
+    return path
+
+
+def build_tables(root: Path, out: Path, tables) -> sqlite3.Connection:
+    """A database of just these datasets, from the files under ``root``; every file must load."""
+    report = Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in tables]).run()
+    assert not report.skipped and not report.skipped_files
+    return sqlite3.connect(out)
+
+
+def answer(api, conn: sqlite3.Connection, route: str):
+    """(status, parsed body) of ``route`` answered by ``api`` (a web.v1.api.V1) on ``conn``."""
+    response = api.compute(conn, route)
+    return response.status, orjson.loads(response.body)
