@@ -59,7 +59,8 @@ def boolean(name, description="", **kw):
     return Field(name, BOOLEAN, description, **kw)
 
 
-def json(name, description="", **kw):
+def json_value(name, description="", **kw):
+    """A field holding any JSON (an object or a list kept whole), stored as JSON text."""
     return Field(name, JSON, description, **kw)
 
 

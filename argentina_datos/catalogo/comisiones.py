@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import FRACCION, UPSTREAM, boolean, entidad, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import (
+    FRACCION,
+    UPSTREAM,
+    boolean,
+    entidad,
+    fecha,
+    integer,
+    json_value,
+    number,
+    text,
+)
 from argentina_datos.catalogo.esquema import Dataset, Route, Source
 
 DATASETS: list[Dataset] = [
@@ -21,7 +31,7 @@ DATASETS: list[Dataset] = [
             text("costoMantenimientoTarjeta", 'costo de mantener la tarjeta, número y moneda ("0 USD")'),
             text("costoTarjeta", "costo de usar la tarjeta, como porcentaje en texto"),
             text("retiroArs", "cómo se retiran pesos"),
-            json("detalles", "aclaraciones por campo (objeto JSON de textos) o null"),
+            json_value("detalles", "aclaraciones por campo (objeto JSON de textos) o null"),
             number("calificacionAndroid", "calificación en Google Play; null = sin dato", unit="estrellas (0 a 5)"),
             number("calificacionIos", "calificación en App Store; null = sin dato", unit="estrellas (0 a 5)"),
         ],
@@ -56,7 +66,7 @@ DATASETS: list[Dataset] = [
             text("enlace", "página de la entidad"),
             fecha("vigenciaDesde", "inicio de vigencia; null = sin dato"),
             fecha("vigenciaHasta", "fin de vigencia; null = sin dato"),
-            json("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, ...)"),
+            json_value("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, ...)"),
         ],
         [Source("v1/finanzas/cobros/comisiones")],
         origin="Entidades de cobro (páginas propias)",
@@ -88,7 +98,7 @@ DATASETS: list[Dataset] = [
             number("comisionMinima", "comisión mínima; null = sin mínimo", unit="pesos"),
             number("derechoMercado", "derecho de mercado; null = sin dato", unit=FRACCION),
             text("enlace", "página del broker"),
-            json("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, notas, ...)"),
+            json_value("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, notas, ...)"),
         ],
         [Source("v1/finanzas/brokers/comisiones")],
         origin="Brokers (páginas propias)",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
 from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
 
@@ -313,7 +313,7 @@ DATASETS: list[Dataset] = [
         envelope_fields=[
             text("fuente", "página del recinto"),
             text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)"),
-            json("vacantes", "números de las bancas vacantes (lista)"),
+            json_value("vacantes", "números de las bancas vacantes (lista)"),
         ],
         fts=("apellido", "nombre"),
         routes=[Route("/v1/diputados/recinto", shape="envelope", summary="Bancas del recinto")],

@@ -3,7 +3,7 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
 from argentina_datos.catalogo.esquema import TEXT, Dataset, Obj, Route, Source
 from argentina_datos.catalogo.parametros import MES, Param, year
 
@@ -99,7 +99,7 @@ DATASETS: list[Dataset] = [
             text("foto", "URL de la foto"),
             text("email", "correo"),
             text("telefono", "teléfono"),
-            json("redes", "correo y redes sociales (lista JSON) o null"),
+            json_value("redes", "correo y redes sociales (lista JSON) o null"),
         ],
         [Source("v1/senado/senadores")],
         origin=SENADO[0],

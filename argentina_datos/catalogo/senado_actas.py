@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Optional
 
-from argentina_datos.catalogo.campos import integer, json, text
+from argentina_datos.catalogo.campos import integer, json_value, text
 from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Link, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
 from argentina_datos.catalogo.senado_nombres import padron_de_la_base
@@ -105,7 +105,7 @@ DATASETS: list[Dataset] = [
                 ],
                 "el voto de cada senador",
             ),
-            json("observaciones", "observaciones del acta (lista de textos; vacía = ninguna)"),
+            json_value("observaciones", "observaciones del acta (lista de textos; vacía = ninguna)"),
         ],
         [Source("v1/senado/actas/{listado}"), Source("v1/senado/actas", fixed={"listado": INDICE})],
         origin=ORIGEN[0],

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Optional
 
-from argentina_datos.catalogo.campos import boolean, integer, json, number, text
+from argentina_datos.catalogo.campos import boolean, integer, json_value, number, text
 from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, Route, Source
 from argentina_datos.catalogo.parametros import SENADOR_ID
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
@@ -157,7 +157,7 @@ DATASETS: list[Dataset] = [
                 ],
                 "dieta de un senador",
             ),
-            json("notas", "aclaraciones de upstream (lista de textos)"),
+            json_value("notas", "aclaraciones de upstream (lista de textos)"),
         ],
         [Source("v1/senado/escala-salarial")],
         origin=SENADO[0],
@@ -180,7 +180,7 @@ DATASETS: list[Dataset] = [
             number("valorModulo", "valor de un módulo de la escala", unit="pesos por módulo"),
             text("vigenciaEscala", "mes desde el que rige la escala usada (AAAA-MM)"),
             number("dietaSenadorBrutoEstimado", "dieta bruta estimada de un senador", unit=PESOS_MES),
-            json("notas", "aclaraciones de upstream sobre la estimación (lista de textos)"),
+            json_value("notas", "aclaraciones de upstream sobre la estimación (lista de textos)"),
             Obj(
                 "totales",
                 [
