@@ -29,7 +29,7 @@ from argentina_datos.catalogo import (
     tasas,
 )
 from argentina_datos.catalogo.campos import LICENCIA, PORCENTAJE
-from argentina_datos.catalogo.esquema import Dataset, DerivedTable
+from argentina_datos.catalogo.esquema import Combination, Dataset, DerivedTable
 
 THEMES = [
     calendario,
@@ -56,7 +56,10 @@ DATASETS: list[Dataset] = [dataset for theme in THEMES for dataset in theme.DATA
 
 BY_TABLE = {d.table: d for d in DATASETS}
 
+# Routes that answer several datasets' lists together (upstream's combined files).
+COMBINATIONS: list[Combination] = [c for theme in THEMES for c in getattr(theme, "COMBINATIONS", [])]
+
 # Tables computed from the datasets' tables (a fund's daily series, a price index), in build order.
 DERIVED_TABLES: list[DerivedTable] = [t for theme in THEMES for t in getattr(theme, "DERIVED_TABLES", [])]
 
-__all__ = ["BY_TABLE", "DATASETS", "DERIVED_TABLES", "LICENCIA", "PORCENTAJE"]
+__all__ = ["BY_TABLE", "COMBINATIONS", "DATASETS", "DERIVED_TABLES", "LICENCIA", "PORCENTAJE"]

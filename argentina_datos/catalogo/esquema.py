@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     from argentina_datos.catalogo.parametros import Param
@@ -298,3 +298,20 @@ class DerivedTable:
     origin: str = ""
     origin_url: str = ""
     sort: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Combination:
+    """A /v1 route that answers the lists of several datasets side by side, as upstream publishes
+    some combined files (the Senate's trips): {envelope..., head..., list of each table...}."""
+
+    path: str
+    summary: str
+    tables: Sequence[str]  # each contributes its records, under its dataset's envelope_list, in this order
+    params: Sequence["Param"] = ()
+    where: Mapping[str, str] = dc_field(default_factory=dict)  # column -> the parameter filtering every list
+    head: Mapping[str, str] = dc_field(default_factory=dict)  # answer key -> the parameter it repeats
+    envelope: Optional[str] = None  # the route whose stored envelope opens the answer
+    envelope_fields: Sequence[Field] = ()  # that envelope's fields, for the OpenAPI document
+    # (table, column): a value with no records in any list is still answered when this table knows it.
+    known_in: Optional[tuple[str, str]] = None

@@ -4,8 +4,8 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import TEXT, Dataset, Obj, Route, Source
-from argentina_datos.catalogo.parametros import MES, Param, year
+from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.parametros import MES, SENADOR_ID, Param, year
 
 
 def senado_viaje_fields(internacional: bool):
@@ -229,5 +229,31 @@ DATASETS: list[Dataset] = [
         origin_url="https://www.senado.gob.ar/presidencia",
         single_record=True,
         routes=[Route("/v1/senado/presidencia", shape="one", summary="Presidencia del Senado")],
+    ),
+]
+
+_VIAJES = ("senado_documentos", "senado_viajes_nacionales", "senado_viajes_internacionales")
+
+# Upstream's trips files hold three lists (the documents, the domestic and the international trips),
+# each a dataset of its own above.
+COMBINATIONS = [
+    Combination(
+        "/v1/senado/viajes",
+        "Viajes oficiales del Senado: documentos, nacionales e internacionales",
+        _VIAJES,
+        envelope="/v1/senado/viajes",
+        envelope_fields=[
+            text("fuente", "página del Senado de donde salen los datos", nullable=False),
+            text("actualizado", "cuándo se actualizó el índice (ISO 8601)", nullable=False),
+        ],
+    ),
+    Combination(
+        "/v1/senado/senadores/{id}/viajes",
+        "Viajes de un senador",
+        _VIAJES[1:],
+        params=[SENADOR_ID],
+        where={"senadorId": "id"},
+        head={"senadorId": "id"},
+        known_in=("senadores", "id"),
     ),
 ]

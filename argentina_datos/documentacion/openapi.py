@@ -169,15 +169,16 @@ def _response_schema(endpoint) -> dict:
             "properties": {**ENVELOPE_FIELDS, ds.envelope_list: records},
             "required": [*ENVELOPE_FIELDS, ds.envelope_list],
         }
-    if endpoint.shape == "viajes":
-        props = {
-            "fuente": {"type": "string", "description": "página del Senado de donde salen los datos"},
-            "actualizado": {"type": "string", "description": "cuándo se actualizó el índice (ISO 8601)"},
-        }
-        props.update({_envelope_list(t): _list_of(t) for t in tables})
-        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-    if endpoint.shape == "senador":
-        props = {"senadorId": {"type": "string", "description": "el id pedido"}}
+    if endpoint.combination is not None:
+        combination = endpoint.combination
+        params = {p.name: p for p in combination.params}
+        props = {m.name: _member_schema(m) for m in combination.envelope_fields}
+        props.update(
+            {
+                key: {"type": "string", "description": f"el {param} pedido: {params[param].description}"}
+                for key, param in combination.head.items()
+            }
+        )
         props.update({_envelope_list(t): _list_of(t) for t in tables})
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
     raise ValueError(f"forma de respuesta desconocida: {endpoint.shape}")

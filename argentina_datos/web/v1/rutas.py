@@ -1,4 +1,4 @@
-"""The /v1 endpoints: every catalogue route plus the few that combine datasets.
+"""The /v1 endpoints: every catalogue route, and the catalogue's Combinations of several datasets.
 
 An endpoint turns validated path values into a JSON-ready object, reading the
 database through ``consultas``.  ``ApiError`` carries the 4xx answers.
@@ -13,9 +13,9 @@ from typing import Callable, Optional, Sequence
 
 from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
 from argentina_datos.almacen.registros import keyed_object
-from argentina_datos.catalogo import BY_TABLE, DATASETS
-from argentina_datos.catalogo.esquema import Children, Count, Dataset, Field, Route
-from argentina_datos.catalogo.parametros import SENADOR_ID, BadParam, Param, group_name, template_regex
+from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
+from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, Route
+from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 
 
 class ApiError(Exception):
@@ -34,6 +34,7 @@ class Endpoint:
     shape: str = "list"
     # For a route of a "latest only" dataset: (connection, AAAA-MM-DD) -> the version in force that day.
     versioned: Optional[Callable[[sqlite3.Connection, str], object]] = None
+    combination: Optional[Combination] = None  # shape "combined": what it combines
     regex: re.Pattern = field(init=False)
     literal_length: int = field(init=False)
 
@@ -174,56 +175,50 @@ def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
     return ApiError(404, f"no hay datos para {shown}", endpoint.params[-1].name)
 
 
-# ---- endpoints that combine datasets --------------------------------------------
-VIAJES_TABLES = ("senado_documentos", "senado_viajes_nacionales", "senado_viajes_internacionales")
+# ---- endpoints that combine datasets (catalogue Combinations) --------------------------
+def combined_endpoint(combination: Combination) -> Endpoint:
+    queries = [(BY_TABLE[t].envelope_list, query_for(t)) for t in combination.tables]
 
+    def answer(conn: sqlite3.Connection, values: dict, path: str):
+        out: dict = {}
+        if combination.envelope:
+            env = envelope(conn, combination.envelope)
+            if env is None:
+                raise ApiError(404, f"la base no tiene {combination.summary.lower()}")
+            out.update(env)
+        out.update({key: values[param] for key, param in combination.head.items()})
+        where = {column: values[param] for column, param in combination.where.items()}
+        lists = {name: query.records(conn, where) for name, query in queries}
+        if where and not any(lists.values()) and not _known(conn, combination, where):
+            raise _no_data(endpoint, values, path)
+        out.update(lists)
+        return out
 
-def _viajes(conn, values, path):
-    env = envelope(conn, "/v1/senado/viajes")
-    if env is None:
-        raise ApiError(404, "la base no tiene los viajes del Senado")
-    out = dict(env)
-    for table in VIAJES_TABLES:
-        out[BY_TABLE[table].envelope_list] = query_for(table).records(conn, {})
-    return out
-
-
-def _viajes_de_senador(conn, values, path):
-    sid = values["id"]
-    nacionales = query_for("senado_viajes_nacionales").records(conn, {"senadorId": sid})
-    internacionales = query_for("senado_viajes_internacionales").records(conn, {"senadorId": sid})
-    known = (
-        conn.execute("SELECT 1 FROM senadores WHERE id = ?", [sid]).fetchone()
-        if table_exists(conn, "senadores")
-        else None
+    endpoint = Endpoint(
+        combination.path,
+        tuple(combination.params),
+        combination.summary,
+        answer,
+        datasets=tuple(combination.tables),
+        shape="combined",
+        combination=combination,
     )
-    if not (nacionales or internacionales or known):
-        raise ApiError(404, f"no hay un senador con id {sid}", "id")
-    return {"senadorId": sid, "nacionales": nacionales, "internacionales": internacionales}
+    return endpoint
 
 
-COMBINED = [
-    Endpoint(
-        "/v1/senado/viajes",
-        (),
-        "Viajes oficiales del Senado: documentos, nacionales e internacionales",
-        _viajes,
-        datasets=VIAJES_TABLES,
-        shape="viajes",
-    ),
-    Endpoint(
-        "/v1/senado/senadores/{id}/viajes",
-        (SENADOR_ID,),
-        "Viajes de un senador",
-        _viajes_de_senador,
-        datasets=VIAJES_TABLES[1:],
-        shape="senador",
-    ),
-]
+def _known(conn: sqlite3.Connection, combination: Combination, where: dict) -> bool:
+    """Whether the value asked for, with no records in any list, is one the `known_in` table has."""
+    if combination.known_in is None or not table_exists(conn, combination.known_in[0]):
+        return False
+    table, column = combination.known_in
+    value = next(iter(where.values()))
+    return conn.execute(f'SELECT 1 FROM "{table}" WHERE "{column}" = ?', [value]).fetchone() is not None
 
 
 def all_endpoints() -> list[Endpoint]:
-    return [dataset_endpoint(ds, r) for ds in DATASETS for r in ds.routes] + COMBINED
+    return [dataset_endpoint(ds, r) for ds in DATASETS for r in ds.routes] + [
+        combined_endpoint(c) for c in COMBINATIONS
+    ]
 
 
 class Router:
