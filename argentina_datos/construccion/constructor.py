@@ -72,6 +72,13 @@ def catalogue_fingerprint() -> str:
 
 
 class Builder:
+    """Builds the datasets of the catalogue (or the ``datasets`` given) from ``source`` into ``output``.
+
+    ``run()`` plans the files, skips the build when nothing changed since the output was built, and
+    otherwise writes a temporary file (datasets, derived tables, audit, indexes), checks it and
+    renames it over the output.
+    """
+
     def __init__(
         self,
         source,
