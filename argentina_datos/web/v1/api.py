@@ -6,12 +6,14 @@ once, from SQL, and kept (bounded by size) together with its gzip form.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import itertools
 import logging
 import re
 import sqlite3
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -29,6 +31,11 @@ log = logging.getLogger("argentina_datos.web.v1.api")
 
 MAX_PATH = 1024
 CACHE_BYTES = 512 * 1024 * 1024
+# Bytes a cached answer holds besides its bodies, ETag and key, measured with tracemalloc (tests/
+# test_api_cache.py checks it): the Response, its two header lists with their tuples and values,
+# and the cache's slot for it (the OrderedDict node and the (response, weight) pair).
+RESPONSE_OVERHEAD = 1100
+ENTRY_OVERHEAD = 200
 JSON_TYPE = b"application/json; charset=utf-8"
 CSV_TYPE = b"text/csv; charset=utf-8"
 BASE_HEADERS = [
@@ -47,7 +54,7 @@ STATUS_NAMES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class Response:
     status: int
     body: bytes
@@ -82,6 +89,12 @@ class Response:
             self._headers[gzipped] = out
         return out
 
+    def nbytes(self) -> int:
+        """The memory this answer holds: its bodies (the gzip one once made) and, as if both were
+        built, its objects and header lists (RESPONSE_OVERHEAD)."""
+        zipped = sys.getsizeof(self._gzipped) if self._gzipped is not None else 0
+        return sys.getsizeof(self.body) + zipped + sys.getsizeof(self.etag) + RESPONSE_OVERHEAD
+
 
 def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> bytes:
     # A path may carry undecodable bytes (lone surrogates), which orjson refuses: the error must still be JSON.
@@ -98,30 +111,52 @@ def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
 
 
 class ResponseCache:
-    """Least-recently-used responses, bounded by total bytes."""
+    """Least-recently-used responses, bounded by the memory they really hold: each entry counts its
+    key, its bodies (the gzip one too, from when it is made: see ``recount``), its headers and its
+    objects (Response.nbytes), and the cache's own slot for it (ENTRY_OVERHEAD)."""
 
     def __init__(self, max_bytes: int = CACHE_BYTES):
         self.max_bytes = max_bytes
-        self.items: OrderedDict[str, Response] = OrderedDict()
+        self.items: OrderedDict[str, tuple[Response, int]] = OrderedDict()
         self.size = 0
         self.lock = threading.Lock()
 
+    @staticmethod
+    def weight(key: str, r: Response) -> int:
+        return sys.getsizeof(key) + r.nbytes() + ENTRY_OVERHEAD
+
     def get(self, key: str) -> Optional[Response]:
         with self.lock:
-            r = self.items.get(key)
-            if r is not None:
-                self.items.move_to_end(key)
-            return r
+            entry = self.items.get(key)
+            if entry is None:
+                return None
+            self.items.move_to_end(key)
+            return entry[0]
 
     def put(self, key: str, r: Response) -> None:
+        weight = self.weight(key, r)
         with self.lock:
-            if key in self.items or len(r.body) > self.max_bytes:
+            if key in self.items or weight > self.max_bytes:
                 return
-            self.items[key] = r
-            self.size += len(r.body)
-            while self.size > self.max_bytes:
-                _, old = self.items.popitem(last=False)
-                self.size -= len(old.body)
+            self.items[key] = (r, weight)
+            self.size += weight
+            self._evict()
+
+    def recount(self, key: str, r: Response) -> None:
+        """``r`` grew (its gzip body was made): count it again, and evict if that went past the bound."""
+        with self.lock:
+            entry = self.items.get(key)
+            if entry is None or entry[0] is not r:
+                return
+            weight = self.weight(key, r)
+            self.size += weight - entry[1]
+            self.items[key] = (r, weight)
+            self._evict()
+
+    def _evict(self) -> None:
+        while self.size > self.max_bytes:
+            _, (_, weight) = self.items.popitem(last=False)
+            self.size -= weight
 
 
 YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
@@ -232,6 +267,13 @@ def not_modified(response: Response, if_none_match: bytes) -> bool:
 
 def accepts_gzip(accept_encoding: bytes) -> bool:
     """gzip (or *) listed without q=0 (RFC 9110 §12.5.3)."""
+    # Clients send a handful of distinct short values, on every request: each is parsed once.
+    if len(accept_encoding) <= 200:
+        return _accepts_gzip_cached(accept_encoding)
+    return _accepts_gzip(accept_encoding)
+
+
+def _accepts_gzip(accept_encoding: bytes) -> bool:
     accepted = {}
     for item in accept_encoding.lower().split(b","):
         coding, _, params = item.strip().partition(b";")
@@ -247,12 +289,18 @@ def accepts_gzip(accept_encoding: bytes) -> bool:
     return accepted.get(b"gzip", accepted.get(b"x-gzip", accepted.get(b"*", 0.0))) > 0
 
 
+_accepts_gzip_cached = functools.lru_cache(maxsize=256)(_accepts_gzip)
+
+
 def wants_gzip(response: Response, headers: dict) -> bool:
     return len(response.body) > 512 and accepts_gzip(headers.get(b"accept-encoding", b""))
 
 
-async def send_response(send, response: Response, headers: dict, head: bool = False, extra=()) -> None:
-    zipped = wants_gzip(response, headers)
+async def send_response(
+    send, response: Response, headers: dict, head: bool = False, extra=(), zipped: Optional[bool] = None
+) -> None:
+    if zipped is None:
+        zipped = wants_gzip(response, headers)
     inm = headers.get(b"if-none-match")
     if response.status == 200 and inm and not_modified(response, inm):
         out = [

@@ -14,6 +14,7 @@ from argentina_datos.web.v1 import series
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
 GZIP_IN_THREAD = 64 * 1024
+PLAIN = series.Query()
 log = logging.getLogger(__name__)
 
 
@@ -112,13 +113,17 @@ class V1Middleware:
         if len(path) > MAX_PATH:
             response = make_response(414, error_body(414, f"la ruta tiene más de {MAX_PATH} caracteres"))
             return await send_response(send, response, headers, method == "HEAD")
-        try:
-            query = series.parse(scope.get("query_string", b""))
-        except series.BadQuery as e:
-            return await send_response(
-                send, make_response(400, error_body(400, str(e), e.param)), headers, method == "HEAD"
-            )
-        key = path + query.key()  # unknown parameters are ignored: they share the plain answer
+        query_string = scope.get("query_string", b"")
+        if query_string:
+            try:
+                query = series.parse(query_string)
+            except series.BadQuery as e:
+                return await send_response(
+                    send, make_response(400, error_body(400, str(e), e.param)), headers, method == "HEAD"
+                )
+            key = path + query.key()  # unknown parameters are ignored: they share the plain answer
+        else:  # the common case, and the hot path of a cached answer: nothing to parse
+            query, key = PLAIN, path
         self._follow_new_build()
         response = self.v1.cached(key)
         if response is None:
@@ -130,10 +135,15 @@ class V1Middleware:
                 response = make_response(200, openapi_document(self.v1.router))
             else:
                 response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
-        if response._gzipped is None and len(response.body) > GZIP_IN_THREAD and wants_gzip(response, headers):
-            # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
-            await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
-        await send_response(send, response, headers, method == "HEAD")
+        zipped = wants_gzip(response, headers)
+        if zipped and response._gzipped is None:
+            if len(response.body) > GZIP_IN_THREAD:
+                # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
+                await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
+            else:
+                response.gzipped()
+            self.v1.cache.recount(key, response)  # the cache's bound counts the gzip body too
+        await send_response(send, response, headers, method == "HEAD", zipped=zipped)
 
     def _follow_new_build(self) -> None:
         recarga.look(self.datasette)
