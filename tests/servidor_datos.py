@@ -1,5 +1,5 @@
 """`serve-datos` as a child process on 127.0.0.1 and a free port, for the tests that need the real
-HTTP server (uvicorn, httptools and our request-head limits) rather than the ASGI app alone."""
+HTTP server (granian or uvicorn, and our request-head limits) rather than the ASGI app alone."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ def free_port() -> int:
 
 
 class ServeDatos:
-    def __init__(self, db: Path):
+    def __init__(self, db: Path, server: str | None = None):
         self.db = Path(db)
+        self.server = server  # None: serve-datos' default
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -44,6 +45,7 @@ class ServeDatos:
                     HOST,
                     "--port",
                     str(self.port),
+                    *(["--server", self.server] if self.server else []),
                 ],
                 cwd=REPO,
                 stdout=out,

@@ -1,4 +1,5 @@
-"""uvicorn's httptools protocol with limits on the request head, and /v1's JSON on the parser's errors.
+"""uvicorn's httptools protocol with limits on the request head, and /v1's JSON on the parser's errors
+(the limits themselves, and the answer past them, are in `web/complementos/cabeza.py`).
 
 httptools has no limit of its own: it grows a header or a URL by concatenating every fragment that
 arrives, so one 64 MB header kept the event loop (every other client) busy for 6.5 s. Here the bytes
@@ -10,23 +11,9 @@ from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
-from argentina_datos.web.v1.api import JSON_TYPE, error_body
+from argentina_datos.web.complementos.cabeza import MAX_HEAD, MAX_HEADERS, MAX_REQUEST_LINE, rejection
 
-MAX_REQUEST_LINE = 8 * 1024
-MAX_HEAD = 32 * 1024  # request line and headers together (nginx's default buffers: 4 x 8 KB)
-MAX_HEADERS = 100
 LINGER_SECONDS = 2.0
-
-MESSAGES = {
-    400: "pedido HTTP mal formado",
-    414: f"la línea del pedido tiene más de {MAX_REQUEST_LINE} bytes",
-    431: f"los encabezados del pedido tienen más de {MAX_HEAD} bytes o son más de {MAX_HEADERS}",
-}
-
-
-def is_v1(url: bytes) -> bool:
-    path = url.split(b"?", 1)[0]
-    return path == b"/v1" or path.startswith(b"/v1/")
 
 
 class ProtocoloLimitado(HttpToolsProtocol):
@@ -69,27 +56,11 @@ class ProtocoloLimitado(HttpToolsProtocol):
         self._reject(400)
 
     def _reject(self, status: int) -> None:
-        mensaje = MESSAGES[status]
-        if is_v1(self.url):
-            body, content_type = error_body(status, mensaje), JSON_TYPE
-            extra = [b"access-control-allow-origin: *\r\n"]
-        else:
-            body, content_type = (mensaje + "\n").encode(), b"text/plain; charset=utf-8"
-            extra = []
+        body, headers = rejection(status, self.url)
         head = [STATUS_LINE[status]]
-        for name, value in self.server_state.default_headers:
+        for name, value in [*self.server_state.default_headers, *headers]:
             head += [name, b": ", value, b"\r\n"]
-        head += [
-            b"content-type: ",
-            content_type,
-            b"\r\n",
-            *extra,
-            b"content-length: ",
-            str(len(body)).encode(),
-            b"\r\n",
-            b"connection: close\r\n",
-            b"\r\n",
-        ]
+        head += [b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n", b"\r\n"]
         if self.cycle is not None and not self.cycle.response_complete:
             # A request of this connection is still being answered: its answer is dropped, as uvicorn
             # does when it closes the connection on a parser error.

@@ -80,6 +80,48 @@ def app():
     return datasette_for(os.environ[DB_ENV], secret=os.environ.get(SECRET_ENV)).app()
 
 
+SERVERS = ("granian", "uvicorn")
+SERVER_ENV = "ARGENTINA_DATOS_SERVER"
+APP = "argentina_datos.web.servidor:app"
+
+
+def run_granian(args) -> None:
+    # granian (an HTTP server written in Rust) answered the 2 KB /v1 route at twice uvicorn's rate on
+    # this machine, and every other route as fast or faster (benchmarks/bench_api.py --servers, README
+    # "Velocidad"). It enforces the head limits itself, with an empty body: web/complementos/cabeza.py.
+    from granian import Granian
+    from granian.constants import Interfaces
+
+    Granian(
+        APP,
+        address=args.host,
+        port=args.port,
+        interface=Interfaces.ASGI,  # with lifespan: Datasette's startup hooks run before the first request
+        factory=True,
+        workers=args.workers,
+        websockets=False,
+        log_access=args.access_log,
+    ).serve()
+
+
+def run_uvicorn(args) -> None:
+    import uvicorn
+
+    from argentina_datos.web.protocolo import ProtocoloLimitado
+
+    uvicorn.run(
+        APP,
+        factory=True,
+        host=args.host,
+        port=args.port,
+        http=ProtocoloLimitado,
+        workers=args.workers,
+        access_log=args.access_log,
+        lifespan="on",
+        log_level="info",
+    )
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="serve-datos", description="Sirve la base con Datasette y la API /v1.")
     p.add_argument("db", nargs="?", default="argentina.db", help="archivo SQLite (por defecto %(default)s)")
@@ -91,6 +133,13 @@ def main(argv=None) -> int:
         default=int(os.environ.get("ARGENTINA_DATOS_WORKERS", "1")),
         help="procesos que atienden pedidos (por defecto %(default)s; $ARGENTINA_DATOS_WORKERS)",
     )
+    p.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=os.environ.get(SERVER_ENV, SERVERS[0]),
+        help="servidor HTTP (por defecto %(default)s; $" + SERVER_ENV + "); uvicorn responde con el JSON de "
+        "error de /v1 también los pedidos que rechaza su parser HTTP",
+    )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
     args = p.parse_args(argv)
     if not Path(args.db).exists():
@@ -99,25 +148,14 @@ def main(argv=None) -> int:
     if args.workers < 1:
         print(f"error: --workers debe ser 1 o más, no {args.workers}", file=sys.stderr)
         return 1
-    import uvicorn
-
-    from argentina_datos.web.protocolo import ProtocoloLimitado
-
-    # uvicorn itself rather than `datasette serve`: it lets us drop the per-request access log
-    # (a large share of a cached /v1 answer's cost) and run several workers.
+    if args.server not in SERVERS:  # argparse does not check a default taken from the environment
+        print(f"error: ${SERVER_ENV} debe ser {' o '.join(SERVERS)}, no {args.server!r}", file=sys.stderr)
+        return 1
+    # The server itself rather than `datasette serve`: no per-request access log (a large share of a
+    # cached /v1 answer's cost), several workers. Each worker builds the app from these variables.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
-    uvicorn.run(
-        "argentina_datos.web.servidor:app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        http=ProtocoloLimitado,
-        workers=args.workers,
-        access_log=args.access_log,
-        lifespan="on",
-        log_level="info",
-    )
+    (run_granian if args.server == "granian" else run_uvicorn)(args)
     return 0
 
 
