@@ -14,6 +14,11 @@ per path.
 Like a static file server, each file goes out with an ETag (its content's hash) and a
 Last-Modified (its mtime), and a GET whose If-None-Match names the current ETag gets a 304;
 ``respuestas`` counts the answers by status.
+
+A real server rather than httpx.MockTransport: the tests using it run `build-db --source
+http://127.0.0.1:PORT` as a user does, so the URL goes through the command line, and timeouts,
+retries and conditional requests (ETag, 304) cross a real connection; a mock transport can only be
+handed to an HttpSource made in the test, which skips the part these tests are about.
 """
 
 from __future__ import annotations

@@ -75,10 +75,7 @@ class V1Middleware:
                 for db_name, db in self.datasette.databases.items():
                     if db_name.startswith("_"):
                         continue
-                    found = await db.execute(
-                        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [MARKER_TABLE]
-                    )
-                    if found.first():
+                    if await db.table_exists(MARKER_TABLE):
                         name = db_name
                         break
             self._database = self.datasette.get_database(name) if name else False
