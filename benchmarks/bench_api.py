@@ -4,12 +4,16 @@ Levanta, sólo en 127.0.0.1 y en puertos libres:
   * nginx sirviendo ../shared/upstream (`try_files $uri/index.json =404;`), con una
     configuración generada en un directorio temporal (pid, logs y temporales propios; no toca
     /etc/nginx), como proceso hijo en primer plano;
-  * nuestro servidor (`python -m argentina_datos.web.servidor`, lo mismo que `serve-datos`) con la
-    base de prueba build/argentina-test.db (se construye desde el espejo si falta);
+  * nuestro servidor con cada servidor HTTP candidato (`--servers`, por defecto los que
+    `serve-datos --server` ofrece: granian y uvicorn; también `hypercorn` si está instalado, y
+    `NOMBRE:2` para dos procesos) con la base de prueba build/argentina-test.db (se construye desde
+    el espejo si falta);
 y mide con wrk cada ruta (pequeña, mediana, grande) durante unos segundos en cada uno: pedidos
-por segundo, latencia p50/p99 y la razón nuestro/nginx. Mide también la primera respuesta, sin
-caché, de la ruta grande en un servidor recién arrancado. Todo lo que arranca lo detiene al
-terminar, también si hay un error o Ctrl-C.
+por segundo, latencia p50/p99 y la razón nuestro/nginx, para la tabla candidato × ruta. Del primer
+candidato (el que corre `serve-datos`) mide además la primera respuesta, sin caché, de la ruta
+grande en un servidor recién arrancado, el p99 de la ruta pequeña con 64 conexiones, y la memoria
+(RSS) del servidor después de pedir una vez cada ruta del espejo (`--sin-barrido` lo omite). Todo
+lo que arranca lo detiene al terminar, también si hay un error o Ctrl-C.
 
 Requiere nginx y wrk (paquetes Debian):
 
@@ -17,10 +21,11 @@ Requiere nginx y wrk (paquetes Debian):
 
 Uso:
 
-    .venv/bin/python benchmarks/bench_api.py [--duration 5] [--rounds 3] [--connections 32] [--workers 1]
+    .venv/bin/python benchmarks/bench_api.py [--duration 5] [--rounds 3] [--connections 32]
+        [--servers granian,uvicorn,granian:2]
 
-Cada ruta se mide en rondas alternadas (nginx, nuestro, nginx, ...) y de cada servidor se informa
-su mejor ronda: si otra cosa usa la máquina a la vez, castiga a los dos por igual.
+Cada ruta se mide en rondas alternadas (nginx, cada candidato, nginx, ...) y de cada servidor se
+informa su mejor ronda: si otra cosa usa la máquina a la vez, castiga a todos por igual.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from argentina_datos.web.v1.api import CACHE_BYTES
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("ARGENTINA_DATOS_SHARED", REPO.parent / "shared"))
 UPSTREAM = Path(os.environ.get("ARGENTINA_DATOS_SOURCE", SHARED / "upstream"))
@@ -47,11 +54,12 @@ TEST_DB = REPO / "build" / "argentina-test.db"
 HOST = "127.0.0.1"
 
 ROUTES = [
-    ("pequeña", "/v1/feriados/2025", 0.15),
-    ("mediana", "/v1/finanzas/fci/rentaFija/ultimo", 0.8),
-    ("grande", "/v1/cotizaciones/dolares", 0.8),
+    ("pequeña", "/v1/feriados/2025", 0.5),
+    ("mediana", "/v1/finanzas/fci/rentaFija/ultimo", 0.9),
+    ("grande", "/v1/cotizaciones/dolares", 1.0),
 ]
-FIRST_LARGE_TARGET_MS = 150.0
+FIRST_LARGE_TARGET_MS = 100.0
+SMALL_P99_CONNECTIONS, SMALL_P99_TARGET_MS = 64, 5.0
 
 NGINX_CONF = """\
 daemon off;
@@ -171,10 +179,21 @@ def start_nginx(procs: Processes, nginx: str, tmp: Path) -> int:
     return port
 
 
-def start_ours(procs: Processes, db: Path, tmp: Path, tag: str, workers: int) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    log = tmp / f"datasette-{tag}.log"
-    cmd = [
+def server_command(server: str, db: Path, port: int, workers: int) -> list[str]:
+    if server == "hypercorn":  # not one serve-datos offers: run directly, on the same app factory
+        return [
+            sys.executable,
+            "-m",
+            "hypercorn",
+            "--worker-class",
+            "uvloop",
+            "--workers",
+            str(workers),
+            "--bind",
+            f"{HOST}:{port}",
+            "argentina_datos.web.servidor:app()",
+        ]
+    return [
         sys.executable,
         "-m",
         "argentina_datos.web.servidor",
@@ -185,11 +204,71 @@ def start_ours(procs: Processes, db: Path, tmp: Path, tag: str, workers: int) ->
         str(port),
         "--workers",
         str(workers),
+        *(["--server", server] if server else []),
     ]
-    proc = procs.start("datasette", cmd, log, cwd=REPO)
+
+
+def start_ours(
+    procs: Processes, db: Path, tmp: Path, tag: str, workers: int, server: str | None = None
+) -> tuple[subprocess.Popen, int]:
+    """Our server (serve-datos' default one unless `server` names another candidate)."""
+    port = free_port()
+    log = tmp / f"datasette-{tag}.log"
+    env = {**os.environ, "ARGENTINA_DATOS_SERVE_DB": str(db.resolve()), "DATASETTE_SECRET": "bench"}
+    proc = procs.start(tag, server_command(server or "", db, port, workers), log, cwd=REPO, env=env)
     # Datasette's own page, so the /v1 caches stay cold for the first-response measurement.
-    wait_ready(proc, port, "/-/versions.json", "datasette", log)
+    wait_ready(proc, port, "/-/versions.json", tag, log)
     return proc, port
+
+
+def parse_candidate(text: str) -> tuple[str, int]:
+    name, _, workers = text.partition(":")
+    if name not in ("granian", "uvicorn", "hypercorn") or not (workers or "1").isdigit():
+        raise BenchError(f"candidato desconocido «{text}»: granian, uvicorn o hypercorn, con :N procesos")
+    if name == "hypercorn":
+        try:
+            import hypercorn  # noqa: F401
+        except ImportError:
+            raise BenchError("hypercorn no está instalado: pip install hypercorn, o quítelo de --servers")
+    return name, int(workers or 1)
+
+
+def mirror_routes() -> list[str]:
+    """Every route the mirror has a file for."""
+    root = UPSTREAM / "v1"
+    return sorted("/v1/" + str(f.parent.relative_to(root)) for f in root.rglob("index.json") if f.parent != root)
+
+
+def sweep(port: int, routes: list[str]) -> tuple[int, float, dict]:
+    """Ask every route once (one keep-alive connection, gzip accepted as clients do): (requests,
+    seconds, count by status)."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    statuses: dict[int, int] = {}
+    start = time.perf_counter()
+    try:
+        for route in routes:
+            conn.request("GET", route, headers={"Accept-Encoding": "gzip"})
+            r = conn.getresponse()
+            r.read()
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+    finally:
+        conn.close()
+    return len(routes), time.perf_counter() - start, statuses
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a server process and its children (workers), in MB."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            total += int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))  # type: ignore[union-attr]
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, AttributeError):
+            continue
+    return total / 1024
 
 
 def ensure_db(db: Path) -> Path:
@@ -234,11 +313,11 @@ def to_ms(text: str) -> float:
     return float(m.group(1)) * UNIT[m.group(2)]
 
 
-def run_wrk(wrk: str, port: int, path: str, args) -> dict:
+def run_wrk(wrk: str, port: int, path: str, args, connections: int | None = None) -> dict:
     cmd = [
         wrk,
         f"-t{args.threads}",
-        f"-c{args.connections}",
+        f"-c{connections or args.connections}",
         f"-d{args.duration}s",
         "--latency",
         "--timeout",
@@ -269,13 +348,52 @@ def fmt_ms(ms: float) -> str:
     return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
 
+def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
+    """The candidate x route table; True if the first candidate meets every route's target."""
+    print()
+    print(
+        f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
+        f"{os.cpu_count()} CPU; todo en {HOST}"
+    )
+    head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7}"
+    print(head)
+    print("-" * len(head))
+    ok = True
+    for label, path, target, r_ng, ours in rows:
+        for i, (name, r) in enumerate([("nginx", r_ng), *zip(map(candidate_name, candidates), ours)]):
+            note = f"  ({r['non2xx']} no-2xx; {r['errors']})" if r["non2xx"] or r["errors"] else ""
+            ratio = "" if i == 0 else f"{r['rps'] / r_ng['rps']:.2f}x"
+            print(
+                f"{path if i == 0 else '':<36} {name:<12} {r['rps']:>10,.0f} "
+                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10} {ratio:>7}{note}"
+            )
+        ratio = ours[0]["rps"] / r_ng["rps"]
+        ok &= ratio >= target
+        print(
+            f"{'':<36} meta de {candidate_name(candidates[0])} (ruta {label}): >= {target}x: "
+            f"{'sí' if ratio >= target else 'NO'}"
+        )
+    return ok
+
+
+def candidate_name(candidate: tuple[str, int]) -> str:
+    name, workers = candidate
+    return name if workers == 1 else f"{name}:{workers}"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=5, help="segundos de wrk por ruta y servidor (%(default)s)")
     p.add_argument("--connections", type=int, default=32, help="conexiones abiertas de wrk (%(default)s)")
     p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
     p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
-    p.add_argument("--workers", type=int, default=1, help="procesos de nuestro servidor (%(default)s)")
+    p.add_argument(
+        "--servers",
+        default="granian,uvicorn",
+        help="candidatos, el primero es el de las metas: granian, uvicorn, hypercorn; NOMBRE:N = N procesos "
+        "(%(default)s)",
+    )
+    p.add_argument("--sin-barrido", action="store_true", help="no pedir cada ruta del espejo para medir la memoria")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     args = p.parse_args(argv)
 
@@ -283,16 +401,20 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     procs = Processes()
     try:
+        candidates = [parse_candidate(c.strip()) for c in args.servers.split(",") if c.strip()]
+        if not candidates:
+            raise BenchError("--servers no nombra ningún candidato")
         nginx, wrk = find_tool("nginx"), find_tool("wrk")
         if not (UPSTREAM / "v1").is_dir():
             raise BenchError(f"no está el espejo en {UPSTREAM} (defina ARGENTINA_DATOS_SOURCE)")
         db = ensure_db(args.db)
+        first = candidates[0]
         with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
             tmp = Path(tmpname)
             nginx_port = start_nginx(procs, nginx, tmp)
 
             # First, uncached response of the large route on a freshly started server.
-            fresh, port = start_ours(procs, db, tmp, "fresca", args.workers)
+            fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
             c0, t0 = tree_cpu_seconds(fresh.pid), time.perf_counter()
             status, body = get(port, ROUTES[2][1])
             first_ms = (time.perf_counter() - t0) * 1000
@@ -301,54 +423,61 @@ def main(argv=None) -> int:
                 raise BenchError(f"{ROUTES[2][1]} respondió {status}: {body[:200]!r}")
             procs.stop(fresh)
 
-            _, port = start_ours(procs, db, tmp, "carga", args.workers)
+            servers = [start_ours(procs, db, tmp, candidate_name(c).replace(":", "-"), c[1], c[0]) for c in candidates]
+            ports = [port for _, port in servers]
             rows = []
             for label, path, target in ROUTES:
                 s_ng, b_ng = get(nginx_port, path)
-                s_us, b_us = get(port, path)  # also warms our cache
-                if s_ng != 200 or s_us != 200:
-                    raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
-                if json.loads(b_ng) != json.loads(b_us):
-                    print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
-                print(f"midiendo {path} ({len(b_ng):,} bytes en el espejo, {len(b_us):,} nuestros) ...", flush=True)
-                ng, us = [], []
+                for port in ports:
+                    s_us, b_us = get(port, path)  # also warms the cache
+                    if s_ng != 200 or s_us != 200:
+                        raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
+                    if json.loads(b_ng) != json.loads(b_us):
+                        print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
+                print(f"midiendo {path} ({len(b_ng):,} bytes) en nginx y {args.servers} ...", flush=True)
+                ng: list[dict] = []
+                ours: list[list[dict]] = [[] for _ in ports]
                 for _ in range(args.rounds):
                     ng.append(run_wrk(wrk, nginx_port, path, args))
-                    us.append(run_wrk(wrk, port, path, args))
+                    for runs, port in zip(ours, ports):
+                        runs.append(run_wrk(wrk, port, path, args))
                 best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
-                rows.append((label, path, target, best(ng), best(us)))
+                rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
 
-        print()
-        print(
-            f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
-            f"{args.workers} proceso(s) nuestro(s); {os.cpu_count()} CPU; todo en {HOST}"
-        )
-        head = f"{'ruta':<36} {'servidor':<9} {'req/s':>10} {'p50':>10} {'p99':>10}"
-        print(head)
-        print("-" * len(head))
-        ok = True
-        for label, path, target, r_ng, r_us in rows:
-            for name, r in (("nginx", r_ng), ("nuestro", r_us)):
-                note = ""
-                if r["non2xx"] or r["errors"]:
-                    note = f"  ({r['non2xx']} no-2xx; {r['errors']})"
-                print(
-                    f"{path if name == 'nginx' else '':<36} {name:<9} {r['rps']:>10,.0f} "
-                    f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10}{note}"
-                )
-            ratio = r_us["rps"] / r_ng["rps"]
-            passed = ratio >= target
-            ok &= passed
-            print(
-                f"{'':<36} {'razón':<9} {ratio:>10.2f}x  (meta >= {target}x: {'sí' if passed else 'NO'}, ruta {label})"
-            )
+            small = ROUTES[0][1]
+            print(f"midiendo el p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones ...", flush=True)
+            p99 = min(run_wrk(wrk, ports[0], small, args, SMALL_P99_CONNECTIONS)["p99"] for _ in range(args.rounds))
+            swept = None
+            if not args.sin_barrido:
+                routes = mirror_routes()
+                print(f"pidiendo una vez cada una de las {len(routes):,} rutas del espejo ...", flush=True)
+                rss_before = rss_mb(servers[0][0].pid)
+                swept = (*sweep(ports[0], routes), rss_before, rss_mb(servers[0][0].pid))
+
+        ok = print_table(args, candidates, rows)
+        name = candidate_name(first)
+        print(f"\nservidor de las metas: {name}")
         passed = first_ms <= FIRST_LARGE_TARGET_MS
         ok &= passed
         print(
-            f"\nprimera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
+            f"primera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
             f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
             f"CPU del servidor en ella: {first_cpu_ms:.0f} ms"
         )
+        passed = p99 <= SMALL_P99_TARGET_MS
+        ok &= passed
+        print(
+            f"p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones (mejor de {args.rounds}): {fmt_ms(p99)} "
+            f"(meta <= {SMALL_P99_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'})"
+        )
+        if swept:
+            count, seconds, statuses, before, after = swept
+            by_status = ", ".join(f"{n:,} × {s}" for s, n in sorted(statuses.items()))
+            print(
+                f"barrido: {count:,} rutas del espejo en {seconds:.0f} s ({by_status}); RSS del servidor "
+                f"{before:.0f} MB antes, {after:.0f} MB después (caché de /v1 acotada a "
+                f"{CACHE_BYTES >> 20} MB)"
+            )
         return 0 if ok else 1
     except BenchError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -38,7 +38,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_api import HOST, TEST_DB, BenchError, Processes, ensure_db, find_tool, get, start_ours, to_ms  # noqa: E402
+from bench_api import (  # noqa: E402
+    HOST,
+    TEST_DB,
+    BenchError,
+    Processes,
+    ensure_db,
+    find_tool,
+    get,
+    rss_mb,
+    start_ours,
+    to_ms,
+)
 
 # (clase, parte de las conexiones, estados esperados)
 CLASSES = [
@@ -157,21 +168,6 @@ def parse_wrk(text: str) -> dict:
         "socket_errors": sum(map(int, socket_errors.groups())) if socket_errors else 0,
         "socket_text": socket_errors.group(0) if socket_errors else "",
     }
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of the server process and its children (uvicorn with workers has several)."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            status = Path(f"/proc/{p}/status").read_text()
-            total += int(re.search(r"VmRSS:\s+(\d+) kB", status).group(1))
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (OSError, AttributeError):
-            continue
-    return total / 1024
 
 
 def run_classes(wrk: str, port: int, scripts: dict, connections: dict, duration: int) -> dict:
