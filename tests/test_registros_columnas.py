@@ -38,7 +38,8 @@ GOOD = [
 def test_same_rows_as_record_by_record():
     expected = rows_one_by_one(CODEC, GOOD)
     assert rows_by_columns(CODEC, GOOD) == expected
-    assert [r[-2] for r in expected] == [None, None, "tipo", "activo", "tipo,activo"]
+    assert [r[-3] for r in expected] == [None, None, "tipo", "activo", "tipo,activo"]
+    assert [r[-2] for r in expected] == [None, 1, None, None, 1]  # _enteros: valor was an int (bit 0)
     assert [r[-1] for r in expected] == [None] * len(GOOD)  # nothing odd: no _extra
 
 

@@ -10,7 +10,7 @@ import orjson
 
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import ROW_ID, Dataset
+from argentina_datos.catalogo.esquema import INTS, ROW_ID, Dataset
 
 
 @lru_cache(maxsize=None)
@@ -21,19 +21,30 @@ def layout_of(table: str) -> Layout:
 class RecordQuery:
     """SELECTs the records of one dataset that match column = value conditions."""
 
-    def __init__(self, dataset: Dataset):
+    def __init__(self, dataset: Dataset, *, ints_column: bool = True):
+        """``ints_column=False`` reads a table built before NUMBER columns were REAL (no _enteros: its
+        integers are INTEGER already), as a previous build's history may be."""
         self.layout = layout_of(dataset.table)
         lay = self.layout
         select = [f"t.{ROW_ID}"] if lay.has_children else []
         joins = []
+        # A NUMBER column that held an integer (its bit in _enteros) is read back as one, here in SQL, so
+        # that the rows of a plain codec are the records' values as they are (Codec.plain).
+        bits = {lay.codec.columns[i][0]: 1 << j for j, i in enumerate(lay.codec.number_columns)}
         for col in lay.field_columns:
             if col in lay.lookups:
                 select.append(f"l_{col}.{quote(col)}")
                 joins.append(lay.lookup_join(col, f"l_{col}"))
+            elif col in bits and ints_column:
+                select.append(
+                    f"CASE WHEN t.{quote(INTS)} & {bits[col]} THEN CAST(t.{quote(col)} AS INTEGER) ELSE t.{quote(col)} END"
+                )
+            elif col == INTS and not ints_column:
+                select.append("NULL")
             else:
                 select.append(f"t.{quote(col)}")
         self.base = f"SELECT {', '.join(select)} FROM {quote(lay.table)} t {' '.join(joins)}"
-        self.order = ", ".join(f"t.{c}" if c != "rowid" else "t.rowid" for c in lay.order_by.split(", "))
+        self.order = [f"t.{quote(c)}" if c != "rowid" else "t.rowid" for c in lay.order_columns]
 
     def _where(self, where: dict) -> tuple[str, list]:
         lay = self.layout
@@ -52,12 +63,7 @@ class RecordQuery:
         self, conn: sqlite3.Connection, where: dict, *, last: bool = False, limit: Optional[int] = None
     ) -> list:
         sql_where, args = self._where(where)
-        sql = (
-            self.base
-            + sql_where
-            + " ORDER BY "
-            + (", ".join(f"{c} DESC" for c in self.order.split(", ")) if last else self.order)
-        )
+        sql = self.base + sql_where + " ORDER BY " + ", ".join(f"{c} DESC" if last else c for c in self.order)
         if last:
             limit = 1
         if limit:

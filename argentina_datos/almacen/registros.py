@@ -3,7 +3,8 @@
 One codec per record shape turns an API record into a row tuple (and the rows
 of its child tables), checking every value against the declared kind, and turns
 a row back into exactly the record it came from: absent keys stay absent, nulls
-stay null, integers stay integers.  What does not fit the declared shape is not
+stay null, integers stay integers (NUMBER columns are REAL; ``_enteros`` says which
+of a row's held an integer).  What does not fit the declared shape is not
 refused: it is kept in the row's ``_extra`` column and reported as a Deviation.
 """
 
@@ -16,11 +17,13 @@ from typing import Any, Optional, Sequence
 
 import orjson
 
-from argentina_datos.almacen.calidad import FORBIDDEN_NULL, MISSING, UNDECLARED, WRONG_TYPE
+from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WRONG_TYPE
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
+    INTS,
     JSON,
+    NUMBER,
     OMITTED,
     PY_TYPES,
     Children,
@@ -32,6 +35,8 @@ from argentina_datos.catalogo.esquema import (
 )
 
 NONE = type(None)
+# Past 2**53 a REAL (a double) no longer holds every integer: such a value is kept in ``_extra``.
+MAX_EXACT = 2**53
 
 
 class _Absent:
@@ -66,6 +71,8 @@ class Deviation:
             return f"falta el campo obligatorio {where}"
         if self.problem == FORBIDDEN_NULL:
             return f"{where} es null"
+        if self.problem == INEXACT:
+            return f"{where} es un entero que una columna REAL no guarda exacto ({self.value}): guardado en _extra"
         shown = orjson.dumps(self.value).decode()[:60]
         if self.problem == UNDECLARED:
             return f"campo no declarado en el catálogo: {where} = {shown}"
@@ -110,8 +117,9 @@ class Codec:
     """Encodes and decodes the records of one table (a dataset or a child table).
 
     A row is the record's flattened scalar columns, then ``_omitidas`` (when some
-    member is optional), then ``_extra``.  With ``scalar`` the records are bare
-    values (a list of strings), stored in the single field's column.
+    member is optional), then ``_enteros`` (when some column is a NUMBER), then
+    ``_extra``.  With ``scalar`` the records are bare values (a list of strings),
+    stored in the single field's column.
     """
 
     def __init__(self, members: Sequence[Member], *, scalar: bool = False):
@@ -122,8 +130,15 @@ class Codec:
         self.track_omitted = has_optional(self.members) and not scalar
         if self.track_omitted:
             self.column_names.append(OMITTED)
+        # Positions of the NUMBER columns: bit j of ``_enteros`` is the j-th of them.
+        self.number_columns = [] if scalar else [i for i, (_, f) in enumerate(self.columns) if f.kind == NUMBER]
+        self.track_ints = bool(self.number_columns)
+        if self.track_ints:
+            self.column_names.append(INTS)
         self.column_names.append(EXTRA)
         self.width = len(self.column_names)
+        self._omitted_at = self.width - 2 - self.track_ints
+        self._ints_at = self.width - 2
         self._tail = (None, None) if self.track_omitted else (None,)
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
@@ -151,7 +166,10 @@ class Codec:
         if self._simple and record.keys() == self._keys:
             plain = self._get(record)
             if all(map(frozenset.__contains__, self._allowed, map(type, plain))):
-                return plain + self._tail, [], []
+                if not self.track_ints:
+                    return plain + self._tail, [], []
+                if all(-MAX_EXACT <= plain[i] <= MAX_EXACT for i in self.number_columns if type(plain[i]) is int):
+                    return plain + self._tail[:-1] + (self.ints_mask(plain), None), [], []
         values: list = []
         omitted: list[str] = []
         children: list = []
@@ -159,8 +177,18 @@ class Codec:
         self._encode_into(record, self.members, (), values, omitted, children, deviations)
         if self.track_omitted:
             values.append(",".join(omitted) if omitted else None)
+        if self.track_ints:
+            values.append(self.ints_mask(values))
         values.append(extra_json(deviations))
         return tuple(values), children, deviations
+
+    def ints_mask(self, values: Sequence) -> Optional[int]:
+        """The ``_enteros`` value of a row whose columns are ``values``: which NUMBER columns hold an int."""
+        mask = 0
+        for j, i in enumerate(self.number_columns):
+            if type(values[i]) is int:
+                mask |= 1 << j
+        return mask or None
 
     def encode_columns(self, records: list) -> Optional[list[list]]:
         """The rows of many flat records as columns, in ``column_names`` order.
@@ -201,6 +229,14 @@ class Codec:
             return None
         if self.track_omitted:
             columns.append(omitted or [None] * n)
+        if self.track_ints:
+            mask = [0] * n
+            for j, i in enumerate(self.number_columns):
+                is_int = list(map(operator.is_, map(type, columns[i]), repeat(int)))
+                if any(is_int) and max(map(abs, compress(columns[i], is_int))) > MAX_EXACT:
+                    return None
+                mask = list(map(operator.or_, mask, map(operator.mul, is_int, repeat(1 << j))))
+            columns.append([m or None for m in mask])
         columns.append([None] * n)
         return columns
 
@@ -242,10 +278,12 @@ class Codec:
         extra = row[self.width - 1]
         if self.scalar:
             return row[0] if extra is None else apply_extra(row[0], extra)
+        if self.track_ints and row[self._ints_at]:
+            row = self.with_ints(row)
         it = iter(row)
         record = self._decode_members(self.members, it, children or {}, ())
         if self.track_omitted:
-            omitted = row[self.width - 2]
+            omitted = row[self._omitted_at]
             if omitted:
                 for path in omitted.split(","):
                     _delete_path(record, path.split("."))
@@ -268,15 +306,25 @@ class Codec:
                 out[m.name] = children.get(prefix + (m.name,), [])
         return out
 
+    def with_ints(self, row: Sequence) -> list:
+        """The row with the NUMBER values that were integers (its ``_enteros``) as ints again."""
+        out, mask = list(row), row[self._ints_at]
+        for j, i in enumerate(self.number_columns):
+            if mask >> j & 1 and out[i] is not None:
+                out[i] = int(out[i])
+        return out
+
     @property
     def plain(self) -> bool:
-        """True when a row without ``_extra`` is the record's values as they are (no nesting,
-        no conversion): ``dict(zip(plain_names, row))``."""
+        """True when a row without ``_extra``, its integers already made ints again (see
+        ``consultas.RecordQuery``, which does it in SQL), is the record's values as they are (no
+        nesting, no other conversion): ``dict(zip(plain_names, row))``."""
         return self._simple and not self._has_bool and not self.track_omitted
 
     @property
     def plain_names(self) -> list[str]:
-        return self.column_names[:-1]
+        """The record's keys, in row order (``zip`` with a row stops before the internal columns)."""
+        return [c for c, _ in self.columns]
 
 
 def _width(m: Member) -> int:
@@ -296,6 +344,9 @@ def _scalar_value(m: Field, v, path: tuple, deviations: list):
         return orjson.dumps(v).decode()
     if type(v) not in PY_TYPES[m.kind]:
         deviations.append(Deviation(path, WRONG_TYPE, v))
+        return None
+    if m.kind == NUMBER and type(v) is int and not -MAX_EXACT <= v <= MAX_EXACT:
+        deviations.append(Deviation(path, INEXACT, v))
         return None
     return v
 

@@ -12,6 +12,7 @@ from functools import cached_property
 from argentina_datos.almacen.registros import Codec
 from argentina_datos.catalogo.esquema import (
     EXTRA,
+    INTS,
     OMITTED,
     ORDER,
     ROW_ID,
@@ -54,7 +55,7 @@ class ChildLayout:
             f"{quote(self.parent_column)} INTEGER NOT NULL REFERENCES {quote(self.parent_table)}({ROW_ID})",
             f"{ORDER} INTEGER NOT NULL",
         ]
-        cols += _value_columns(self.codec, ())
+        cols += [column.sql() for column in value_columns(self.codec)]
         return [
             f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)",
             f"CREATE INDEX {quote(self.table + '_' + self.parent_column)} ON {quote(self.table)}"
@@ -70,16 +71,36 @@ def _children_of(members):
     return list(children_with_paths(members))
 
 
-def _value_columns(codec: Codec, lookups) -> list[str]:
+@dataclass(frozen=True)
+class Column:
+    """One column of a CREATE TABLE: its name, SQL type and, for a lookup's id, the table it points to."""
+
+    name: str
+    sql_type: str
+    references: str | None = None  # «tabla(columna)»
+
+    def sql(self) -> str:
+        out = f"{quote(self.name)} {self.sql_type}"
+        if self.references:
+            table, column = self.references.removesuffix(")").split("(")
+            out += f" REFERENCES {quote(table)}({quote(column)})"
+        return out
+
+
+def value_columns(codec: Codec, lookups: dict[str, str] | None = None) -> list[Column]:
+    """The columns a codec's rows fill; ``lookups`` maps a looked-up field to its table of values."""
+    lookups = lookups or {}
     out = []
     for name, f in codec.columns:
         if name in lookups:
-            out.append(f"{quote(name + '_id')} INTEGER")
+            out.append(Column(name + "_id", "INTEGER", f"{lookups[name]}(id)"))
         else:
-            out.append(f"{quote(name)} {SQL_TYPES[f.kind]}")
+            out.append(Column(name, SQL_TYPES[f.kind], f.references))
     if codec.track_omitted:
-        out.append(f"{quote(OMITTED)} TEXT")
-    out.append(f"{quote(EXTRA)} TEXT")
+        out.append(Column(OMITTED, "TEXT"))
+    if codec.track_ints:
+        out.append(Column(INTS, "INTEGER"))
+    out.append(Column(EXTRA, "TEXT"))
     return out
 
 
@@ -150,10 +171,11 @@ class Layout:
         return cols
 
     @property
-    def order_by(self) -> str:
+    def order_columns(self) -> list[str]:
+        """The columns that give the records' published order."""
         if self.dataset.ordered:
-            return ", ".join(quote(c) for c in self.key)
-        return ROW_ID if self.has_children else "rowid"
+            return self.key
+        return [ROW_ID if self.has_children else "rowid"]
 
     # ---- DDL -----------------------------------------------------------------
     def create_sql(self) -> list[str]:
@@ -167,11 +189,8 @@ class Layout:
                 cols.append(f"{quote(p.name)} {SQL_TYPES[p.kind]} NOT NULL")
         if self.dataset.ordered:
             cols.append(f"{ORDER} INTEGER NOT NULL")
-        for col in _value_columns(self.codec, self.lookups):
-            name = col.split(" ")[0].strip('"')
-            if name.endswith("_id") and name[:-3] in self.lookups:
-                col += f" REFERENCES {quote(self.lookup_table(name[:-3]))}(id)"
-            cols.append(col)
+        lookups = {c: self.lookup_table(c) for c in self.lookups}
+        cols += [column.sql() for column in value_columns(self.codec, lookups)]
         cols += [f"{quote(name)} {SQL_TYPES[c.kind]}" for name, c in self.dataset.derived.items()]
         tail = ""
         if self.dataset.ordered:

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Se
 if TYPE_CHECKING:
     from argentina_datos.catalogo.parametros import Param
 
-# Value kinds.  NUMBER columns use NUMERIC affinity so that an integer stays an
-# integer and a decimal stays a float: upstream's 4 and 4.5 come back as 4 and 4.5.
+# Value kinds.  NUMBER columns (prices, rates, indices, amounts) are REAL, so that `valor / 100` in SQL
+# never truncates; which of them held a JSON integer is kept in the row's INTS column, so that /v1
+# writes upstream's 4 back as 4 and its 4.5 as 4.5.
 TEXT, INTEGER, NUMBER, BOOLEAN, JSON = "text", "integer", "number", "boolean", "json"
 
-SQL_TYPES = {TEXT: "TEXT", INTEGER: "INTEGER", NUMBER: "NUMERIC", BOOLEAN: "INTEGER", JSON: "TEXT"}
+SQL_TYPES = {TEXT: "TEXT", INTEGER: "INTEGER", NUMBER: "REAL", BOOLEAN: "INTEGER", JSON: "TEXT"}
 PY_TYPES = {
     TEXT: (str,),
     INTEGER: (int,),
@@ -33,6 +34,9 @@ OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: 
 # Column recording which declared keys a record did not carry, so that "absent"
 # and "null" both survive the trip through SQLite.
 OMITTED = "_omitidas"
+# Column recording which NUMBER columns of a row held an integer in the record: bit j set = the j-th
+# NUMBER column, in column order (NULL: none did).
+INTS = "_enteros"
 # Column keeping, as JSON, whatever a record carries that its declared shape does not foresee (a new
 # field, a value of another type, a missing required key), so that /v1 can give it back exactly.
 EXTRA = "_extra"
@@ -52,6 +56,9 @@ class Field:
     nullable: bool = True
     optional: bool = False  # the key itself may be absent from a record
     facet: bool = False
+    # «tabla(columna)» this field's value names (a trip's senadorId, a senator's id): a foreign key in
+    # SQL, so that Datasette links each row to the row it names and back.
+    references: Optional[str] = None
 
     @property
     def is_date(self) -> bool:
