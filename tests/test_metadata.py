@@ -151,13 +151,23 @@ async def test_lookup_ids_show_their_labels(ds):
     assert isinstance(row["categoria_id"], dict) and row["categoria_id"]["label"]
 
 
-async def test_logos_render_as_images_and_urls_as_links(ds, conn):
+async def test_logos_are_links_and_no_page_loads_an_outside_image(ds, conn):
     logo, enlace = conn.execute(
         "SELECT logo, enlace FROM plazo_fijo WHERE logo LIKE 'http%' AND enlace LIKE 'http%' LIMIT 1"
     ).fetchone()
     html = (await ds.client.get(f"/{DB}/plazo_fijo")).text
-    assert f'<img src="{logo}"' in html
-    assert f'<a href="{enlace.strip()}"' in html
+    assert f'<a href="{logo}"' in html and f'<a href="{enlace.strip()}"' in html
+    for page in ("plazo_fijo", "senadores", "diputados_diputados", "fci_comparatasas"):
+        html = (await ds.client.get(f"/{DB}/{page}")).text
+        assert not re.search(r"<img[^>]+src=\"https?://", html), page
+
+
+async def test_each_table_names_its_licence_and_source(ds):
+    data = (await ds.client.get(f"/{DB}/inflacion.json?_size=0&_extra=metadata")).json()
+    html = (await ds.client.get(f"/{DB}/inflacion")).text
+    assert "INDEC" in html and "MIT (ArgentinaDatos) para la compilación; los datos: INDEC" in html, data.keys()
+    html = (await ds.client.get(f"/{DB}/fuentes")).text
+    assert "MIT (ArgentinaDatos)" in html and "los datos:" not in html
 
 
 async def test_json_lists_of_links_render_as_links(ds, conn):
@@ -180,7 +190,7 @@ def test_tableros_and_extra_queries_are_merged(tmp_path):
     )
     merged = metadatos.build(tmp_path)
     assert merged["plugins"]["datasette-dashboards"]["principal"]["title"] == "Tablero"
-    assert "enlaces" in merged["plugins"]  # base.yml's plugins survive
+    assert merged["databases"][DB]["tables"]["fuentes"]["title"] == "Archivos leídos"  # base.yml's parts survive
     queries = merged["databases"][DB]["queries"]
     assert "serie_extra" in queries and "brecha_cambiaria" in queries
     assert "feriados" in merged["databases"][DB]["tables"]

@@ -338,3 +338,60 @@ def test_graficos(visita, servidor):
     metric = page.locator("#chart-blue-ultimo").inner_text()
     assert f"{blue:g}" in metric and fecha in metric, metric
     visita.check("05_graficos")
+
+
+def test_pagina_de_la_base(visita, servidor):
+    page = visita.go(f"/{servidor['name']}")
+    themes = [t.strip() for t in page.locator("section.tema h2").all_inner_texts()]
+    assert themes[0] == "Feriados" and themes[-1] == "Tablas de la construcción", themes
+    internal = page.locator("section.tema").last.inner_text()
+    assert "_construccion" in internal and "calidad" in internal and "fuentes" in internal
+    # Each table with its title and description, under its theme.
+    cotizaciones = page.locator("section.tema", has_text="Cotizaciones del dólar").inner_text()
+    assert "cotizaciones_dolares" in cotizaciones and "_construccion" not in cotizaciones
+    assert (
+        _table_metadata(servidor, "inflacion")["title"]
+        in page.locator("section.tema", has_text="Inflación").inner_text()
+    )
+    assert not visita.outside, f"la página pide recursos fuera de 127.0.0.1: {visita.outside}"
+    visita.check("05_base_por_temas")
+
+
+def test_descripciones_de_columnas_plegadas(visita, servidor):
+    page = visita.go(f"/{servidor['name']}/rems")
+    details = page.locator("details.descripciones-de-columnas")
+    assert details.count() == 1 and details.get_attribute("open") is None
+    # The data is on the first screen (900 px high), not below a screen of descriptions.
+    assert page.locator("table.rows-and-columns").bounding_box()["y"] < 900
+    assert _rows(page).count() > 0
+    details.locator("summary").click()
+    assert details.locator("dd code").count() > 0, "las `...` de las descripciones se ven como código"
+    assert "`" not in details.locator("dl").inner_text()
+    visita.check("06_tabla_descripciones")
+
+
+def test_fila_con_titulo_y_enlaces(visita, servidor):
+    ((sid, nombre, viajes),) = _sql(
+        servidor["db"],
+        "SELECT s.id, s.nombre, count(*) FROM senadores s JOIN senado_viajes_internacionales v ON v.senadorId = s.id "
+        "GROUP BY s.id ORDER BY count(*) DESC LIMIT 1",
+    )
+    ((rowid,),) = _sql(servidor["db"], "SELECT rowid FROM senadores WHERE id = ?", sid)
+    page = visita.go(f"/{servidor['name']}/senadores/{rowid}")
+    assert page.locator("h1").first.inner_text().strip() == f"senadores: {nombre}"
+    related = page.locator(".filas-relacionadas li", has_text="senado_viajes_internacionales.senadorId")
+    assert related.count() == 1, "la fila del senador no enlaza sus viajes"
+    related.filter(has_text=f": {viajes} filas").wait_for()  # the count, asked of this server
+    link = related.locator("a")
+    visita.check("07_fila_senador")
+    with page.expect_navigation(wait_until="networkidle"):
+        link.first.click()
+    assert f"senadorId={sid}" in page.url and _rows(page).count() == min(viajes, 100)
+
+
+def test_pagina_de_calidad(visita, servidor):
+    ((total,),) = _sql(servidor["db"], "SELECT count(*) FROM calidad")
+    page = visita.go(f"/{servidor['name']}/calidad")
+    assert f"{total:,} row" in page.locator("h3").first.inner_text()
+    assert page.locator("details.descripciones-de-columnas").count() == 1
+    visita.check("08_calidad")

@@ -95,7 +95,9 @@ def value_columns(codec: Codec, lookups: dict[str, str] | None = None) -> list[C
         if name in lookups:
             out.append(Column(name + "_id", "INTEGER", f"{lookups[name]}(id)"))
         else:
-            out.append(Column(name, SQL_TYPES[f.kind], f.references))
+            # Not f.references: Datasette follows a foreign key to the referenced table's primary key, and
+            # senadores' is its rowid, not id; web/ links those rows itself (catalogo.references).
+            out.append(Column(name, SQL_TYPES[f.kind]))
     if codec.track_omitted:
         out.append(Column(OMITTED, "TEXT"))
     if codec.track_ints:
@@ -204,8 +206,7 @@ class Layout:
         for child in self.all_children():
             statements += child.create_sql()
         for link in self.dataset.links:
-            references = f" REFERENCES {link.references}" if link.references else ""
-            statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} TEXT{references}")
+            statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} TEXT")
         return statements
 
     def link_key(self, link) -> str:

@@ -29,7 +29,7 @@ from argentina_datos.catalogo import (
     tasas,
 )
 from argentina_datos.catalogo.campos import LICENCIA, PORCENTAJE
-from argentina_datos.catalogo.esquema import Combination, Dataset, DerivedTable
+from argentina_datos.catalogo.esquema import Combination, Dataset, DerivedTable, flat_columns
 
 THEMES = [
     calendario,
@@ -52,6 +52,28 @@ THEMES = [
     historicos,
 ]
 
+# How the database page names each theme, in THEMES order.
+THEME_TITLES = {
+    calendario: "Feriados",
+    presidencia: "Presidencia",
+    cotizaciones: "Cotizaciones del dólar y otras monedas",
+    indices: "Inflación, UVA, riesgo país y confianza",
+    tasas: "Tasas de depósitos y plazo fijo",
+    comisiones: "Remesas y comisiones",
+    creditos: "Créditos",
+    billeteras: "Billeteras y plataformas",
+    bonos: "Bonos CER y letras",
+    fci: "Fondos comunes de inversión (FCI)",
+    senado: "Senado: senadores y viajes",
+    senado_actas: "Senado: votaciones",
+    senado_organos: "Senado: bloques y comisiones",
+    senado_personal: "Senado: personal, sueldos y gasto",
+    diputados: "Cámara de Diputados",
+    rem: "REM del BCRA (expectativas de mercado)",
+    estado: "Estado del servicio",
+    historicos: "Versiones pasadas de lo que upstream pisa",
+}
+
 DATASETS: list[Dataset] = [dataset for theme in THEMES for dataset in theme.DATASETS]
 
 BY_TABLE = {d.table: d for d in DATASETS}
@@ -62,4 +84,38 @@ COMBINATIONS: list[Combination] = [c for theme in THEMES for c in getattr(theme,
 # Tables computed from the datasets' tables (a fund's daily series, a price index), in build order.
 DERIVED_TABLES: list[DerivedTable] = [t for theme in THEMES for t in getattr(theme, "DERIVED_TABLES", [])]
 
-__all__ = ["BY_TABLE", "COMBINATIONS", "DATASETS", "DERIVED_TABLES", "LICENCIA", "PORCENTAJE"]
+
+def references() -> list[tuple[str, str, str, str]]:
+    """(table, column, referenced table, referenced column) for every field or link that names a row of
+    another table by a value that is not its primary key (a trip's senadorId is a senator's id)."""
+    out = []
+    for ds in DATASETS:
+        named = [(ds.table, name, f.references) for name, f in flat_columns(ds.fields) if f.references]
+        named += [(link.table, link.column, link.references) for link in ds.links if link.references]
+        for table, column, target in named:
+            target_table, target_column = target.removesuffix(")").split("(")
+            out.append((table, column, target_table, target_column))
+    return out
+
+
+def tables_by_theme() -> list[tuple[str, list[str]]]:
+    """(theme title, the tables of its datasets and derived tables), in THEMES order."""
+    return [
+        (
+            THEME_TITLES[theme],
+            [d.table for d in theme.DATASETS] + [t.table for t in getattr(theme, "DERIVED_TABLES", [])],
+        )
+        for theme in THEMES
+    ]
+
+
+__all__ = [
+    "BY_TABLE",
+    "COMBINATIONS",
+    "DATASETS",
+    "DERIVED_TABLES",
+    "LICENCIA",
+    "PORCENTAJE",
+    "references",
+    "tables_by_theme",
+]

@@ -56,8 +56,8 @@ class Field:
     nullable: bool = True
     optional: bool = False  # the key itself may be absent from a record
     facet: bool = False
-    # «tabla(columna)» this field's value names (a trip's senadorId, a senator's id): a foreign key in
-    # SQL, so that Datasette links each row to the row it names and back.
+    # «tabla(columna)» this field's value names (a trip's senadorId, a senator's id): the pages link each
+    # row to the rows it names and back (catalogo.references).
     references: Optional[str] = None
 
     @property

@@ -17,7 +17,11 @@ def senado_viaje_fields(internacional: bool):
         text("documentoId", "id del documento del Senado"),
         text("documentoUrl", "URL del documento del Senado"),
         text("nombre", "senador, tal como lo escribe el documento (varía entre meses)"),
-        text("senadorId", "id del senador (tabla senadores); null si no se pudo identificar"),
+        text(
+            "senadorId",
+            "id del senador (tabla senadores); null si no se pudo identificar",
+            references="senadores(id)",
+        ),
     ]
     if not internacional:
         return common + [

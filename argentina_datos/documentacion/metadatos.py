@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import html
+import re
 import sys
 from pathlib import Path
 from typing import Iterator, Optional
@@ -26,6 +28,7 @@ from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENT
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
+    INTS,
     JSON,
     OMITTED,
     ORDER,
@@ -52,7 +55,9 @@ KIND_NOTES = {
     JSON: "Texto JSON (usar json_extract / json_each para consultarlo).",
 }
 # The column a row is known by, when another table points at it.
-LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo")
+# The column that names a row: Datasette shows it for a foreign key's value, and a row page's title
+# is it (web/paginas) rather than the row's id.
+LABELS = ("nombre", "entidad", "nombreComercial", "compania", "fondo", "titulo")
 HEADER = (
     "# Generado por `python -m argentina_datos.documentacion.metadatos` desde argentina_datos/catalogo/\n"
     "# y argentina_datos/documentacion/partes/*.yml. No editar a mano: cambiar el catálogo o partes/ y volver a generar.\n"
@@ -104,6 +109,17 @@ def omitted_text() -> str:
     )
 
 
+def ints_text(codec) -> str:
+    names = [codec.columns[i][0] for i in codec.number_columns]
+    bits = ", ".join(f"{1 << j} = {name}" for j, name in enumerate(names))
+    return (
+        "Qué columnas numéricas venían como número entero en el JSON (suma de: "
+        + bits
+        + "); null = ninguna. Las medidas son REAL (una división nunca trunca); con esto /v1 devuelve "
+        "4 y no 4.0, como upstream."
+    )
+
+
 def extra_text() -> str:
     return (
         "Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
@@ -127,6 +143,11 @@ def partition_text(dataset: Dataset, name: str) -> str:
             + ", ".join(s.route for s in dataset.sources if name in s.fixed)
         )
     return text + "."
+
+
+def code_html(text: str) -> str:
+    """The text as HTML, its `names` as code (Datasette would show the backticks)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
 
 
 def table_base(dataset: Dataset, description: str, title: str = "") -> dict:
@@ -165,6 +186,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         )
     main = table_base(dataset, " ".join([sentence(dataset.description), routes_text(dataset), *extra]), dataset.title)
     columns: dict[str, str] = {}
+    looked_up: dict[str, str] = {}  # a lookup column's description, without where its id points
     if dataset.has_children:
         columns[ROW_ID] = (
             f"Clave interna de la fila; las tablas hijas la nombran en {dataset.table}_id. No es un dato de la API."
@@ -172,6 +194,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
     for p in dataset.partitions:
         text = partition_text(dataset, p.name)
         if p.name in layout.lookups:
+            looked_up[p.name] = text
             columns[p.name + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(p.name)}."
         elif p.name not in layout.field_columns:
             columns[p.name] = text
@@ -186,11 +209,14 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         if column in partition_names and column in layout.field_columns:
             text += " También es la partición: " + partition_text(dataset, column)
         if column in layout.lookups:
+            looked_up[column] = text
             columns[column + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(column)}."
         else:
             columns[column] = text
     if layout.codec.track_omitted:
         columns[OMITTED] = omitted_text()
+    if layout.codec.track_ints:
+        columns[INTS] = ints_text(layout.codec)
     columns[EXTRA] = extra_text()
     for column, computed in dataset.derived.items():
         columns[column] = sentence(computed.description) + " Calculada al construir la base."
@@ -212,7 +238,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         main["searchmode"] = "escaped"
         main["description"] += " Búsqueda de texto en: " + ", ".join(own_fts) + "."
     label = label_for(columns)
-    if label and dataset.has_children:
+    if label:
         main["label_column"] = label
     out[dataset.table] = main
 
@@ -237,6 +263,8 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         ccols.update({c: t for c, _, t in cfields})
         if child.codec.track_omitted:
             ccols[OMITTED] = omitted_text()
+        if child.codec.track_ints:
+            ccols[INTS] = ints_text(child.codec)
         ccols[EXTRA] = extra_text()
         cmeta["columns"] = ccols
         facet_and_units(cmeta, cfields, lambda c: c)
@@ -249,7 +277,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
 
     for column in layout.lookups:
         table = layout.lookup_table(column)
-        what = columns.get(column + "_id", "").split(" Guardado como")[0]
+        what = looked_up.get(column, "")
         out[table] = table_base(
             dataset,
             (
@@ -273,7 +301,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         vcols = {}
         for name, text in columns.items():
             base = name[:-3] if name.endswith("_id") and name[:-3] in layout.lookups else name
-            vcols[base] = text.split(" Guardado como")[0]
+            vcols[base] = looked_up[base] if base != name else text
         out[dataset.table + "_vista"] = table_base(
             dataset,
             (
@@ -344,8 +372,15 @@ def build(parts: Path = PARTS) -> dict:
     generated = {DATABASE: {"tables": catalogue_tables()}}
     metadata["databases"] = merge(generated, base.get("databases") or {})
     for meta in metadata["databases"][DATABASE]["tables"].values():
-        # Datasette would inherit the site's licence anyway; naming it per table keeps each table's JSON self-contained.
-        meta.setdefault("license", LICENCIA.split(" (")[0])
+        if "`" in meta.get("description", "") and "description_html" not in meta:
+            meta["description_html"] = code_html(meta["description"])
+        # The compilation is upstream's, under MIT; the data is its original source's, named per table
+        # (every page said "MIT" alone, for INDEC's and the BCRA's data too).
+        origin = meta.get("source")
+        if origin and origin not in ("ArgentinaDatos", "argentina-datos"):
+            meta.setdefault("license", f"{LICENCIA} para la compilación; los datos: {origin}")
+        else:
+            meta.setdefault("license", LICENCIA)
         if metadata.get("license_url"):
             meta.setdefault("license_url", metadata["license_url"])
     consultas = read_part("consultas.yml", parts)

@@ -1,16 +1,18 @@
-"""Datasette plugin: logos and photos shown as images, lists of links (a senator's `redes`) as links.
+"""Datasette plugin: lists of links (a senator's `redes`) as links, and a value that names a row of
+another table (a trip's senadorId) as a link to that row.
 
-Datasette already turns a cell that is a single URL into a link; this covers what it does not.
-Which columns hold image URLs is configured in metadata.yml (plugins: enlaces: imagenes).
+Datasette already turns a cell that is a single URL into a link, logos and photos too: they are shown
+as their URL, never loaded from the outside host (a page of this site fetches nothing from others).
 """
 
+import functools
 import json
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 import markupsafe
 from datasette import hookimpl
 
-DEFAULT_IMAGES = ("logo", "imagen", "foto")
+from argentina_datos.catalogo import references
 
 
 def _is_http(text: str) -> bool:
@@ -31,18 +33,20 @@ def _link(text: str) -> str:
 
 # tryfirst: the first plugin with an answer renders the cell, and the entry-point plugins (this one,
 # datasette-json-html) are otherwise called in an order no one chose.
+@functools.cache
+def _named_rows() -> dict[tuple[str, str], tuple[str, str]]:
+    return {(table, column): (target, key) for table, column, target, key in references()}
+
+
 @hookimpl(tryfirst=True)
 def render_cell(value, column, table, database, datasette):
     if not isinstance(value, str):
         return None
     text = value.strip()
-    config = datasette.plugin_config("enlaces", database=database, table=table) or {}
-    if column in config.get("imagenes", DEFAULT_IMAGES) and _is_http(text):
-        url = markupsafe.escape(text)
-        return markupsafe.Markup(
-            f'<a href="{url}"><img src="{url}" alt="{markupsafe.escape(column)}" loading="lazy" '
-            f'style="max-height: 3em; max-width: 8em"></a>'
-        )
+    target = _named_rows().get((table, column))
+    if target and text:
+        href = datasette.urls.table(database, target[0]) + f"?{quote(target[1])}={quote(text)}"
+        return markupsafe.Markup(f'<a href="{markupsafe.escape(href)}">{markupsafe.escape(text)}</a>')
     if text.startswith("[") and text.endswith("]"):
         try:
             items = json.loads(text)

@@ -1,0 +1,34 @@
+"""The database page's grouping and the pages' small text helpers (no mirror)."""
+
+from argentina_datos.catalogo import references, tables_by_theme
+from argentina_datos.documentacion.metadatos import code_html
+from argentina_datos.web.paginas import INTERNAL, SUMMARY_CHARS, group_tables, summary
+
+
+def test_tables_go_under_their_theme_in_catalogue_order_and_internal_ones_last():
+    names = ["_construccion", "calidad", "fci_valores_fondo", "uva", "feriados", "fuentes", "fci_serie", "nueva"]
+    groups = group_tables(names)
+    titles = [t for t, _ in groups]
+    order = [t for t, _ in tables_by_theme()]
+    assert titles[-1] == INTERNAL and titles[:-1] == sorted(titles[:-1], key=order.index)
+    by_title = dict(groups)
+    assert by_title[INTERNAL] == ["_construccion", "calidad", "fuentes", "nueva"]  # no theme claims "nueva"
+    fci = next(t for t in titles if "FCI" in t)
+    assert by_title[fci] == ["fci_valores_fondo", "fci_serie"]  # a lookup table and a derived one
+    assert by_title[titles[0]] == ["feriados"]
+
+
+def test_summary_keeps_short_descriptions_and_cuts_long_ones_at_a_sentence():
+    assert summary("Corta.") == "Corta."
+    long = "Primera oración que explica la tabla con bastante detalle. " + "palabra " * 60
+    cut = summary(long)
+    assert cut == "Primera oración que explica la tabla con bastante detalle." and len(cut) <= SUMMARY_CHARS
+
+
+def test_backticks_become_code_and_the_rest_is_escaped():
+    assert code_html("`listado` es <año> & más") == "<code>listado</code> es &lt;año&gt; &amp; más"
+
+
+def test_every_reference_names_an_existing_table():
+    tables = {t for _, ts in tables_by_theme() for t in ts}
+    assert references() and all(target in tables for _, _, target, _ in references())
