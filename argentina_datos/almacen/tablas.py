@@ -202,7 +202,11 @@ class Layout:
         statements = [f"{_lookup_sql(self, c)}" for c in self.lookups]
         statements.append(f"CREATE TABLE {quote(self.table)} (\n  " + ",\n  ".join(cols) + "\n)" + tail)
         if self.dataset.ordered and not self.without_rowid:
-            statements.append(_index_sql(self.table, self.key, unique=True))
+            # The key, before the rows: the loader relies on it (a rowid table's stand-in for a primary key).
+            name = Index(self.table, tuple(self.key)).name
+            statements.append(
+                f"CREATE UNIQUE INDEX {quote(name)} ON {quote(self.table)} ({', '.join(map(quote, self.key))})"
+            )
         for child in self.all_children():
             statements += child.create_sql()
         for link in self.dataset.links:
@@ -221,12 +225,12 @@ class Layout:
             todo.extend(c.child_layouts)
         return out
 
-    def index_sql(self, unique: bool = True) -> list[str]:
+    def indexes(self, unique: bool = True) -> list[Index]:
         """Natural keys (a plain index when ``unique`` is False: the data repeats a key), declared
         indexes and the columns every route filters on."""
-        statements = []
+        out = []
         if self.dataset.unique:
-            statements.append(_index_sql(self.table, [self.stored(c) for c in self.dataset.unique], unique=unique))
+            out.append(Index(self.table, tuple(self.stored(c) for c in self.dataset.unique), unique=unique))
         wanted = [list(ix) for ix in self.dataset.indexes]
         for route in self.dataset.routes:
             cols = [self.stored(c) for c in route.where]
@@ -238,12 +242,16 @@ class Layout:
             if tuple(cols) in seen or cols == list(self.dataset.unique):
                 continue
             seen.add(tuple(cols))
-            statements.append(_index_sql(self.table, cols))
-        statements += [_index_sql(link.table, [link.column]) for link in self.dataset.links]
-        return statements
+            out.append(Index(self.table, tuple(cols)))
+        out += [Index(link.table, (link.column,)) for link in self.dataset.links]
+        return out
 
-    def view_sql(self) -> str | None:
-        """For tables with lookups, a view with the values instead of ids."""
+    @property
+    def view_name(self) -> str:
+        return self.table + "_vista"
+
+    def view_select(self) -> str | None:
+        """For tables with lookups, the SELECT of a view with the values instead of ids."""
         if not self.lookups:
             return None
         select, joins = [], []
@@ -259,12 +267,7 @@ class Layout:
                 joins.append(self.lookup_join(col, alias))
             else:
                 select.append(f"t.{quote(col)}")
-        return (
-            f"CREATE VIEW {quote(self.table + '_vista')} AS SELECT "
-            + ", ".join(select)
-            + f" FROM {quote(self.table)} t "
-            + " ".join(joins)
-        )
+        return "SELECT " + ", ".join(select) + f" FROM {quote(self.table)} t " + " ".join(joins)
 
 
 def _lookup_sql(layout: Layout, column: str) -> str:
@@ -274,10 +277,18 @@ def _lookup_sql(layout: Layout, column: str) -> str:
     )
 
 
-def _index_sql(table: str, cols, unique=False) -> str:
-    name = f"idx_{table}_" + "_".join(cols)
-    return (
-        f"CREATE {'UNIQUE ' if unique else ''}INDEX {quote(name)} ON {quote(table)} ("
-        + ", ".join(quote(c) for c in cols)
-        + ")"
-    )
+@dataclass(frozen=True)
+class Index:
+    """An index for the builder to create (with sqlite-utils' create_index)."""
+
+    table: str
+    columns: tuple[str, ...]
+    unique: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"idx_{self.table}_" + "_".join(self.columns)
+
+    def create(self, db) -> None:
+        """Creates it in ``db``, a sqlite_utils.Database."""
+        db.table(self.table).create_index(list(self.columns), index_name=self.name, unique=self.unique)

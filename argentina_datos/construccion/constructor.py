@@ -302,15 +302,16 @@ class Builder:
         self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str, report: Report
     ):
         db.execute("BEGIN")
+        lite = sqlite_utils.Database(db)
         for layout in layouts:
             repeated = _repeated_keys(db, layout)
             report.findings.extend(repeated)
             self._warn(repeated)
-            for statement in layout.index_sql(unique=not repeated):
-                db.execute(statement)
-            view = layout.view_sql()
+            for index in layout.indexes(unique=not repeated):
+                index.create(lite)
+            view = layout.view_select()
             if view:
-                db.execute(view)
+                lite.create_view(layout.view_name, view)
         audited = audit(db, layouts, self.today)
         report.findings.extend(audited)
         self._warn(audited)

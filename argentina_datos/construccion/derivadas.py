@@ -26,14 +26,6 @@ def create_sql(derived: DerivedTable) -> str:
     return f"CREATE TABLE {quote(derived.table)} ({', '.join(columns)}, PRIMARY KEY ({key})) WITHOUT ROWID"
 
 
-def index_sql(derived: DerivedTable) -> list[str]:
-    return [
-        f"CREATE INDEX {quote(derived.table + '_' + '_'.join(cols))} ON {quote(derived.table)} "
-        f"({', '.join(quote(c) for c in cols)})"
-        for cols in derived.indexes
-    ]
-
-
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     """Creates and fills one derived table; returns its row count."""
     db.execute(create_sql(derived))
@@ -43,8 +35,9 @@ def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     else:
         for statement in derived.fill:
             db.execute(statement)
-    for statement in index_sql(derived):
-        db.execute(statement)
+    lite = sqlite_utils.Database(db)
+    for cols in derived.indexes:
+        lite.table(derived.table).create_index(list(cols), index_name=derived.table + "_" + "_".join(cols))
     return db.execute(f"SELECT count(*) FROM {quote(derived.table)}").fetchone()[0]
 
 

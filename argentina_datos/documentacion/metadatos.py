@@ -297,7 +297,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
                 f" Búsqueda de texto en «{column}»: cada resultado enlaza a sus filas de {dataset.table}."
             )
 
-    if layout.view_sql():
+    if layout.view_select():
         vcols = {}
         for name, text in columns.items():
             base = name[:-3] if name.endswith("_id") and name[:-3] in layout.lookups else name
