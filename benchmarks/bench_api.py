@@ -272,14 +272,14 @@ def rss_mb(pid: int) -> float:
 
 
 def ensure_db(db: Path) -> Path:
-    if db.exists():
-        return db
-    print(f"construyendo {db} desde {UPSTREAM} ...", flush=True)
+    """The database, built from the mirror (a ~1 s check when the mirror and the code are unchanged: a
+    database from older code would answer with another shape)."""
     sys.path.insert(0, str(REPO))
     from argentina_datos.construccion.constructor import Builder
     from argentina_datos.construccion.fuentes import DirectorySource
 
     db.parent.mkdir(parents=True, exist_ok=True)
+    print(f"construyendo {db} desde {UPSTREAM} si hace falta ...", flush=True)
     Builder(DirectorySource(UPSTREAM, HISTORY), db).run()
     return db
 

@@ -115,3 +115,32 @@ async def test_fecha_is_ignored_where_it_does_not_apply(fuentes):
     write(source / "v1/finanzas/indices/uva" / "index.json", [{"fecha": "2016-03-31", "valor": 14.05}])
     Builder(DirectorySource(source, history), db, today=DAY_1).run()
     assert await at(db, "v1/finanzas/indices/uva", "2016/03/31") == [{"fecha": "2016-03-31", "valor": 14.05}]
+
+
+UVA = "v1/finanzas/tasas/plazoFijoUvaPagoPeriodico"
+
+
+def uva_bank(tna):
+    tasas = [{"nombre": "PF UVA", "plazoMinDias": 90, "plazoMaxDias": 119, "tna": tna, "tea": 0.0025}]
+    return {"id": "bna", "entidad": "Banco", "logo": None, "tasas": tasas}
+
+
+async def test_versions_in_a_database_from_before_enteros_are_kept(tmp_path):
+    # A database built before NUMBER columns were REAL has no _enteros (its integers are INTEGER): the
+    # next build still reads the versions it holds, child tables included, and loses none.
+    source, db = tmp_path / "fuente", tmp_path / "argentina.db"
+    write(source / UVA / "index.json", [uva_bank(1)])
+    Builder(DirectorySource(source), db, today=DAY_1).run()
+    with sqlite3.connect(db) as con:  # as that older code made them: NUMERIC measures, no _enteros
+        for table in ("plazo_fijo_uva_pago_periodico_historico", "plazo_fijo_uva_pago_periodico_historico_tasas"):
+            con.execute(f'ALTER TABLE "{table}" RENAME TO viejo')
+            cols = [(r[1], "NUMERIC" if r[2] == "REAL" else r[2]) for r in con.execute("PRAGMA table_info(viejo)")]
+            cols = [(name, kind) for name, kind in cols if name != "_enteros"]
+            con.execute(f'CREATE TABLE "{table}" (' + ", ".join(f'"{n}" {k}' for n, k in cols) + ")")
+            con.execute(f'INSERT INTO "{table}" SELECT ' + ", ".join(f'"{n}"' for n, _ in cols) + " FROM viejo")
+            con.execute("DROP TABLE viejo")
+    write(source / UVA / "index.json", [uva_bank(0.5)])
+    Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert versions(db, "plazo_fijo_uva_pago_periodico_historico") == ["2026-03-10", "2026-03-12"]
+    assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
+    assert await at(db, UVA) == [uva_bank(0.5)]

@@ -25,6 +25,7 @@ class RecordQuery:
         """``ints_column=False`` reads a table built before NUMBER columns were REAL (no _enteros: its
         integers are INTEGER already), as a previous build's history may be."""
         self.layout = layout_of(dataset.table)
+        self.ints_column = ints_column
         lay = self.layout
         select = [f"t.{ROW_ID}"] if lay.has_children else []
         joins = []
@@ -80,22 +81,28 @@ class RecordQuery:
         if not lay.has_children:
             return [codec.decode(r) for r in rows]
         ids = [r[0] for r in rows]
-        children = {c.path: _child_lists(conn, c, ids) for c in lay.children}
+        children = {c.path: _child_lists(conn, c, ids, self.ints_column) for c in lay.children}
         return [codec.decode(r[1:], {path: lists.get(r[0], []) for path, lists in children.items()}) for r in rows]
 
 
-def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int]) -> dict[int, list]:
-    """Child records grouped by parent id, in list order."""
+def _child_lists(
+    conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int], ints_column: bool = True
+) -> dict[int, list]:
+    """Child records grouped by parent id, in list order (``ints_column``: as in RecordQuery)."""
     if not parent_ids:
         return {}
-    cols = ", ".join(quote(c) for c in [ROW_ID, child.parent_column] + child.codec.column_names)
+    # A name SQLite does not find in double quotes is a string: a missing _enteros must be NULL instead.
+    cols = ", ".join(
+        quote(c) if c != INTS or ints_column else "NULL"
+        for c in [ROW_ID, child.parent_column] + child.codec.column_names
+    )
     # A temp list of ids can be long (thousands of funds); SQLite's json_each takes it as one parameter.
     rows = conn.execute(
         f"SELECT {cols} FROM {quote(child.table)} WHERE {quote(child.parent_column)} IN "
         f"(SELECT value FROM json_each(?)) ORDER BY {quote(child.parent_column)}, orden",
         [orjson.dumps(parent_ids).decode()],
     ).fetchall()
-    grand = {g.path: _child_lists(conn, g, [r[0] for r in rows]) for g in child.child_layouts}
+    grand = {g.path: _child_lists(conn, g, [r[0] for r in rows], ints_column) for g in child.child_layouts}
     out: dict[int, list] = {}
     for r in rows:
         out.setdefault(r[1], []).append(
