@@ -7,9 +7,11 @@ Tests can make chosen paths misbehave, to check retries, errors and timeouts::
     with ServidorLocal(root, fallas={"/v1/feriados/2025": [500, 500]}) as srv:
         ...  # the first two GETs answer 500, the third serves the file
 
-A falla is an HTTP status to answer, or ``("lento", segundos)`` to wait before
-answering (longer than the client's timeout = a timeout).  ``pedidos`` counts GETs
-per path.
+A falla is an HTTP status to answer, ``("lento", segundos)`` to wait before
+answering (longer than the client's timeout = a timeout), ``("goteo", segundos)`` to send
+the file a byte at a time over that long, ``("cuerpo", bytes)`` to answer 200 with that body
+(a page of HTML) or ``("mitad",)`` to answer 200 with the first half of the file.
+``pedidos`` counts GETs per path.
 
 Like a static file server, each file goes out with an ETag (its content's hash) and a
 Last-Modified (its mtime), and a GET whose If-None-Match names the current ETag gets a 304;
@@ -85,12 +87,18 @@ class ServidorLocal:
                 if isinstance(falla, tuple) and falla[0] == "lento":
                     time.sleep(falla[1])
                     falla = None
-                if falla is not None:
+                if isinstance(falla, tuple) and falla[0] == "cuerpo":
+                    return self._send(200, falla[1])
+                if isinstance(falla, int):
                     return self._send(falla, b'{"error": "falla de prueba"}')
                 f = server._file(path)
                 if f is None:
                     return self._send(404, b'{"error": "no existe"}')
                 body = f.read_bytes()
+                if falla == ("mitad",):
+                    return self._send(200, body[: len(body) // 2])
+                if isinstance(falla, tuple) and falla[0] == "goteo":
+                    return self._trickle(body, falla[1])
                 validators = {
                     "ETag": '"' + hashlib.sha1(body).hexdigest() + '"',
                     "Last-Modified": email.utils.formatdate(f.stat().st_mtime, usegmt=True),
@@ -113,6 +121,19 @@ class ServidorLocal:
                     self.wfile.write(body)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test): nothing to answer
+
+            def _trickle(self, body: bytes, seconds: float):
+                """Every byte in its own write, spread over ``seconds``: never a long silence."""
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    for i in range(len(body)):
+                        self.wfile.write(body[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(seconds / len(body))
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def log_message(self, format, *args):
                 pass

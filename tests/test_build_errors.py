@@ -112,11 +112,12 @@ def test_keep_going_skips_only_the_bad_file_and_lists_it(construir, fuente, sali
 
     assert code == 0, err
     assert filas(salida, "uva") == 2
-    assert filas(salida, "feriados") == 1  # 2026's file is in, 2025's is not
-    assert "feriados: 1 fila de 2 archivos" in err and "(1 archivo omitido)" in err
+    assert filas(salida, "feriados") == 3  # 2026's file is in, and 2025's rows of the previous build stay
+    assert "feriados: 3 filas de 2 archivos" in err and "(1 archivo omitido)" in err
     final = err[err.index("Omitidos por error (--keep-going):") :].splitlines()
     assert len(final) == 2
     assert final[1].strip().startswith(f"feriados: {archivo}: no es JSON válido")
+    assert final[1].endswith("se conservan sus 2 registros de la construcción anterior")
     assert os.listdir(salida.parent) == [salida.name]
 
     # a build that skipped something is not "up to date": the next run tries again
@@ -178,7 +179,7 @@ def http_args(srv, salida, *extra):
     "falla, problema",
     [
         (500, "HTTP 500 (tras 2 intento(s))"),
-        (("lento", 2.0), "sin respuesta en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
+        (("lento", 2.0), "sin respuesta completa en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
     ],
 )
 def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente, salida, falla, problema):

@@ -28,6 +28,8 @@ INEXACT = "entero que REAL no guarda exacto"
 IMPOSSIBLE_DATE = "fecha imposible"
 REPEATED_KEY = "clave repetida"
 PARTITION_MISMATCH = "no coincide con su archivo"
+# A file the source did not give today (--keep-going): what the route answers instead is said in detalle.
+UNREADABLE = "archivo ilegible"
 # ... and those of the audit run over the built tables (construccion/auditoria.py).
 BUY_ABOVE_SELL = "compra mayor que venta"
 GAP = "faltan días"
@@ -52,6 +54,15 @@ class Finding:
     detalle: str
     fecha: Optional[str] = None  # the day the finding is about (AAAA-MM-DD), when it is about one
     serie: Optional[str] = None  # which series of the table ("casa=blue"), when the table holds several
+
+
+def unreadable(table: str, route: str, problem: str, kept: Optional[int]) -> Finding:
+    """A file the source did not give today; ``kept``: how many records of it the previous build gave back."""
+    if kept is None:
+        what = "no hay una construcción anterior que lo tenga: la ruta no tiene datos"
+    else:
+        what = f"se conservan sus {kept:,} registros de la construcción anterior"
+    return Finding(table, UNREADABLE, route, None, None, None, f"no se pudo leer ({problem}): {what}")
 
 
 def as_json(value) -> str:

@@ -20,6 +20,7 @@ from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import DATASETS
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion.fuentes import (
+    PreviousBuild,
     SourceError,
     SourceUnreachable,
     partition_values,
@@ -61,7 +62,10 @@ class DatasetLoader:
 
     A record that does not fit the catalogue is kept as it came and reported
     (``findings``).  Only a file that cannot be read as a list of records stops
-    the dataset; with ``keep_going`` that file alone is skipped.
+    the dataset; with ``keep_going`` that file alone is skipped, and the records
+    the ``previous`` build had from it are kept in its place (``failed`` lists it,
+    so that the next build asks for it again).  ``stale`` names why the source
+    could not even list this dataset's files: every file then comes from ``previous``.
     """
 
     def __init__(
@@ -73,8 +77,12 @@ class DatasetLoader:
         *,
         keep_going: bool = False,
         dates: Optional[calidad.DateChecker] = None,
+        previous: Optional[PreviousBuild] = None,
+        stale: Optional[str] = None,
     ):
         self.db = db
+        self.previous = previous
+        self.stale = stale
         self.dataset = dataset
         self.layout = Layout(dataset)
         self.source = source
@@ -88,6 +96,7 @@ class DatasetLoader:
         self.fuentes: list[Fuente] = []
         self.findings: list[calidad.Finding] = []
         self.skipped_files: list[str] = []
+        self.failed: list[tuple[str, str]] = []  # (route, why) of each file that could not be read
         self._date_columns = _date_positions(self.layout.codec)
         self._route = ""
         self.claimed_lists = _claimed_lists(dataset)
@@ -99,15 +108,35 @@ class DatasetLoader:
         for src, route in routes:
             self.db.execute("SAVEPOINT archivo")
             try:
+                if self.stale:
+                    raise SourceError(self.stale)
                 total += self._load_file(src, route)
             except (BuildError, SourceError) as e:
                 self.db.execute("ROLLBACK TO archivo")
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise
-                self.skipped_files.append(str(e))
+                total += self._keep_previous(src, route, str(e))
             self.db.execute("RELEASE archivo")
             self.progress(1)
         return total
+
+    def _keep_previous(self, src, route: str, problem: str) -> int:
+        """A file that cannot be read today: the previous build's records of it, if it had them."""
+        self._route = "/" + route
+        self.failed.append((self._route, problem))
+        body = None if src.history or self.previous is None else self.previous.body(route)
+        kept = None
+        if body is not None:
+            self.db.execute("SAVEPOINT anterior")
+            try:
+                kept = self._load_file(src, route, previous_body=body)
+            except (BuildError, SourceError):  # the previous build's copy does not load either
+                self.db.execute("ROLLBACK TO anterior")
+            self.db.execute("RELEASE anterior")
+        finding = calidad.unreadable(self.layout.table, self._route, problem, kept)
+        self.findings.append(finding)
+        self.skipped_files.append(problem if kept is None else f"{problem} — {finding.detalle.rsplit(': ', 1)[1]}")
+        return kept or 0
 
     def finish(self) -> None:
         for column, ids in self.lookup_ids.items():
@@ -117,9 +146,20 @@ class DatasetLoader:
             )
 
     # ---- one file --------------------------------------------------------------
-    def _load_file(self, src, route: str) -> int:
-        name = self.source.name(route, src.history)
-        body = self.source.read(route, src.history)
+    def _load_file(self, src, route: str, previous_body: Optional[bytes] = None) -> int:
+        """Loads one file of the source or, given ``previous_body``, the previous build's copy of it."""
+        self._route = "/" + route
+        if previous_body is None:
+            name = self.source.name(route, src.history)
+            body = self.source.read(route, src.history)
+            etag, modified = _validators(self.source, route, src.history)
+            sha = _sha256(self.source, route, body)
+        else:
+            assert self.previous is not None
+            name = f"{self.source.name(route, src.history)} (copia de la construcción anterior)"
+            body = previous_body
+            # its validators too: a conditional request then gets a 304 once upstream serves that file again
+            etag, modified, sha = self.previous.files[route]
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError as e:
@@ -141,12 +181,10 @@ class DatasetLoader:
             if type(data) is not list:
                 raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
             records = data
-        self._route = "/" + route
         self._insert(records, partition_values(self.dataset, src, route))
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
-        etag, modified = _validators(self.source, route, src.history)
         self.fuentes.append(
             Fuente(
                 "/" + route,
@@ -154,7 +192,7 @@ class DatasetLoader:
                 name,
                 len(records),
                 len(body),
-                _sha256(self.source, route, body),
+                sha,
                 actualizado,
                 orjson.dumps(envelope).decode() if envelope else None,
                 etag,

@@ -195,8 +195,9 @@ def main(argv=None) -> int:
     reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
     start = time.perf_counter()
     try:
-        # Over HTTP an existing output makes this an update: conditional requests, past days not asked again.
-        previous = PreviousBuild(args.output) if is_http(args.source) and os.path.exists(args.output) else None
+        # An existing output is what a file that cannot be read today falls back on; over HTTP it also
+        # makes this an update: conditional requests, past days not asked again.
+        previous = PreviousBuild(args.output) if os.path.exists(args.output) else None
         source = open_source(
             args.source,
             history,
@@ -206,7 +207,9 @@ def main(argv=None) -> int:
             retries=args.retries,
             previous=previous,
         )
-        report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter).run(force=args.force)
+        report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter, previous=previous).run(
+            force=args.force
+        )
     except (BuildError, SourceError) as e:
         return fail(reporter, args.output, str(e))
     except OSError as e:

@@ -11,6 +11,7 @@ import datetime as dt
 import fcntl
 import hashlib
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -30,9 +31,12 @@ from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
     ABSENT_TABLE,
+    FAILED_TABLE,
     DirectorySource,
+    PreviousBuild,
     SourceError,
     SourceUnreachable,
+    partition_values,
 )
 from argentina_datos.web.v1.rutas import Router
 
@@ -88,9 +92,12 @@ class Builder:
         datasets: list[Dataset] | None = None,
         reporter=None,
         today: Optional[dt.date] = None,
+        previous: Optional[PreviousBuild] = None,
     ):
         self.source = source
         self.output = Path(output)
+        # What the output holds now: a file that cannot be read today keeps its rows from there.
+        self.previous = previous or (PreviousBuild(self.output) if self.output.exists() else None)
         self.keep_going = keep_going
         self.datasets = datasets or DATASETS
         self.today = today or dt.datetime.now(dt.timezone.utc).date()
@@ -105,6 +112,8 @@ class Builder:
     def plan(self) -> list[tuple[Dataset, list]]:
         plan = []
         self.plan_errors: dict[str, str] = {}
+        # Datasets whose files the source could not even list today: loaded from the previous build.
+        self.stale: dict[str, str] = {}
         if self.reporter and hasattr(self.source, "progress"):
             self.source.progress = self.reporter.download
         self.changes: list[tuple] = []
@@ -122,7 +131,11 @@ class Builder:
             except SourceError as e:
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
-                self.plan_errors[ds.table] = str(e)
+                routes = self._previous_routes(ds)
+                if routes:
+                    self.stale[ds.table] = str(e)
+                else:
+                    self.plan_errors[ds.table] = str(e)
             plan.append((ds, routes))
         self.source = versiones.VersionedSource(self.source, versions) if versions else self.source
         claimed = {route for _, routes in plan for src, route in routes if not src.history}
@@ -132,6 +145,22 @@ class Builder:
             router = Router()
             self.documents = [r for r in self.source.unclaimed(claimed) if router.match_strict("/" + r) is None]
         return plan
+
+    def _previous_routes(self, ds: Dataset) -> list[tuple[Source, str]]:
+        """The files of ``ds`` the previous build read, each with the source pattern it matches."""
+        if self.previous is None:
+            return []
+        out = []
+        for route in self.previous.tables.get(ds.table, []):
+            for src in ds.sources:
+                try:
+                    if not src.history and (src.placeholders or src.route == route):
+                        partition_values(ds, src, route)
+                        out.append((src, route))
+                        break
+                except SourceError:
+                    continue
+        return out
 
     def fingerprint(self, plan) -> str:
         h = hashlib.sha256(catalogue_fingerprint().encode())
@@ -182,7 +211,12 @@ class Builder:
         fd, tmp = tempfile.mkstemp(prefix=self.output.name + ".tmp-", dir=self.output.parent)
         os.close(fd)
         try:
-            self._build(tmp, plan, fingerprint, report)
+            try:
+                self._build(tmp, plan, fingerprint, report)
+            except sqlite3.OperationalError as e:
+                if not _is_disk_full(e):
+                    raise
+                raise BuildError(_no_room(self.output.parent, os.path.getsize(tmp))) from None
             os.chmod(tmp, self._mode())
             os.replace(tmp, self.output)
         finally:
@@ -206,6 +240,7 @@ class Builder:
             db.execute("PRAGMA synchronous = OFF")
             db.execute("PRAGMA foreign_keys = OFF")
             fuentes: list[Fuente] = []
+            failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
             for ds, routes in plan:
@@ -221,7 +256,14 @@ class Builder:
                     continue
                 start = time.perf_counter()
                 loader = DatasetLoader(
-                    db, ds, self.source, self._progress_for(ds, len(routes)), keep_going=self.keep_going, dates=dates
+                    db,
+                    ds,
+                    self.source,
+                    self._progress_for(ds, len(routes)),
+                    keep_going=self.keep_going,
+                    dates=dates,
+                    previous=self.previous,
+                    stale=self.stale.get(ds.table),
                 )
                 db.execute("BEGIN")
                 try:
@@ -237,6 +279,7 @@ class Builder:
                     continue
                 outcome.seconds = time.perf_counter() - start
                 outcome.skipped_files = loader.skipped_files
+                failed.extend(loader.failed)
                 fuentes.extend(loader.fuentes)
                 report.findings.extend(loader.findings)
                 loaded.append(loader.layout)
@@ -248,11 +291,11 @@ class Builder:
                 db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
             if self.documents:
-                self._load_documents(db, fuentes, report)
+                self._load_documents(db, fuentes, failed, report)
             elif self.keeps_documents:
                 db.execute(documentos.create_sql())
             # a build that skipped anything is incomplete: the next run must not call it up to date
-            self._finish(db, loaded, fuentes, fingerprint if report.complete else "", report)
+            self._finish(db, loaded, fuentes, failed, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
             db.close()
@@ -269,7 +312,9 @@ class Builder:
                 )
         db.execute("COMMIT")
 
-    def _load_documents(self, db: sqlite3.Connection, fuentes: list[Fuente], report: Report) -> None:
+    def _load_documents(
+        self, db: sqlite3.Connection, fuentes: list[Fuente], failed: list[tuple[str, str]], report: Report
+    ) -> None:
         outcome = Outcome(documentos.TABLE, files=len(self.documents))
         report.outcomes.append(outcome)
         start = time.perf_counter()
@@ -280,15 +325,22 @@ class Builder:
             name = self.source.name(route)
             try:
                 body = self.source.read(route)
-                count = documentos.parse_check(name, body)
-                text = body.decode("utf-8")
+                documentos.parse_check(name, body)
             except (SourceError, ValueError) as e:
                 if not self.keep_going:
                     db.execute("ROLLBACK")
                     raise BuildError(str(e)) from None
-                outcome.skipped_files.append(str(e))
-                continue
-            db.execute(f"INSERT INTO {documentos.TABLE} (ruta, json) VALUES (?, ?)", ["/" + route, text])
+                failed.append(("/" + route, str(e)))
+                previous = self.previous.body(route) if self.previous else None
+                kept = None if previous is None else documentos.parse_check(name, previous)
+                report.findings.append(calidad.unreadable(documentos.TABLE, "/" + route, str(e), kept))
+                if previous is None:
+                    outcome.skipped_files.append(str(e))
+                    continue
+                outcome.skipped_files.append(f"{e} — se conserva la copia de la construcción anterior")
+                name, body = f"{name} (copia de la construcción anterior)", previous
+            count = documentos.parse_check(name, body)
+            db.execute(f"INSERT INTO {documentos.TABLE} (ruta, json) VALUES (?, ?)", ["/" + route, body.decode()])
             fuentes.append(
                 Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
             )
@@ -299,7 +351,13 @@ class Builder:
         self._say(outcome)
 
     def _finish(
-        self, db: sqlite3.Connection, layouts: list[Layout], fuentes: list[Fuente], fingerprint: str, report: Report
+        self,
+        db: sqlite3.Connection,
+        layouts: list[Layout],
+        fuentes: list[Fuente],
+        failed: list[tuple[str, str]],
+        fingerprint: str,
+        report: Report,
     ):
         db.execute("BEGIN")
         lite = sqlite_utils.Database(db)
@@ -319,6 +377,12 @@ class Builder:
         calidad.insert(db, report.findings)
         db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")
         db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(getattr(self.source, "absent", {}).items()))
+        db.execute(f"CREATE TABLE {FAILED_TABLE} (ruta TEXT PRIMARY KEY, error TEXT NOT NULL, desde TEXT NOT NULL)")
+        since = self.previous.failed if self.previous else {}
+        db.executemany(
+            f"INSERT OR REPLACE INTO {FAILED_TABLE} VALUES (?, ?, ?)",
+            [(ruta, error, since.get(ruta.lstrip("/"), self.today.isoformat())) for ruta, error in failed],
+        )
         db.execute(versiones.create_sql())
         db.executemany(
             f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
@@ -435,6 +499,33 @@ def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Findi
         )
         for r in rows
     ]
+
+
+def _is_disk_full(e: sqlite3.OperationalError) -> bool:
+    return getattr(e, "sqlite_errorcode", None) == 13 or "disk is full" in str(e)  # 13: SQLITE_FULL
+
+
+def _no_room(output_dir: Path, written: int) -> str:
+    """Which disk filled up: the output's, or the one of SQLite's temporary files (index sorts, VACUUM's
+    copy of the whole base), whichever has less room left."""
+    places = [(output_dir, "el directorio de la salida"), (Path(sqlite_temp_dir()), "el directorio temporal de SQLite")]
+    directory, what = min(places, key=lambda place: shutil.disk_usage(place[0]).free)
+    message = (
+        f"no hay lugar en el disco de {directory} ({what}): quedan {shutil.disk_usage(directory).free / 1e6:,.0f} MB "
+        f"libres y la base en construcción ya ocupaba {written / 1e6:,.0f} MB"
+    )
+    if directory != output_dir:
+        message += "; $SQLITE_TMPDIR elige otro directorio temporal"
+    return message
+
+
+def sqlite_temp_dir() -> str:
+    """Where SQLite on Unix puts its temporary files: the first usable of $SQLITE_TMPDIR, $TMPDIR,
+    /var/tmp, /usr/tmp and /tmp (os_unix.c, unixTempFileDir), else the current directory."""
+    for candidate in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return "."
 
 
 class BuildLock:

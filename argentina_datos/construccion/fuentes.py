@@ -17,6 +17,7 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -33,6 +34,17 @@ _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
 class SourceError(RuntimeError):
     """A source file or URL that could not be read; the message names it."""
+
+
+class _TooSlow(Exception):
+    """An answer still arriving at its deadline."""
+
+
+@dataclass
+class _Answer:
+    status_code: int
+    headers: httpx.Headers
+    content: bytes
 
 
 class SourceUnreachable(SourceError):
@@ -128,15 +140,22 @@ class DirectorySource:
 # asks for them again only once they are ``settle_days`` old, so a daily no-change update makes
 # almost only conditional requests.
 ABSENT_TABLE = "_ausentes"
+# Routes a build could not read (an HTTP 500, a page of HTML, a file cut short): every later build asks
+# for them again, however old their date, until one reads them.
+FAILED_TABLE = "_fallidos"
 
 
 class PreviousBuild:
-    """The database an HTTP update replaces: which files it read, with their validators (ETag,
-    Last-Modified) and checksums, and each file itself, which is its route's /v1 answer there."""
+    """The database a build replaces: which files it read, with their validators (ETag,
+    Last-Modified) and checksums, which it could not read, and each file itself, which is its
+    route's /v1 answer there.  An HTTP update asks conditionally with it; any build falls back on
+    it for a file that cannot be read today, so a bad day upstream never empties a dataset."""
 
     def __init__(self, path: str | os.PathLike):
         self.files: dict[str, tuple] = {}  # route -> (etag, last_modified, sha256)
+        self.tables: dict[str, list[str]] = {}  # table -> the routes of its files, in the order read
         self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
+        self.failed: dict[str, str] = {}  # route -> the day builds began to fail to read it
         self._conn = None
         self._v1: Optional[V1] = None
         try:
@@ -144,13 +163,20 @@ class PreviousBuild:
             columns = {r[1] for r in conn.execute("PRAGMA table_info(fuentes)")}
             etag = "etag" if "etag" in columns else "NULL"
             modified = "modificado" if "modificado" in columns else "NULL"
-            for ruta, e, m, sha in conn.execute(f"SELECT ruta, {etag}, {modified}, sha256 FROM fuentes"):
-                self.files[ruta.lstrip("/")] = (e, m, sha)
-            if sqlite_utils.Database(conn)[ABSENT_TABLE].exists():
+            for ruta, tabla, e, m, sha in conn.execute(
+                f"SELECT ruta, tabla, {etag}, {modified}, sha256 FROM fuentes ORDER BY id"
+            ):
+                route = ruta.lstrip("/")
+                self.files[route] = (e, m, sha)
+                self.tables.setdefault(tabla, []).append(route)
+            lite = sqlite_utils.Database(conn)
+            if lite[ABSENT_TABLE].exists():
                 self.absent = dict(conn.execute(f"SELECT ruta, consultado FROM {ABSENT_TABLE}"))
+            if lite[FAILED_TABLE].exists():
+                self.failed = {r.lstrip("/"): d for r, d in conn.execute(f"SELECT ruta, desde FROM {FAILED_TABLE}")}
             self._conn = conn
         except sqlite3.Error:
-            self.files = {}
+            self.files, self.tables = {}, {}
         self._lock = threading.Lock()
 
     def __contains__(self, route: str) -> bool:
@@ -253,12 +279,12 @@ class HttpSource:
             if self._unreachable:
                 raise SourceUnreachable(self._unreachable)
             try:
-                r = self.client.get(url, headers=conditional)
+                r = self._get(url, conditional)
                 with self._lock:
                     self.counts["pedidos"] += 1
                     self.counts["bytes"] += len(r.content)
-            except httpx.TimeoutException:
-                problem = f"sin respuesta en {self.timeout:g} s (tiempo de espera agotado)"
+            except (httpx.TimeoutException, _TooSlow):
+                problem = f"sin respuesta completa en {self.timeout:g} s (tiempo de espera agotado)"
                 self._no_answer(url, problem)
             except httpx.HTTPError as e:
                 problem = f"error de conexión ({type(e).__name__}: {e})"
@@ -290,6 +316,18 @@ class HttpSource:
                 delay *= 2
         raise SourceError(f"{url}: {problem} (tras {attempt} intento(s))")
 
+    def _get(self, url: str, headers: dict) -> _Answer:
+        """GET with ``timeout`` as a deadline for the whole answer: httpx's own timeout bounds each
+        read, so a server that trickles a byte at a time would hold the build (and its lock) for hours."""
+        deadline = time.monotonic() + self.timeout
+        with self.client.stream("GET", url, headers=headers) as r:
+            chunks = []
+            for chunk in r.iter_bytes():
+                chunks.append(chunk)
+                if time.monotonic() > deadline:
+                    raise _TooSlow(url)
+            return _Answer(r.status_code, r.headers, b"".join(chunks))
+
     def _count(self, what: str) -> None:
         with self._lock:
             self.counts[what] += 1
@@ -301,7 +339,7 @@ class HttpSource:
             self._sha[route] = self.previous.files[route][2]
         return body
 
-    def _downloaded(self, route: str, r: httpx.Response) -> bytes:
+    def _downloaded(self, route: str, r: _Answer) -> bytes:
         body = r.content
         sha = hashlib.sha256(body).hexdigest()
         known = self.previous.files.get(route) if self.previous else None
@@ -424,6 +462,9 @@ class HttpSource:
         settled_before = (self.today - dt.timedelta(days=self.settle_days)).strftime("%Y/%m/%d")
         out = []
         for route in routes:
+            if route in self.previous.failed:
+                out.append(route)  # not read last time: asked for again, whatever its date
+                continue
             if self._known_absent(route):
                 continue
             m = _DATED.search(route)

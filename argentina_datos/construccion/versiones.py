@@ -128,7 +128,8 @@ def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, tod
         body = source.read(current_route)
     except Exception:  # the dataset itself reports a file it cannot read
         body = None
-    if body is not None:
+    # A current file that is not JSON is no version: the dataset that reads it reports it.
+    if body is not None and _parsed(body) is not None:
         newest = max(versions) if versions else None
         newest_body = _body(versions[newest], source) if newest else None
         if newest_body is None or _parsed(newest_body) != _parsed(body):

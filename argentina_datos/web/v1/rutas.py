@@ -84,7 +84,8 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
                 raise _no_data(endpoint, values, path)
             return records[0]
         records = query.records(conn, where)
-        if route.params and not records and not published(conn, path):
+        # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
+        if not records and not published(conn, path):
             raise _no_data(endpoint, values, path)
         return records
 
