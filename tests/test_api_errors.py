@@ -12,7 +12,7 @@ from openapi_schema_validator import OAS30Validator
 from raw_asgi import call
 
 from argentina_datos.documentacion.openapi import ERROR_SCHEMA
-from argentina_datos.web.v1.rutas import Router
+from argentina_datos.respuestas.rutas import Router
 
 JSON_TYPE = "application/json; charset=utf-8"
 SQL_INJECTION = "'%20OR%201=1"

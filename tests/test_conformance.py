@@ -53,7 +53,7 @@ def test_mirror_is_there():
 def served_by_endpoint(router, route: str) -> bool:
     """Whether a catalogue endpoint takes this route (its parameters valid), rather than the
     verbatim documents table."""
-    from argentina_datos.web.v1.rutas import ApiError
+    from argentina_datos.respuestas.rutas import ApiError
 
     try:
         endpoint, match = router.match(route)
@@ -66,7 +66,7 @@ def served_by_endpoint(router, route: str) -> bool:
 async def test_whole_mirror_conforms(ds):
     """Every file of the mirror is a route we answer with exactly that file's JSON. Files of routes
     no catalogue dataset describes yet are answered from the documents table: they are listed."""
-    from argentina_datos.web.v1.rutas import Router
+    from argentina_datos.respuestas.rutas import Router
 
     router = Router()
     failures, as_documents, total = [], [], 0

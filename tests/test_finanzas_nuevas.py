@@ -68,7 +68,7 @@ def test_the_mirror_has_every_family():
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.web.v1.rutas import Router
+    from argentina_datos.respuestas.rutas import Router
 
     router = Router()
     for route in mirror_routes():

@@ -14,8 +14,8 @@ from paths import REPO, SHARED
 
 from argentina_datos.catalogo.parametros import BadParam
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, build_document, markdown_table
-from argentina_datos.web.v1.api import V1
-from argentina_datos.web.v1.rutas import Router
+from argentina_datos.respuestas.responder import Responder
+from argentina_datos.respuestas.rutas import Router
 
 SPEC_PATH = SHARED / "spec" / "interface.md"
 # The specification is in ../shared beside the mirror: the tests that read it are marked mirror.
@@ -51,7 +51,7 @@ async def test_served_document_is_the_generated_one(ds, conn):
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json; charset=utf-8"
     # With the database's year maxima (the spec's, or the last year with data).
-    served = build_document(ROUTER, V1(ROUTER).served_maxima(conn))
+    served = build_document(ROUTER, Responder(ROUTER).served_maxima(conn))
     assert orjson.loads(response.content) == orjson.loads(orjson.dumps(served))
 
 
@@ -278,7 +278,7 @@ def test_calendar_dates_follow_the_leap_years():
 
 
 async def test_year_maximum_is_the_last_year_served(ds, conn):
-    maxima = V1(ROUTER).served_maxima(conn)
+    maxima = Responder(ROUTER).served_maxima(conn)
     served = orjson.loads((await ds.client.get(OPENAPI_PATH)).content)
     top = served["paths"]["/v1/feriados/{año}"]["get"]["parameters"][0]["schema"]["maximum"]
     assert top == maxima[("/v1/feriados/{año}", "año")] >= 2027  # upstream already has next year's

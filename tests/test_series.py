@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from paths import UPSTREAM
 
-from argentina_datos.web.v1 import series
+from argentina_datos.respuestas import series
+from argentina_datos.web.v1.csv import to_csv
 
 JSON_TYPE = "application/json; charset=utf-8"
 
@@ -84,13 +85,13 @@ def test_ids_tell_series_apart_and_are_never_averaged():
 
 
 def test_csv_of_records_and_of_bare_values():
-    text = series.to_csv([{"a": 1, "b": None, "c": {"x": [1]}, "d": "ñ, sí"}, {"a": 2.5, "b": True}]).decode()
+    text = to_csv([{"a": 1, "b": None, "c": {"x": [1]}, "d": "ñ, sí"}, {"a": 2.5, "b": True}]).decode()
     assert list(csv.reader(io.StringIO(text))) == [
         ["a", "b", "c", "d"],
         ["1", "", '{"x":[1]}', "ñ, sí"],
         ["2.5", "true", "", ""],
     ]
-    assert series.to_csv(["/rems/2025/01"]).decode() == "valor\r\n/rems/2025/01\r\n"
+    assert to_csv(["/rems/2025/01"]).decode() == "valor\r\n/rems/2025/01\r\n"
 
 
 # ---- on the served routes, against the mirror -------------------------------------------
@@ -237,7 +238,7 @@ async def test_answers_with_parameters_are_cached_apart(ds):
 
 def test_the_openapi_document_declares_the_parameters_where_they_apply():
     from argentina_datos.documentacion.openapi import build_document
-    from argentina_datos.web.v1.rutas import Router
+    from argentina_datos.respuestas.rutas import Router
 
     paths = build_document(Router())["paths"]
 

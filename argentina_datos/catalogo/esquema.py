@@ -15,10 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Se
 if TYPE_CHECKING:
     from argentina_datos.catalogo.parametros import Param
 
-# Value kinds.  NUMBER columns (prices, rates, indices, amounts) are REAL, so that `valor / 100` in SQL
-# never truncates; which of them held a JSON integer is kept in the row's INTS column, so that /v1
-# writes upstream's 4 back as 4 and its 4.5 as 4.5.
-TEXT, INTEGER, NUMBER, BOOLEAN, JSON = "text", "integer", "number", "boolean", "json"
+from argentina_datos.catalogo.tipos import BOOLEAN, INTEGER, JSON, NUMBER, TEXT
 
 SQL_TYPES = {TEXT: "TEXT", INTEGER: "INTEGER", NUMBER: "REAL", BOOLEAN: "INTEGER", JSON: "TEXT"}
 PY_TYPES = {

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from argentina_datos.catalogo.esquema import INTEGER, TEXT
+from argentina_datos.catalogo.tipos import INTEGER, TEXT
 
 
 class BadParam(ValueError):

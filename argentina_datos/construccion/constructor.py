@@ -38,7 +38,7 @@ from argentina_datos.construccion.fuentes import (
     SourceUnreachable,
     partition_values,
 )
-from argentina_datos.web.v1.rutas import Router
+from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
 

@@ -27,7 +27,7 @@ import sqlite_utils
 
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
-from argentina_datos.web.v1.api import V1
+from argentina_datos.respuestas.responder import Responder
 
 _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
@@ -157,7 +157,7 @@ class PreviousBuild:
         self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
         self.failed: dict[str, str] = {}  # route -> the day builds began to fail to read it
         self._conn = None
-        self._v1: Optional[V1] = None
+        self._responder: Optional[Responder] = None
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             columns = {r[1] for r in conn.execute("PRAGMA table_info(fuentes)")}
@@ -187,10 +187,10 @@ class PreviousBuild:
         with self._lock:
             if self._conn is None:
                 return None
-            if self._v1 is None:
-                self._v1 = V1()  # the previous build's files are its /v1 answers
-            response = self._v1.compute(self._conn, "/" + route)
-        return response.body if response.status == 200 else None
+            if self._responder is None:
+                self._responder = Responder()  # the previous build's files are its /v1 answers
+            answer = self._responder.answer(self._conn, "/" + route)
+        return answer.json() if answer.status == 200 else None
 
 
 class HttpSource:

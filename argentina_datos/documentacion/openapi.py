@@ -18,8 +18,8 @@ import orjson
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
-from argentina_datos.web.v1 import series
-from argentina_datos.web.v1.rutas import Router
+from argentina_datos.respuestas import series
+from argentina_datos.respuestas.rutas import Router
 
 OPENAPI_PATH = "/v1/openapi.json"
 
@@ -355,7 +355,7 @@ def _query_parameters(endpoint) -> list[dict]:
 
 def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
-    (api.V1.served_maxima); without them, the spec's."""
+    (respuestas.responder.Responder.served_maxima); without them, the spec's."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):

@@ -1,4 +1,4 @@
-"""The /v1 HTTP layer: routing, JSON errors, caching, ETag and gzip.
+"""The /v1 HTTP layer: JSON errors, CSV bodies, caching, ETag and gzip (what an answer means is respuestas/).
 
 The database is immutable while served, so each response body is computed
 once, from SQL, and kept (bounded by size) together with its gzip form.
@@ -9,9 +9,6 @@ from __future__ import annotations
 import functools
 import gzip
 import hashlib
-import itertools
-import logging
-import re
 import sqlite3
 import sys
 import threading
@@ -21,13 +18,11 @@ from typing import Optional
 
 import orjson
 
-from argentina_datos.almacen.documentos import document
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
-from argentina_datos.web.v1 import series
-from argentina_datos.web.v1.rutas import ApiError, Router
-from argentina_datos.web.v1.series import BadQuery, Query
-
-log = logging.getLogger("argentina_datos.web.v1.api")
+from argentina_datos.respuestas.responder import Answer, Responder
+from argentina_datos.respuestas.rutas import Router
+from argentina_datos.respuestas.series import Query
+from argentina_datos.web.v1.csv import to_csv
 
 MAX_PATH = 1024
 CACHE_BYTES = 512 * 1024 * 1024
@@ -104,6 +99,14 @@ def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> by
     )
 
 
+def as_response(answer: Answer, query: Query) -> Response:
+    if answer.status != 200:
+        return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
+    if query.formato == "csv":
+        return make_response(200, to_csv(answer.data), csv=True)
+    return make_response(200, answer.json())
+
+
 def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
     cache = b"public, max-age=3600" if status == 200 else b"public, max-age=60"
@@ -159,90 +162,24 @@ class ResponseCache:
             self.size -= weight
 
 
-YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
-
-
-def fill_path(template: str, values: dict) -> str:
-    return re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
-
-
 class V1:
-    """Answers a /v1 path from a SQLite connection."""
+    """/v1 over HTTP: each answer of the Responder (respuestas/) as a Response, cached."""
 
     def __init__(self, router: Optional[Router] = None):
-        self.router = router or Router()
+        self.responder = Responder(router)
         self.cache = ResponseCache()
-        self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
+
+    @property
+    def router(self) -> Router:
+        return self.responder.router
 
     def compute(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Response:
-        """The answer to ``path``, cut, grouped or written as CSV as ``query`` asks."""
-        if self.maxima is None:
-            self.maxima = self.served_maxima(conn)
+        """The response to ``path``, cut, grouped or written as CSV as ``query`` asks."""
         if path == OPENAPI_PATH:
-            return make_response(200, openapi_document(self.router, tuple(sorted(self.maxima.items()))))
-        return self._compute(conn, path, self.maxima, query)
-
-    def served_maxima(self, conn: sqlite3.Connection) -> dict:
-        """For each parameter with a maximum (the spec's last year): that maximum, or the last year
-        after it that has data (upstream publishes next year's holidays before the spec knows of
-        them). Every value up to it is served (200, or 404 without data), every value above is a 400,
-        and /v1/openapi.json declares exactly this maximum."""
-        maxima = {}
-        for endpoint in self.router.endpoints:
-            for p in endpoint.params:
-                if p.maximum is None:
-                    continue
-                others = [o for o in endpoint.params if o is not p]
-                # Any value of the other parameters will do (a month of national trips, say).
-                combos = list(itertools.product(*[o.choices or (o.example,) for o in others]))
-                top = p.maximum
-                for value in range(p.maximum + 1, p.maximum + YEARS_AHEAD + 1):
-                    for combo in combos:
-                        filled = {p.name: str(value), **{o.name: v for o, v in zip(others, combo)}}
-                        if self._compute(conn, fill_path(endpoint.path, filled), None).status == 200:
-                            top = value
-                            break
-                maxima[(endpoint.path, p.name)] = top
-        return maxima
-
-    def _compute(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Response:
-        try:
-            found = self.router.match_strict(path)
-            if found is None:
-                # A file upstream publishes that no catalogue route describes yet: as it came.
-                body = document(conn, path)
-                if body is not None:
-                    return make_response(200, body) if query.empty else self._shaped(orjson.loads(body), query)
-            endpoint, match = found or self.router.match(path)
-            values = endpoint.parse(match)
-            for p in endpoint.params:
-                top = (maxima or {}).get((endpoint.path, p.name))
-                if top is not None and values[p.name] > top:
-                    raise ApiError(
-                        400,
-                        f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
-                        f"o el máximo de la especificación)",
-                        p.name,
-                    )
-            if query.fecha is not None and endpoint.versioned:
-                data = endpoint.versioned(conn, query.checked_fecha())
-                return self._shaped(data, query)
-            data = endpoint.answer(conn, values, path)
-            return make_response(200, orjson.dumps(data)) if query.empty else self._shaped(data, query)
-        except BadQuery as e:
-            return make_response(400, error_body(400, str(e), e.param))
-        except ApiError as e:
-            return make_response(e.status, error_body(e.status, e.mensaje, e.parametro))
-        except Exception as e:  # a bug must still answer JSON, and name itself in the log
-            log.exception("error al responder %s", path)
-            return make_response(500, error_body(500, f"error interno: {type(e).__name__}"))
-
-    @staticmethod
-    def _shaped(data, query: Query) -> Response:
-        data = series.apply(data, query)
-        if query.formato == "csv":
-            return make_response(200, series.to_csv(data), csv=True)
-        return make_response(200, orjson.dumps(data))
+            self.responder.answer(conn, path)  # the document declares the maxima the data has
+            maxima = tuple(sorted((self.responder.maxima or {}).items()))
+            return make_response(200, openapi_document(self.router, maxima))
+        return as_response(self.responder.answer(conn, path, query), query)
 
     def cached(self, path: str) -> Optional[Response]:
         return self.cache.get(path)

@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 from argentina_datos.almacen.tablas import BUILD_TABLE as MARKER_TABLE
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.respuestas import series
 from argentina_datos.web import recarga
-from argentina_datos.web.v1 import series
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
 GZIP_IN_THREAD = 64 * 1024

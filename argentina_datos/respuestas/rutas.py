@@ -165,7 +165,7 @@ def versioned_answer(history: Dataset, with_envelope: bool):
 
 
 def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
-    """404. (A year above the last one served is a 400 before this: api.V1.served_maxima.)"""
+    """404. (A year above the last one served is a 400 before this: responder.Responder.served_maxima.)"""
     if not endpoint.params:
         return ApiError(404, "no hay datos")
     # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.

@@ -8,9 +8,7 @@ gives without parameters.  Without these parameters nothing changes, byte for by
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -190,30 +188,3 @@ AGGREGATES: dict[str, Callable[[list], Any]] = {
     "maximo": max,
     "suma": sum,
 }
-
-
-# ---- CSV ---------------------------------------------------------------------------------
-def to_csv(data: Any) -> bytes:
-    """A header with the keys of the first record, one row per record; nested values as JSON text,
-    null as an empty cell, numbers and booleans as in JSON."""
-    if not isinstance(data, list):
-        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    if data and not isinstance(data[0], dict):
-        writer.writerow(["valor"])
-        writer.writerows([_cell(v)] for v in data)
-        return out.getvalue().encode()
-    header = list(data[0]) if data else []
-    writer.writerow(header)
-    for r in data:
-        writer.writerow([_cell(r.get(k)) if isinstance(r, dict) else _cell(r) for k in header])
-    return out.getvalue().encode()
-
-
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return orjson.dumps(value).decode()

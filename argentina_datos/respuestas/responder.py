@@ -1,0 +1,115 @@
+"""The answer to a /v1 path and query, as data: its status and either the JSON-ready object or,
+for a file upstream publishes that no catalogue route describes, its bytes as they came."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Optional
+
+import orjson
+
+from argentina_datos.almacen.documentos import document
+from argentina_datos.respuestas import series
+from argentina_datos.respuestas.rutas import ApiError, Router
+from argentina_datos.respuestas.series import BadQuery, Query
+
+log = logging.getLogger(__name__)
+
+YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    data: Any = None  # the JSON-ready answer (status 200)
+    raw: Optional[bytes] = None  # or the bytes of a stored document, answered as they came
+    message: str = ""  # an error's explanation (status >= 400)
+    param: Optional[str] = None  # the parameter at fault, if one is
+
+    def json(self) -> bytes:
+        """The body of a 200: exactly the bytes upstream's file would have."""
+        return self.raw if self.raw is not None else orjson.dumps(self.data)
+
+
+def fill_path(template: str, values: dict) -> str:
+    return re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
+
+
+class Responder:
+    """Answers /v1 paths from a SQLite connection of a built database."""
+
+    def __init__(self, router: Optional[Router] = None):
+        self.router = router or Router()
+        self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
+
+    def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
+        """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
+        if self.maxima is None:
+            self.maxima = self.served_maxima(conn)
+        return self._answer(conn, path, self.maxima, query)
+
+    def served_maxima(self, conn: sqlite3.Connection) -> dict:
+        """For each parameter with a maximum (the spec's last year): that maximum, or the last year
+        after it that has data (upstream publishes next year's holidays before the spec knows of
+        them). Every value up to it is served (200, or 404 without data), every value above is a 400,
+        and /v1/openapi.json declares exactly this maximum."""
+        maxima = {}
+        for endpoint in self.router.endpoints:
+            for p in endpoint.params:
+                if p.maximum is None:
+                    continue
+                others = [o for o in endpoint.params if o is not p]
+                # Any value of the other parameters will do (a month of national trips, say).
+                combos = list(itertools.product(*[o.choices or (o.example,) for o in others]))
+                top = p.maximum
+                for value in range(p.maximum + 1, p.maximum + YEARS_AHEAD + 1):
+                    for combo in combos:
+                        filled = {p.name: str(value), **{o.name: v for o, v in zip(others, combo)}}
+                        if self._answer(conn, fill_path(endpoint.path, filled), None).status == 200:
+                            top = value
+                            break
+                maxima[(endpoint.path, p.name)] = top
+        return maxima
+
+    def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
+        try:
+            found = self.router.match_strict(path)
+            if found is None:
+                # A file upstream publishes that no catalogue route describes yet: as it came.
+                body = document(conn, path)
+                if body is not None:
+                    if query.empty:
+                        return Answer(200, raw=body)
+                    data = orjson.loads(body)
+                    if query.formato == "csv" and not isinstance(data, list):
+                        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+                    return Answer(200, series.apply(data, query))
+            endpoint, match = found or self.router.match(path)
+            values = endpoint.parse(match)
+            for p in endpoint.params:
+                top = (maxima or {}).get((endpoint.path, p.name))
+                if top is not None and values[p.name] > top:
+                    raise ApiError(
+                        400,
+                        f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
+                        f"o el máximo de la especificación)",
+                        p.name,
+                    )
+            if query.fecha is not None and endpoint.versioned:
+                data = endpoint.versioned(conn, query.checked_fecha())
+            else:
+                data = endpoint.answer(conn, values, path)
+            if query.formato == "csv" and not isinstance(data, list):
+                raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+            return Answer(200, data if query.empty else series.apply(data, query))
+        except BadQuery as e:
+            return Answer(400, message=str(e), param=e.param)
+        except ApiError as e:
+            return Answer(e.status, message=e.mensaje, param=e.parametro)
+        except Exception as e:  # a bug must still answer, and name itself in the log
+            log.exception("error al responder %s", path)
+            return Answer(500, message=f"error interno: {type(e).__name__}")
