@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, PathValue, Route, Source
 from argentina_datos.catalogo.fci import fund_card_fields
 from argentina_datos.catalogo.parametros import Param
 from argentina_datos.catalogo.slug import slugify
@@ -124,7 +124,7 @@ HISTORIA_VARIABLE = ("nombre", "fondo", "tna", "tipo", "tea", "tope", "fecha", "
 LISTADO_VARIABLE = ("nombre", "fondo", "tipo", "tna", "tea", "tope", "fecha", "condiciones", "condicionesCorto")
 
 
-DE_LA_ENTIDAD = {"entidad": lambda p: p["entidad"]}
+DE_LA_ENTIDAD = {"entidad": PathValue("entidad")}
 FECHA_ACTUALIZACION = text("fechaActualizacion", "cuándo upstream leyó los datos (ISO 8601, UTC)")
 
 DATASETS: list[Dataset] = [

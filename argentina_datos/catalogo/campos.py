@@ -19,6 +19,7 @@ from argentina_datos.catalogo.esquema import (
     Field,
     Member,
     Obj,
+    PathValue,
     Route,
     Series,
     Source,
@@ -180,7 +181,7 @@ def por_año(
         partitions=[LISTADO_AÑO],
         routes=[
             Route("/" + route, where={"listado": "actual"}, summary=f"{what} del año en curso"),
-            Route(f"/{route}/{{año}}", [año], where={"listado": lambda p: str(p["año"])}, summary=f"{what} de un año"),
+            Route(f"/{route}/{{año}}", [año], where={"listado": PathValue(text="{año}")}, summary=f"{what} de un año"),
         ],
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, fecha, number, text
-from argentina_datos.catalogo.esquema import DAILY, Dataset, Derivation, Route, Series, Source
+from argentina_datos.catalogo.esquema import DAILY, Dataset, Derivation, PathValue, Route, Series, Source
 from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
 
 
@@ -57,13 +57,13 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/cotizaciones/dolares/{casa}",
                 [CASA],
-                where={"casa": lambda p: p["casa"]},
+                where={"casa": PathValue("casa")},
                 summary="Cotizaciones de una casa",
             ),
             Route(
                 "/v1/cotizaciones/dolares/{casa}/{fecha}",
                 [CASA, FECHA],
-                where={"casa": lambda p: p["casa"], "fecha": lambda p: p["fecha"]},
+                where={"casa": PathValue("casa"), "fecha": PathValue("fecha")},
                 shape="one",
                 summary="Cotización de una casa en una fecha",
             ),
@@ -87,8 +87,8 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/cotizaciones/dolares/{fecha}",
                 [FECHA],
-                where={"dia": lambda p: p["fecha"]},
-                derive=Derivation("cotizaciones_dolares", {"fecha": lambda p: p["fecha"]}),
+                where={"dia": PathValue("fecha")},
+                derive=Derivation("cotizaciones_dolares", {"fecha": PathValue("fecha")}),
                 summary="Cotizaciones de todas las casas en una fecha",
             )
         ],
@@ -123,7 +123,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/cotizaciones/{moneda}",
                 [MONEDA],
-                where={"divisa": lambda p: p["moneda"]},
+                where={"divisa": PathValue("moneda")},
                 summary="Cotizaciones de una moneda",
             )
         ],
@@ -147,10 +147,8 @@ DATASETS: list[Dataset] = [
                 "/v1/cotizaciones/{moneda}/{fecha}",
                 [MONEDA, FECHA],
                 shape="one",
-                where={"divisa": lambda p: p["moneda"], "dia": lambda p: p["fecha"]},
-                derive=Derivation(
-                    "cotizaciones_moneda", {"divisa": lambda p: p["moneda"], "fecha": lambda p: p["fecha"]}
-                ),
+                where={"divisa": PathValue("moneda"), "dia": PathValue("fecha")},
+                derive=Derivation("cotizaciones_moneda", {"divisa": PathValue("moneda"), "fecha": PathValue("fecha")}),
                 summary="Cotización de una moneda en una fecha",
             )
         ],
@@ -172,8 +170,8 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/cotizaciones/{fecha}",
                 [FECHA],
-                where={"dia": lambda p: p["fecha"]},
-                derive=Derivation("cotizaciones", {"fecha": lambda p: p["fecha"]}),
+                where={"dia": PathValue("fecha")},
+                derive=Derivation("cotizaciones", {"fecha": PathValue("fecha")}),
                 summary="Cotizaciones de todas las monedas en una fecha",
             )
         ],

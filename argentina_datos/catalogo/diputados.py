@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, Route, Source
+from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
 
 HCDN = ("Honorable Cámara de Diputados de la Nación", "https://datos.hcdn.gob.ar/")
@@ -155,8 +155,8 @@ def por_diputado(description: str) -> str:
 
 
 CONTEO = "diputados_viajes_conteo"
-ES_DIPUTADO = {"id": lambda p: p["id"]}
-DEL_DIPUTADO = {"diputadoId": lambda p: p["id"]}
+ES_DIPUTADO = {"id": PathValue("id")}
+DEL_DIPUTADO = {"diputadoId": PathValue("id")}
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -278,7 +278,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/diputados/comisiones/{id}",
                 [COMISION_ID],
-                where={"id": lambda p: p["id"]},
+                where={"id": PathValue("id")},
                 shape="one",
                 summary="Una comisión",
             )
@@ -368,7 +368,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/diputados/actas/{año}",
                 [AÑO_ACTAS],
-                where={"listado": lambda p: str(p["año"])},
+                where={"listado": PathValue(text="{año}")},
                 summary="Votaciones nominales de un año",
             )
         ],

@@ -87,6 +87,23 @@ Member = Union[Field, Obj, Children]
 
 
 @dataclass(frozen=True)
+class PathValue:
+    """A value of a route's ``where`` taken from its path: the parameter ``name`` as parsed (turned by
+    ``convert`` into the column's type, e.g. ``int`` for a month written "09"), or ``text`` made of the
+    parameters, as in ``"{año}-{mes}"``."""
+
+    name: str = ""
+    convert: Optional[Callable[[Any], Any]] = None
+    text: str = ""
+
+    def of(self, values: Mapping[str, Any]) -> Any:
+        if self.text:
+            return self.text.format(**values)
+        value = values[self.name]
+        return self.convert(value) if self.convert else value
+
+
+@dataclass(frozen=True)
 class Count:
     """A published count of the records a derived answer would hold (a deputy's trips in
     /v1/diputados/viajes/conteo): the rows of ``table`` matching ``where``.  A value above zero in
@@ -101,7 +118,7 @@ class Count:
 class Derivation:
     """Where a per-date or per-id route finds its answer when upstream published no file at
     that path: the rows of another dataset (its list) that match ``where`` (a column -> a
-    function of the path values), in that list's order.
+    literal or a ``PathValue``), in that list's order.
 
     With ``empty`` the list only vouches for the value (a deputy of /v1/diputados/diputados): the
     answer is the route's own record with the path's values and its lists empty (his trips), unless
@@ -121,7 +138,7 @@ class Derivation:
 class Route:
     """A /v1 route answered from the dataset's table.
 
-    ``where`` maps a column to a literal or to a function of the parsed path
+    ``where`` maps a column to a literal or to a ``PathValue`` of the parsed path
     parameters.  ``shape``: ``list`` (all matching rows), ``one`` (the single
     matching row), ``last`` (the last row in list order), ``envelope`` (the
     source file's envelope fields around the list).

@@ -11,6 +11,7 @@ from argentina_datos.catalogo.esquema import (
     DerivedTable,
     Member,
     Obj,
+    PathValue,
     Route,
     Series,
     Source,
@@ -143,7 +144,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/finanzas/fci/{categoria}/{fecha}",
                 [CATEGORIA_FCI, FECHA_FCI],
-                where={"categoria": lambda p: p["categoria"], "listado": lambda p: p["fecha"]},
+                where={"categoria": PathValue("categoria"), "listado": PathValue("fecha")},
                 summary="Valores de los fondos de una categoría en una fecha",
             )
         ],
@@ -174,7 +175,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/finanzas/fci/fondos/{nombre}",
                 [NOMBRE_FONDO],
-                where={"slug": lambda p: p["nombre"]},
+                where={"slug": PathValue("nombre")},
                 shape="one",
                 summary="Ficha de un fondo",
             ),
@@ -210,7 +211,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/finanzas/fci/fondos/{nombre}/historico",
                 [NOMBRE_FONDO],
-                where={"slug": lambda p: p["nombre"]},
+                where={"slug": PathValue("nombre")},
                 shape="envelope",
                 summary="Histórico de un fondo",
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from argentina_datos.catalogo.campos import BCRA, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import LISTADO_MES, MES, year
 
 REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
@@ -59,7 +59,7 @@ LISTADO_FINANZAS = replace(LISTADO_MES, http_values=_informes_finanzas)
 # The examples answer 200 on /v1/finanzas/rem/{año}/{mes}: the mirror's month has a file there.
 AÑO_FINANZAS = year(2016, None, "del informe", example="2026")
 MES_FINANZAS = replace(MES, example="09")
-DEL_INFORME = {"listado": "ultimo", "informe": lambda p: f"{p['año']}-{p['mes']}"}
+DEL_INFORME = {"listado": "ultimo", "informe": PathValue(text="{año}-{mes}")}
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -78,7 +78,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/rems/{año}/{mes}",
                 [year(2016, None, "del informe"), MES],
-                where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
+                where={"listado": PathValue(text="{año}-{mes}")},
                 summary="REM de un mes",
             ),
         ],
@@ -114,7 +114,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/finanzas/rem/{año}/{mes}",
                 [AÑO_FINANZAS, MES_FINANZAS],
-                where={"listado": lambda p: f"{p['año']}-{p['mes']}"},
+                where={"listado": PathValue(text="{año}-{mes}")},
                 derive=Derivation("finanzas_rem", DEL_INFORME),
                 summary="REM de un mes (ruta nueva)",
             ),

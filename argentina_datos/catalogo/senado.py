@@ -4,7 +4,7 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import MES, SENADOR_ID, Param, year
 
 
@@ -145,7 +145,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/viajes/nacionales/{año}/{mes}",
                 [year(2012, 2026, "del viaje"), MES],
-                where={"anio": lambda p: p["año"], "mes": lambda p: int(p["mes"])},
+                where={"anio": PathValue("año"), "mes": PathValue("mes", int)},
                 summary="Viajes nacionales de un mes",
             ),
         ],
@@ -166,7 +166,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/viajes/internacionales/{año}",
                 [year(2012, 2026, "del viaje")],
-                where={"anio": lambda p: p["año"]},
+                where={"anio": PathValue("año")},
                 summary="Viajes internacionales de un año",
             ),
         ],

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Optional
 
 from argentina_datos.catalogo.campos import integer, json_value, text
-from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Link, Route, Source
+from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Link, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
 from argentina_datos.catalogo.senado_nombres import padron_de_la_base
 
@@ -35,7 +35,7 @@ ACTA_ID = Param(
     convert=int,
     example="2479",
 )
-DEL_AÑO = {"listado": lambda p: str(p["año"])}
+DEL_AÑO = {"listado": PathValue(text="{año}")}
 
 
 def _senadores_de_los_votos(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
@@ -130,7 +130,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/actas/{año}/{id}",
                 [AÑO, ACTA_ID],
-                where={**DEL_AÑO, "actaId": lambda p: p["id"]},
+                where={**DEL_AÑO, "actaId": PathValue("id")},
                 shape="one",
                 summary="Una votación nominal (de las del archivo de su año)",
             ),

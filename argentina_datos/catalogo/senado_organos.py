@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import integer, text
-from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Derivation, Route, Source
+from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Derivation, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import SENADOR_ID, Param
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
 from argentina_datos.catalogo.senado_personal import gasto, personal, personal_detalle
@@ -29,7 +29,7 @@ COMISION_ID = Param(
     example="50",
 )
 COMISION_ARCHIVO = Param("id", ID_NUMERICO, TEXT, "id de la comisión del archivo", http_values=_ids_de_comisiones)
-LA_COMISION = {"id": lambda p: p["id"]}
+LA_COMISION = {"id": PathValue("id")}
 
 
 def comision_fields(table: str) -> list:
@@ -86,7 +86,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/bloques/{id}",
                 [BLOQUE_ID],
-                where={"id": lambda p: p["id"]},
+                where={"id": PathValue("id")},
                 shape="one",
                 summary="Un bloque del Senado",
             ),
@@ -148,7 +148,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/senadores/{id}/comisiones",
                 [SENADOR_ID],
-                where={"senadorId": lambda p: p["id"]},
+                where={"senadorId": PathValue("id")},
                 summary="Comisiones de un senador",
             )
         ],

@@ -7,7 +7,7 @@ import sqlite3
 from typing import Optional
 
 from argentina_datos.catalogo.campos import boolean, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, Route, Source
+from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import SENADOR_ID
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
 from argentina_datos.catalogo.senado_nombres import padron_de_la_base
@@ -250,7 +250,7 @@ DATASETS: list[Dataset] = [
             Route(
                 "/v1/senado/senadores/{id}/personal",
                 [SENADOR_ID],
-                where={"senadorId": lambda p: p["id"]},
+                where={"senadorId": PathValue("id")},
                 shape="one",
                 summary="Personal del despacho de un senador",
             )

@@ -14,7 +14,7 @@ from typing import Callable, Optional, Sequence
 from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
 from argentina_datos.almacen.registros import keyed_object
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
-from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, Route
+from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 
 
@@ -62,7 +62,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
             raise ValueError(f"{route.path}: una respuesta vacía no sabe qué poner en {unknown}")
 
     def where_for(where: dict, values: dict) -> dict:
-        return {col: (v(values) if callable(v) else v) for col, v in where.items()}
+        return {col: (v.of(values) if isinstance(v, PathValue) else v) for col, v in where.items()}
 
     def answer(conn: sqlite3.Connection, values: dict, path: str):
         if route.derive and not published(conn, path):
