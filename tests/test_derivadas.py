@@ -169,3 +169,12 @@ def test_mixed_scale_columns_have_one_unit(conn, table, column):
         f'SELECT sum("{column}" NOT BETWEEN 0 AND 2), sum(typeof("{column}") = \'real\'), count(*) FROM "{table}"'
     ).fetchone()
     assert total > 0 and outside == 0 and typed == total
+
+
+def test_every_declared_computation_has_its_code():
+    """The catalogue declares derived tables and linked columns; construccion/calculos.py computes them."""
+    from argentina_datos.catalogo import DATASETS
+    from argentina_datos.construccion.calculos import FILLS, RESOLVERS
+
+    assert set(FILLS) == set(DERIVED)
+    assert set(RESOLVERS) == {(link.table, link.column) for d in DATASETS for link in d.links}

@@ -14,7 +14,7 @@ from test_conformance import strictly_equal
 
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, senado, senado_actas, senado_organos, senado_personal
-from argentina_datos.catalogo.senado_nombres import Padron, nombres_compatibles, palabras
+from argentina_datos.construccion.senado_nombres import Padron, nombres_compatibles, palabras
 from argentina_datos.web.v1.api import V1
 
 SENADO = UPSTREAM / "v1" / "senado"

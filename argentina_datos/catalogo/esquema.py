@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     from argentina_datos.catalogo.parametros import Param
@@ -173,15 +173,14 @@ class Source:
 @dataclass(frozen=True)
 class Link:
     """A column the records do not carry, filled once every table is built, from other tables: a
-    Senate vote names its senator, ``resolve`` finds his id in the senadores table.  ``resolve(conn)``
-    gives (row, value) pairs, the row being the table's ``_id`` (child tables and tables with child
-    tables) or its rowid.  The column is the researchers' (joins, Datasette's links to ``references``,
-    «tabla(columna)»): /v1 answers what the source published and never shows it."""
+    Senate vote names its senator, found in the senadores table by the builder
+    (construccion/calculos.py, RESOLVERS[(table, column)]).  The column is the researchers' (joins,
+    Datasette's links to ``references``, «tabla(columna)»): /v1 answers what the source published and
+    never shows it."""
 
     table: str  # the dataset's table or one of its child tables
     column: str
     description: str
-    resolve: Callable[[Any], Iterable[tuple[int, Any]]]
     references: str = ""
 
 
@@ -302,9 +301,9 @@ def flat_columns(members: Sequence[Member], prefix: str = "") -> list[tuple[str,
 class DerivedTable:
     """A table computed from built tables, for researchers: not published upstream, never in /v1.
 
-    The builder creates it from `fields` (types and order) and `key`, then runs `fill`: SQL
-    statements, or a function that returns the rows.  It is skipped when a table it `reads` is
-    missing (a partial build).
+    The builder creates it from `fields` (types and order) and `key`, then fills it as
+    construccion/calculos.py says (FILLS[table]).  It is skipped when a table it `reads` is missing
+    (a partial build).
     """
 
     table: str
@@ -313,7 +312,6 @@ class DerivedTable:
     fields: Sequence[Field]
     key: Sequence[str]  # primary key (the table is WITHOUT ROWID)
     reads: Sequence[str]  # the tables it is computed from
-    fill: Union[Sequence[str], Callable[[Any], Iterable[tuple]]]
     indexes: Sequence[Sequence[str]] = ()
     references: Sequence[tuple[str, str]] = ()  # (column, table): an id into a lookup table
     origin: str = ""

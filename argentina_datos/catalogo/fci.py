@@ -225,15 +225,6 @@ _SERIE_RULE = (
     "De los listados que traen el fondo en esa fecha gana el archivo de esa misma fecha; si ninguno, el archivo "
     "fechado más reciente; si tampoco, `ultimo` y después `penultimo`; entre categorías, la de menor id."
 )
-_SERIE_PICK = """
-INSERT INTO fci_serie (fecha, fondo_id, categoria_id, vcp, ccp, patrimonio)
-SELECT v.fecha, v.fondo_id, v.categoria_id, v.vcp, v.ccp, v.patrimonio
-FROM fci_valores v JOIN fci_valores_listado l ON l.id = v.listado_id
-WHERE v.fondo_id IS NOT NULL AND v.fecha IS NOT NULL AND {which}
-ORDER BY {order}
-ON CONFLICT DO NOTHING
-"""
-
 DERIVED_TABLES = [
     DerivedTable(
         "fci_serie",
@@ -252,15 +243,6 @@ DERIVED_TABLES = [
         ],
         key=("fecha", "fondo_id"),
         reads=("fci_valores", "fci_valores_listado"),
-        fill=(
-            # The day's own listing first, inserted in key order (the table's fastest path).
-            _SERIE_PICK.format(which="l.listado = v.fecha", order="v.fecha, v.fondo_id, v.categoria_id"),
-            # Then what only other listings have: dated ones from the most recent, then ultimo, penultimo.
-            _SERIE_PICK.format(
-                which="l.listado <> v.fecha",
-                order="l.listado GLOB '[0-9]*' DESC, l.listado DESC, v.categoria_id",
-            ),
-        ),
         references=(("fondo_id", "fci_valores_fondo"), ("categoria_id", "fci_valores_categoria")),
         origin=CAFCI[0],
         origin_url=CAFCI[1],

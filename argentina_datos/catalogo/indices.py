@@ -89,21 +89,6 @@ DATASETS: list[Dataset] = [
 IPC_BASE = "2016-12"  # INDEC's base month for the CPI (diciembre de 2016 = 100)
 
 
-def ipc_rows(db) -> list[tuple]:
-    """The CPI chained from the monthly inflation: each month the previous one times (1 + inflation/100),
-    rescaled so that IPC_BASE is 100 (the month before the first, if the series does not reach it)."""
-    months = db.execute(
-        "SELECT fecha, valor FROM inflacion WHERE valor IS NOT NULL AND fecha IS NOT NULL ORDER BY fecha"
-    ).fetchall()
-    levels, level = [], 1.0
-    for _, valor in months:
-        level *= 1 + valor / 100
-        levels.append(level)
-    base = next((lv for (f, _), lv in zip(months, levels) if f[:7] == IPC_BASE), 1.0)
-    last = levels[-1] if levels else 1.0
-    return [(f, f[:7], 100 * lv / base, valor, last / lv) for (f, valor), lv in zip(months, levels)]
-
-
 DERIVED_TABLES = [
     DerivedTable(
         "ipc",
@@ -122,7 +107,6 @@ DERIVED_TABLES = [
         ],
         key=("fecha",),
         reads=("inflacion",),
-        fill=ipc_rows,
         indexes=[("mes",)],
         origin=INDEC[0],
         origin_url=INDEC[1],

@@ -3,13 +3,9 @@ which is the same record as in its year's file (its route is answered from that 
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Optional
-
 from argentina_datos.catalogo.campos import integer, json_value, text
 from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Link, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
-from argentina_datos.catalogo.senado_nombres import padron_de_la_base
 
 ORIGEN = ("Senado de la Nación", "https://www.senado.gob.ar/votaciones/actas")
 # The earliest year upstream publishes a file of (/v1/senado/actas/1983, empty until 2007).
@@ -36,25 +32,6 @@ ACTA_ID = Param(
     example="2479",
 )
 DEL_AÑO = {"listado": PathValue(text="{año}")}
-
-
-def _senadores_de_los_votos(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
-    """Each vote's senator: the one the senators' list leaves for the voter's name, among namesakes the
-    one whose mandate is nearest the day of the vote."""
-    padron = padron_de_la_base(conn)
-    if padron is None:
-        return []
-    votos = conn.execute(
-        "SELECT v._id, v.nombre, a.fecha FROM senado_actas_votos v JOIN senado_actas a ON a._id = v.senado_actas_id"
-    )
-    cache: dict = {}
-    out = []
-    for row, nombre, fecha in votos:
-        dia = fecha[:10] if isinstance(fecha, str) and fecha else None
-        if (nombre, dia) not in cache:
-            cache[nombre, dia] = padron.identificar(nombre, dia)
-        out.append((row, cache[nombre, dia]))
-    return out
 
 
 DATASETS: list[Dataset] = [
@@ -120,7 +97,6 @@ DATASETS: list[Dataset] = [
                 "id del senador (tabla senadores) que nombra el voto: el único de la lista de senadores con ese "
                 "apellido y nombres compatibles (iniciales, nombres de más o de menos, apellido de casada) y, "
                 "entre homónimos, el de mandato más cercano a la fecha del acta; null si no se pudo identificar",
-                _senadores_de_los_votos,
                 references="senadores(id)",
             )
         ],

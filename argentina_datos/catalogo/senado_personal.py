@@ -3,14 +3,10 @@ upstream's estimate of the monthly spending in blocs, offices and allowances."""
 
 from __future__ import annotations
 
-import sqlite3
-from typing import Optional
-
 from argentina_datos.catalogo.campos import boolean, integer, json_value, number, text
 from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import SENADOR_ID
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
-from argentina_datos.catalogo.senado_nombres import padron_de_la_base
 
 ESCALA = "https://www.senado.gob.ar/prensa/adjunto/descargarArchivo/tipo/EscalaSalarial"
 DIETAS = "https://www.senado.gob.ar/dietas"
@@ -86,18 +82,6 @@ def gasto(table: str, description: str) -> Obj:
         ],
         description,
     )
-
-
-def _senadores_de_las_dietas(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
-    """The document lists the senators in office, by name only (ABAD, MAXIMILIANO): among namesakes, the
-    one in office."""
-    padron = padron_de_la_base(conn)
-    if padron is None:
-        return []
-    return [
-        (row, padron.identificar(nombre))
-        for row, nombre in conn.execute("SELECT rowid, nombre FROM senado_dietas_mecanismos")
-    ]
 
 
 DATASETS: list[Dataset] = [
@@ -283,7 +267,6 @@ DATASETS: list[Dataset] = [
                 "id del senador (tabla senadores) que nombra el registro: el único de la lista de senadores con "
                 "ese apellido y nombres compatibles y, entre homónimos, el que está en funciones; null si no se "
                 "pudo identificar",
-                _senadores_de_las_dietas,
                 references="senadores(id)",
             )
         ],

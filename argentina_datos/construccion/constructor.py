@@ -28,6 +28,7 @@ from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.construccion import derivadas, versiones
 from argentina_datos.construccion.auditoria import audit
+from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
     ABSENT_TABLE,
@@ -308,7 +309,7 @@ class Builder:
             for link in layout.dataset.links:
                 db.executemany(
                     f"UPDATE {quote(link.table)} SET {quote(link.column)} = ? WHERE {layout.link_key(link)} = ?",
-                    [(value, row) for row, value in link.resolve(db) if value is not None],
+                    [(value, row) for row, value in RESOLVERS[link.table, link.column](db) if value is not None],
                 )
         db.execute("COMMIT")
 

@@ -10,6 +10,7 @@ import sqlite_utils
 
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import SQL_TYPES, DerivedTable
+from argentina_datos.construccion.calculos import FILLS
 
 
 def create_sql(derived: DerivedTable) -> str:
@@ -29,11 +30,12 @@ def create_sql(derived: DerivedTable) -> str:
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     """Creates and fills one derived table; returns its row count."""
     db.execute(create_sql(derived))
-    if callable(derived.fill):
+    fill = FILLS[derived.table]
+    if callable(fill):
         placeholders = ", ".join("?" for _ in derived.fields)
-        db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", derived.fill(db))
+        db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", fill(db))
     else:
-        for statement in derived.fill:
+        for statement in fill:
             db.execute(statement)
     lite = sqlite_utils.Database(db)
     for cols in derived.indexes:
