@@ -23,6 +23,7 @@ from argentina_datos.construccion.fuentes import (
     PreviousBuild,
     SourceError,
     SourceUnreachable,
+    Upstream,
     partition_values,
 )
 
@@ -72,7 +73,7 @@ class DatasetLoader:
         self,
         db: sqlite3.Connection,
         dataset: Dataset,
-        source,
+        source: Upstream,
         progress: Callable[[int], None],
         *,
         keep_going: bool = False,
@@ -358,15 +359,13 @@ def _claimed_lists(dataset: Dataset) -> set:
     return {d.envelope_list for d in [dataset, *DATASETS] if d.envelope_list and routes & {s.route for s in d.sources}}
 
 
-def _validators(source, route: str, history: bool) -> tuple:
-    validators = getattr(source, "validators", {})
-    return (None, None) if history else tuple(validators.get(route, (None, None)))
+def _validators(source: Upstream, route: str, history: bool) -> tuple:
+    return (None, None) if history else tuple(source.validators.get(route, (None, None)))
 
 
-def _sha256(source, route: str, body: bytes) -> str:
+def _sha256(source: Upstream, route: str, body: bytes) -> str:
     """The file's checksum; a file an HTTP update took from the previous build keeps the one of its download."""
-    known = getattr(source, "sha256", None)
-    return (known(route) if callable(known) else None) or hashlib.sha256(body).hexdigest()
+    return source.sha256(route) or hashlib.sha256(body).hexdigest()
 
 
 def _date_positions(codec) -> list[tuple[int, str]]:

@@ -233,9 +233,8 @@ def main(argv=None) -> int:
         )
     reporter.close()
     elapsed = time.perf_counter() - start
-    counts = getattr(source, "counts", None)
-    if counts is not None:
-        print(http_summary(counts), file=sys.stderr)
+    if is_http(args.source):
+        print(http_summary(source.counts), file=sys.stderr)
     if report.unchanged:
         print(
             f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",

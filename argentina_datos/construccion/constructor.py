@@ -37,11 +37,26 @@ from argentina_datos.construccion.fuentes import (
     PreviousBuild,
     SourceError,
     SourceUnreachable,
+    Upstream,
     partition_values,
 )
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+
+
+@dataclass
+class Plan:
+    """What a build reads: each dataset's files (source pattern, route), the files no dataset claims
+    (documents), the changes between versions of the history datasets, and what the source could not
+    list today."""
+
+    source: Upstream  # with the versions that are no file of it (versiones.VersionedSource)
+    files: list[tuple[Dataset, list[tuple[Source, str]]]] = field(default_factory=list)
+    documents: list[str] = field(default_factory=list)
+    changes: list[tuple] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
+    stale: dict[str, str] = field(default_factory=dict)  # dataset -> why it is read from the previous build
 
 
 @dataclass
@@ -86,7 +101,7 @@ class Builder:
 
     def __init__(
         self,
-        source,
+        source: Upstream,
         output: str | os.PathLike,
         *,
         keep_going: bool = False,
@@ -107,17 +122,12 @@ class Builder:
         # ... and its table is there even empty when the source lists its files (a directory, not HTTP):
         # a mirror the catalogue describes whole has an empty documents table, not a missing one.
         self.keeps_documents = self.all_datasets and isinstance(source, DirectorySource)
-        self.documents: list[str] = []
         self.reporter = reporter
 
-    def plan(self) -> list[tuple[Dataset, list]]:
-        plan = []
-        self.plan_errors: dict[str, str] = {}
-        # Datasets whose files the source could not even list today: loaded from the previous build.
-        self.stale: dict[str, str] = {}
-        if self.reporter and hasattr(self.source, "progress"):
+    def plan(self) -> Plan:
+        plan = Plan(self.source)
+        if self.reporter:
             self.source.progress = self.reporter.download
-        self.changes: list[tuple] = []
         versions: dict[str, versiones.Version] = {}
         for ds in self.datasets:
             routes: list[tuple[Source, str]] = []
@@ -128,23 +138,23 @@ class Builder:
                     found = versiones.plan_versions(ds, [r for _, r in routes], self.source, self.output, self.today)
                     versions.update((v.route, v) for v in found)
                     routes = [(ds.sources[0], v.route) for v in found]
-                    self.changes += versiones.changes(ds, found, self.source)
+                    plan.changes += versiones.changes(ds, found, self.source)
             except SourceError as e:
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
                 routes = self._previous_routes(ds)
                 if routes:
-                    self.stale[ds.table] = str(e)
+                    plan.stale[ds.table] = str(e)
                 else:
-                    self.plan_errors[ds.table] = str(e)
-            plan.append((ds, routes))
-        self.source = versiones.VersionedSource(self.source, versions) if versions else self.source
-        claimed = {route for _, routes in plan for src, route in routes if not src.history}
-        self.documents = []
+                    plan.errors[ds.table] = str(e)
+            plan.files.append((ds, routes))
+        if versions:
+            plan.source = versiones.VersionedSource(self.source, versions)
+        claimed = {route for _, routes in plan.files for src, route in routes if not src.history}
         if self.all_datasets:
             # Routes a /v1 endpoint derives from stored rows (a senator's trips) are not documents.
             router = Router()
-            self.documents = [r for r in self.source.unclaimed(claimed) if router.match_strict("/" + r) is None]
+            plan.documents = [r for r in self.source.unclaimed(claimed) if router.match_strict("/" + r) is None]
         return plan
 
     def _previous_routes(self, ds: Dataset) -> list[tuple[Source, str]]:
@@ -163,18 +173,18 @@ class Builder:
                     continue
         return out
 
-    def fingerprint(self, plan) -> str:
+    def fingerprint(self, plan: Plan) -> str:
         h = hashlib.sha256(catalogue_fingerprint().encode())
-        for ds, routes in plan:
+        for ds, routes in plan.files:
             for src, route in routes:
                 h.update(f"{ds.table}\0{route}\0".encode())
                 try:
-                    stamp = self.source.stamp(route, src.history)
+                    stamp = plan.source.stamp(route, src.history)
                 except SourceError as e:  # reported when the dataset is loaded
                     stamp = str(e).encode()
                 h.update(stamp)
-        for route in self.documents:
-            h.update(f"{documentos.TABLE}\0{route}\0".encode() + self.source.stamp(route))
+        for route in plan.documents:
+            h.update(f"{documentos.TABLE}\0{route}\0".encode() + plan.source.stamp(route))
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -200,7 +210,7 @@ class Builder:
 
     def _run(self, force: bool) -> Report:
         plan = self.plan()
-        if not any(routes for _, routes in plan) and not self.plan_errors:
+        if not any(routes for _, routes in plan.files) and not plan.errors:
             raise BuildError(
                 f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo"
             )
@@ -234,7 +244,7 @@ class Builder:
             os.umask(umask)
             return 0o666 & ~umask
 
-    def _build(self, path: str, plan, fingerprint: str, report: Report) -> None:
+    def _build(self, path: str, plan: Plan, fingerprint: str, report: Report) -> None:
         db = sqlite3.connect(path, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode = MEMORY")
@@ -244,11 +254,11 @@ class Builder:
             failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
-            for ds, routes in plan:
+            for ds, routes in plan.files:
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
-                if ds.table in self.plan_errors:
-                    outcome.error = self.plan_errors[ds.table]
+                if ds.table in plan.errors:
+                    outcome.error = plan.errors[ds.table]
                     self._say(outcome)
                     continue
                 if not routes:
@@ -259,12 +269,12 @@ class Builder:
                 loader = DatasetLoader(
                     db,
                     ds,
-                    self.source,
+                    plan.source,
                     self._progress_for(ds, len(routes)),
                     keep_going=self.keep_going,
                     dates=dates,
                     previous=self.previous,
-                    stale=self.stale.get(ds.table),
+                    stale=plan.stale.get(ds.table),
                 )
                 db.execute("BEGIN")
                 try:
@@ -291,12 +301,12 @@ class Builder:
             derivadas.build_all(
                 db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
-            if self.documents:
-                self._load_documents(db, fuentes, failed, report)
+            if plan.documents:
+                self._load_documents(db, plan, fuentes, failed, report)
             elif self.keeps_documents:
                 db.execute(documentos.create_sql())
             # a build that skipped anything is incomplete: the next run must not call it up to date
-            self._finish(db, loaded, fuentes, failed, fingerprint if report.complete else "", report)
+            self._finish(db, plan, loaded, fuentes, failed, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
             db.close()
@@ -314,18 +324,18 @@ class Builder:
         db.execute("COMMIT")
 
     def _load_documents(
-        self, db: sqlite3.Connection, fuentes: list[Fuente], failed: list[tuple[str, str]], report: Report
+        self, db: sqlite3.Connection, plan: Plan, fuentes: list[Fuente], failed: list[tuple[str, str]], report: Report
     ) -> None:
-        outcome = Outcome(documentos.TABLE, files=len(self.documents))
+        outcome = Outcome(documentos.TABLE, files=len(plan.documents))
         report.outcomes.append(outcome)
         start = time.perf_counter()
-        advance = self._progress_for_table(documentos.TABLE, len(self.documents))
+        advance = self._progress_for_table(documentos.TABLE, len(plan.documents))
         db.execute("BEGIN")
         db.execute(documentos.create_sql())
-        for route in self.documents:
-            name = self.source.name(route)
+        for route in plan.documents:
+            name = plan.source.name(route)
             try:
-                body = self.source.read(route)
+                body = plan.source.read(route)
                 documentos.parse_check(name, body)
             except (SourceError, ValueError) as e:
                 if not self.keep_going:
@@ -354,6 +364,7 @@ class Builder:
     def _finish(
         self,
         db: sqlite3.Connection,
+        plan: Plan,
         layouts: list[Layout],
         fuentes: list[Fuente],
         failed: list[tuple[str, str]],
@@ -377,7 +388,7 @@ class Builder:
         db.execute(calidad.create_sql())
         calidad.insert(db, report.findings)
         db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")
-        db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(getattr(self.source, "absent", {}).items()))
+        db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(plan.source.absent.items()))
         db.execute(f"CREATE TABLE {FAILED_TABLE} (ruta TEXT PRIMARY KEY, error TEXT NOT NULL, desde TEXT NOT NULL)")
         since = self.previous.failed if self.previous else {}
         db.executemany(
@@ -388,7 +399,7 @@ class Builder:
         db.executemany(
             f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            self.changes,
+            plan.changes,
         )
         db.execute(
             "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "

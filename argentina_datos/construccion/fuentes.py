@@ -19,7 +19,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional, Protocol
 
 import httpx
 import orjson
@@ -52,6 +52,43 @@ class SourceUnreachable(SourceError):
     every remaining URL (``--keep-going`` does not skip this)."""
 
 
+Progress = Callable[[str, int], Callable[[int], None]]  # (label, total) -> advance(n)
+
+
+class Upstream(Protocol):
+    """What the builder reads from: a directory in the upstream layout or an HTTP base URL serving it."""
+
+    description: str  # the directory or URL, for messages and the _construccion table
+    progress: Optional[Progress]  # set by the builder: the downloads' progress (HTTP asks for every route first)
+    absent: dict[str, str]  # route -> the day it was asked for and not found (_ausentes)
+    validators: dict[str, tuple]  # route -> (ETag, Last-Modified) of the body read
+    counts: Counter  # what the reading did (requests, bytes, unchanged files...), for the summary
+
+    def expand(self, dataset: Dataset, source: Source) -> list[str]:
+        """The routes of the files that match ``source``, one of ``dataset``'s patterns."""
+        ...
+
+    def read(self, route: str, history: bool = False) -> bytes:
+        """The file's bytes; raises SourceError naming it when it cannot be read."""
+        ...
+
+    def name(self, route: str, history: bool = False) -> str:
+        """The file's path or URL, for messages."""
+        ...
+
+    def stamp(self, route: str, history: bool = False) -> bytes:
+        """What changes when the file changes (whether a rebuild is needed)."""
+        ...
+
+    def sha256(self, route: str) -> Optional[str]:
+        """The checksum of the file as first read, when reading it did not give these bytes (a 304)."""
+        ...
+
+    def unclaimed(self, claimed: set) -> list[str]:
+        """The routes of files no dataset's pattern took (documents)."""
+        ...
+
+
 def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
     return template_regex(source.route, params)[0]
 
@@ -77,6 +114,10 @@ class DirectorySource:
             raise SourceError(f"{self.root}: no es un directorio con el formato de upstream (falta {self.root}/v1)")
         self.history = Path(history) if history else None
         self.description = str(self.root)
+        self.progress: Optional[Progress] = None  # a directory is read as it is loaded: nothing to show before
+        self.absent: dict[str, str] = {}
+        self.validators: dict[str, tuple] = {}
+        self.counts: Counter = Counter()
         self._routes: Optional[list[str]] = None
         self._history_routes: Optional[list[str]] = None
 
@@ -124,6 +165,9 @@ class DirectorySource:
 
     def name(self, route: str, history: bool = False) -> str:
         return str(self.path(route, history))
+
+    def sha256(self, route: str) -> Optional[str]:
+        return None
 
     def stamp(self, route: str, history: bool = False) -> bytes:
         """What says whether a file changed since the last build: its size and modification time,
@@ -222,8 +266,7 @@ class HttpSource:
     ):
         self.base = base_url.rstrip("/")
         self.description = self.base
-        # Set by the builder: (label, total) -> advance(n), to show the downloads' progress.
-        self.progress = None
+        self.progress: Optional[Progress] = None
         self.timeout = timeout
         self.retries = max(1, retries)
         self.backoff = backoff

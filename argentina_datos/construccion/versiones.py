@@ -133,7 +133,7 @@ def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, tod
         newest = max(versions) if versions else None
         newest_body = _body(versions[newest], source) if newest else None
         if newest_body is None or _parsed(newest_body) != _parsed(body):
-            last_modified = getattr(source, "validators", {}).get(current_route, (None, None))[1]
+            last_modified = source.validators.get(current_route, (None, None))[1]
             date = current_date(body, today, last_modified)
             versions[date] = Version(date, f"{route}/{date}", body, "fuente actual")
     return [versions[d] for d in sorted(versions)]
