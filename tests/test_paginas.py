@@ -32,3 +32,19 @@ def test_backticks_become_code_and_the_rest_is_escaped():
 def test_every_reference_names_an_existing_table():
     tables = {t for _, ts in tables_by_theme() for t in ts}
     assert references() and all(target in tables for _, _, target, _ in references())
+
+
+async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
+    """The pages' JavaScript is a static file of the plugin (web/paginas/static), not Python strings."""
+    page = await ds.client.get("/argentina/senadores")
+    assert page.status_code == 200
+    src = "/-/static-plugins/argentina-datos/paginas.js"
+    assert f'<script src="{src}"></script>' in page.text
+    assert "argentinaDatos.foldColumnDescriptions();" in page.text
+    script = await ds.client.get(src)
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows"):
+        assert f"function {name}(" in script.text
+    row_id = (await ds.client.get("/argentina/senadores.json?_shape=arrays&_size=1")).json()["rows"][0][0]
+    row = await ds.client.get(f"/argentina/senadores/{row_id}")
+    assert "argentinaDatos.titleRowByLabel(" in row.text and "argentinaDatos.listRelatedRows(" in row.text

@@ -72,76 +72,6 @@ def extra_template_vars(template, database, datasette):
     return grupos
 
 
-# Folds the column descriptions and turns `x` into <code>x</code>, on the text Datasette escaped.
-COLUMN_DESCRIPTIONS = """
-document.querySelectorAll("dl.column-descriptions").forEach(function (dl) {
-  dl.querySelectorAll("dd").forEach(function (dd) {
-    var parts = dd.textContent.split("`");
-    if (parts.length < 3) return;
-    dd.textContent = "";
-    parts.forEach(function (part, i) {
-      if (i % 2) { var code = document.createElement("code"); code.textContent = part; dd.appendChild(code); }
-      else dd.appendChild(document.createTextNode(part));
-    });
-  });
-  var details = document.createElement("details");
-  details.className = "descripciones-de-columnas";
-  var summary = document.createElement("summary");
-  summary.textContent = "Qué es cada columna (" + dl.querySelectorAll("dt").length + ")";
-  dl.parentNode.insertBefore(details, dl);
-  details.appendChild(summary);
-  details.appendChild(dl);
-});
-"""
-
-
-# A row page is titled by the row's label (a senator's name) rather than by its key.
-ROW_TITLE = """
-(function (label) {
-  var cell = document.querySelector("table.rows-and-columns td.col-" + label);
-  var h1 = document.querySelector(".page-header h1") || document.querySelector("h1");
-  if (!cell || !h1 || !cell.textContent.trim()) return;
-  h1.textContent = h1.textContent.split(":")[0] + ": " + cell.textContent.trim();
-  document.title = h1.textContent;
-})(%s);
-"""
-
-
-# A row page lists the rows of other tables that name it (a senator's trips and votes), with their
-# count, asked of this same server.
-RELATED = """
-(function (related) {
-  var table = document.querySelector("table.rows-and-columns");
-  if (!table) return;
-  var box = document.createElement("div");
-  box.className = "filas-relacionadas";
-  var title = document.createElement("h2");
-  title.textContent = "Filas que nombran a esta";
-  var list = document.createElement("ul");
-  list.className = "bullets";
-  related.forEach(function (r) {
-    var cell = table.querySelector("td.col-" + r.key);
-    var value = cell && cell.textContent.trim();
-    if (!value) return;
-    var href = r.url + "?" + encodeURIComponent(r.column) + "=" + encodeURIComponent(value);
-    var item = document.createElement("li");
-    var a = document.createElement("a");
-    a.href = href;
-    a.textContent = r.title + " (" + r.table + "." + r.column + " = " + value + ")";
-    item.appendChild(a);
-    list.appendChild(item);
-    fetch(r.url + ".json?_size=0&" + encodeURIComponent(r.column) + "=" + encodeURIComponent(value))
-      .then(function (res) { return res.json(); })
-      .then(function (data) { item.appendChild(document.createTextNode(": " + data.filtered_table_rows_count + " filas")); });
-  });
-  if (!list.children.length) return;
-  box.appendChild(title);
-  box.appendChild(list);
-  table.parentNode.insertBefore(box, table.nextSibling);
-})(%s);
-"""
-
-
 def related_rows(database: str, table: str, datasette) -> list[dict]:
     return [
         {
@@ -156,15 +86,30 @@ def related_rows(database: str, table: str, datasette) -> list[dict]:
     ]
 
 
+SCRIPT = "paginas.js"  # static/paginas.js: what the table and row pages run
+
+
+def _table_or_row(template: str) -> bool:
+    return template.startswith("table") or template.startswith("row")
+
+
+@hookimpl
+def extra_js_urls(template, datasette):
+    if not _table_or_row(template):
+        return None
+    # Datasette serves a plugin package's static/ under its distribution's name.
+    return [datasette.urls.static_plugins("argentina-datos", SCRIPT)]
+
+
 @hookimpl
 def extra_body_script(template, database, table, datasette):
-    if not (template.startswith("table") or template.startswith("row")):
+    if not _table_or_row(template):
         return None
-    script = COLUMN_DESCRIPTIONS
+    calls = ["argentinaDatos.foldColumnDescriptions();"]
     label = datasette.table_metadata(database, table).get("label_column") if database and table else None
     if template.startswith("row") and label:
-        script += ROW_TITLE % json.dumps(label)
+        calls.append(f"argentinaDatos.titleRowByLabel({json.dumps(label)});")
     related = related_rows(database, table, datasette) if template.startswith("row") and table else []
     if related:
-        script += RELATED % json.dumps(related)
-    return script
+        calls.append(f"argentinaDatos.listRelatedRows({json.dumps(related)});")
+    return "\n".join(calls)

@@ -1,0 +1,68 @@
+// The table and row pages of argentina-datos (web/paginas): called by the page's body script
+// (extra_body_script in __init__.py) with what the page needs.
+window.argentinaDatos = (function () {
+  // Folds the column descriptions and turns `x` into <code>x</code>, on the text Datasette escaped.
+  function foldColumnDescriptions() {
+    document.querySelectorAll("dl.column-descriptions").forEach(function (dl) {
+      dl.querySelectorAll("dd").forEach(function (dd) {
+        var parts = dd.textContent.split("`");
+        if (parts.length < 3) return;
+        dd.textContent = "";
+        parts.forEach(function (part, i) {
+          if (i % 2) { var code = document.createElement("code"); code.textContent = part; dd.appendChild(code); }
+          else dd.appendChild(document.createTextNode(part));
+        });
+      });
+      var details = document.createElement("details");
+      details.className = "descripciones-de-columnas";
+      var summary = document.createElement("summary");
+      summary.textContent = "Qué es cada columna (" + dl.querySelectorAll("dt").length + ")";
+      dl.parentNode.insertBefore(details, dl);
+      details.appendChild(summary);
+      details.appendChild(dl);
+    });
+  }
+
+  // A row page is titled by the row's label (a senator's name) rather than by its key.
+  function titleRowByLabel(label) {
+    var cell = document.querySelector("table.rows-and-columns td.col-" + label);
+    var h1 = document.querySelector(".page-header h1") || document.querySelector("h1");
+    if (!cell || !h1 || !cell.textContent.trim()) return;
+    h1.textContent = h1.textContent.split(":")[0] + ": " + cell.textContent.trim();
+    document.title = h1.textContent;
+  }
+
+  // A row page lists the rows of other tables that name it (a senator's trips and votes), with their
+  // count, asked of this same server.
+  function listRelatedRows(related) {
+    var table = document.querySelector("table.rows-and-columns");
+    if (!table) return;
+    var box = document.createElement("div");
+    box.className = "filas-relacionadas";
+    var title = document.createElement("h2");
+    title.textContent = "Filas que nombran a esta";
+    var list = document.createElement("ul");
+    list.className = "bullets";
+    related.forEach(function (r) {
+      var cell = table.querySelector("td.col-" + r.key);
+      var value = cell && cell.textContent.trim();
+      if (!value) return;
+      var href = r.url + "?" + encodeURIComponent(r.column) + "=" + encodeURIComponent(value);
+      var item = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = href;
+      a.textContent = r.title + " (" + r.table + "." + r.column + " = " + value + ")";
+      item.appendChild(a);
+      list.appendChild(item);
+      fetch(r.url + ".json?_size=0&" + encodeURIComponent(r.column) + "=" + encodeURIComponent(value))
+        .then(function (res) { return res.json(); })
+        .then(function (data) { item.appendChild(document.createTextNode(": " + data.filtered_table_rows_count + " filas")); });
+    });
+    if (!list.children.length) return;
+    box.appendChild(title);
+    box.appendChild(list);
+    table.parentNode.insertBefore(box, table.nextSibling);
+  }
+
+  return { foldColumnDescriptions: foldColumnDescriptions, titleRowByLabel: titleRowByLabel, listRelatedRows: listRelatedRows };
+})();
