@@ -251,3 +251,28 @@ def os_listdir(path) -> list:
     import os
 
     return sorted(os.listdir(path))
+
+
+def test_files_the_source_cannot_even_list_today_come_from_the_previous_build(tmp_path, fuente):
+    """Each wallet's file is found through the list of wallets: with that list failing, the wallets'
+    routes cannot be enumerated, and the dataset is loaded whole from the previous build."""
+    out = tmp_path / "argentina.db"
+    wallets = {
+        "nexo": [{"moneda": "BTC", "apy": 6.25, "fecha": "2026-02-22"}],
+        "belo": [{"moneda": "USD", "apy": 5.5, "fecha": "2026-02-22"}],
+    }
+    index = [{"entidad": name, "rendimientos": data} for name, data in wallets.items()]
+    write_file(fuente, "v1/finanzas/rendimientos", index)
+    for name, data in wallets.items():
+        write_file(fuente, f"v1/finanzas/rendimientos/{name}", data)
+    with ServidorLocal(fuente) as srv:
+        build(out, srv.url)
+        srv.fallar("/v1/finanzas/rendimientos", 500)
+        err = build(out, srv.url, "--keep-going")
+    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as con:
+        assert answer(V1(), con, "/v1/finanzas/rendimientos") == (200, index)
+        for name, data in wallets.items():
+            assert answer(V1(), con, f"/v1/finanzas/rendimientos/{name}") == (200, data)
+    failed = {r for (r,) in query(out, "SELECT ruta FROM _fallidos")}
+    assert failed == {"/v1/finanzas/rendimientos", *(f"/v1/finanzas/rendimientos/{n}" for n in wallets)}
+    assert "HTTP 500" in err[err.index("Omitidos por error") :]
