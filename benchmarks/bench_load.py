@@ -13,6 +13,11 @@ por clase):
   * consulta:   una consulta guardada (/argentina/brecha_cambiaria)
   * 404:        páginas inexistentes de Datasette (/nopeN), que antes costaban un traceback cada una
 
+Con --mezcla hostil, en cambio: v1-chica y v1-grande (en caché) mientras 16 conexiones mandan SQL que
+antes tomaba el servidor (`randomblob(1e9)`, un `printf` de mil millones de caracteres, filas que
+suman cientos de MB, un producto cruzado que llega al límite de tiempo); informa además el pico de
+RSS del servidor durante la carga (metas del issue 24: p99 de /v1 ≤ 50 ms, pico ≤ 1 GB).
+
 Antes, una ronda de --baseline segundos sólo con v1-chica da su p99 sin carga de Datasette, para
 comparar. Imprime, por clase: pedidos, pedidos por segundo, p50 y p99, y los estados HTTP
 recibidos; los errores (5xx, estados inesperados, errores de socket de wrk); y la memoria
@@ -34,8 +39,10 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_api import (  # noqa: E402
@@ -60,6 +67,20 @@ CLASSES = [
     ("consulta", 0.125, {200}),
     ("404", 0.0625, {404}),
 ]
+
+HOSTILE_SQL = [
+    "select randomblob(1e9)",
+    "select length(printf('%.*c', 999999999, 'x'))",
+    "with recursive n(x) as (select 1 union all select x + 1 from n where x < 40) select x, randomblob(8e6) from n",
+    "select count(*) from cotizaciones_dolares a, cotizaciones_dolares b",
+]
+# The hostile mix: cached /v1 answers while heavy SQL runs (its connections are fixed, not a share).
+HOSTILE_CLASSES = [
+    ("v1-chica", 0.5, {200}),
+    ("v1-grande", 0.25, {200}),
+    ("hostil", 0.0, {200, 400}),
+]
+HOSTILE_CONNECTIONS = 16
 
 LUA = """
 paths = {%(paths)s}
@@ -123,6 +144,7 @@ def class_paths(db: Path) -> dict[str, list[str]]:
         ],
         "consulta": ["/argentina/brecha_cambiaria", "/argentina/dolar_por_casa?casa=oficial"],
         "404": [f"/nope{i}" for i in range(1000)],
+        "hostil": [f"/argentina.json?sql={quote(sql)}" for sql in HOSTILE_SQL],
     }
 
 
@@ -181,6 +203,18 @@ def run_classes(wrk: str, port: int, scripts: dict, connections: dict, duration:
     return results
 
 
+class PeakRss(threading.Thread):
+    """The server's largest RSS, sampled every 0.1 s while the load runs."""
+
+    def __init__(self, pid: int):
+        super().__init__(daemon=True)
+        self.pid, self.peak, self.stopped = pid, 0.0, threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.wait(0.1):
+            self.peak = max(self.peak, rss_mb(self.pid))
+
+
 def fmt_ms(ms: float) -> str:
     return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
@@ -197,7 +231,14 @@ def main(argv=None) -> int:
     )
     p.add_argument("--workers", type=int, default=1, help="procesos del servidor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
+    p.add_argument(
+        "--mezcla",
+        choices=("normal", "hostil"),
+        default="normal",
+        help="normal: /v1 y Datasette; hostil: /v1 en caché con SQL pesado en paralelo (%(default)s)",
+    )
     args = p.parse_args(argv)
+    classes = HOSTILE_CLASSES if args.mezcla == "hostil" else CLASSES
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     procs = Processes()
@@ -205,8 +246,10 @@ def main(argv=None) -> int:
         wrk = find_tool("wrk")
         db = ensure_db(args.db)
         paths = class_paths(db)
-        connections = {name: max(1, round(args.connections * share)) for name, share, _ in CLASSES}
-        expected = {name: ok for name, _, ok in CLASSES}
+        connections = {name: max(1, round(args.connections * share)) for name, share, _ in classes}
+        if args.mezcla == "hostil":
+            connections["hostil"] = HOSTILE_CONNECTIONS
+        expected = {name: ok for name, _, ok in classes}
         with tempfile.TemporaryDirectory(prefix="bench-load-") as tmpname:
             tmp = Path(tmpname)
             scripts = {name: write_script(tmp, name, paths[name]) for name in paths}
@@ -230,7 +273,10 @@ def main(argv=None) -> int:
                 ]
             print(f"carga mixta: {sum(connections.values())} conexiones, {args.duration} s ...", flush=True)
             start = time.monotonic()
+            peak = PeakRss(server.pid)
+            peak.start()
             results = run_classes(wrk, port, scripts, connections, args.duration)
+            peak.stopped.set()
             elapsed = time.monotonic() - start
             rss_after = rss_mb(server.pid)
             alive = server.poll() is None
@@ -245,7 +291,7 @@ def main(argv=None) -> int:
         print("-" * len(head))
         total = errors = server_errors = 0
         by_status: dict[int, int] = {}
-        for name, _, _ in CLASSES:
+        for name, _, _ in classes:
             r = results[name]
             total += r["requests"]
             for status, n in r["statuses"].items():
@@ -269,8 +315,11 @@ def main(argv=None) -> int:
                 f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
                 f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})"
             )
+        if args.mezcla == "hostil":
+            worst = max(results["v1-chica"]["p99"], results["v1-grande"]["p99"])
+            print(f"p99 de /v1 (en caché) con SQL hostil en paralelo: {fmt_ms(worst)} (meta ≤ 50 ms)")
         print(
-            f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después"
+            f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después, pico {peak.peak:.0f} MB"
             f"{'' if alive else ' (¡el servidor terminó!)'}"
         )
         return 0

@@ -35,6 +35,11 @@ class Answer:
         return self.raw if self.raw is not None else orjson.dumps(self.data)
 
 
+def unreadable(e: sqlite3.Error) -> bool:
+    """A database file that fails under the query (corrupt, cut short, gone), not a query that fails."""
+    return type(e) is sqlite3.DatabaseError or str(e) in ("disk I/O error", "unable to open database file")
+
+
 def fill_path(template: str, values: dict) -> str:
     return re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
 
@@ -110,6 +115,10 @@ class Responder:
             return Answer(400, message=str(e), param=e.param)
         except ApiError as e:
             return Answer(e.status, message=e.mensaje, param=e.parametro)
-        except Exception as e:  # a bug must still answer, and name itself in the log
+        except Exception as e:
+            if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
+                log.error("la base no se puede leer al responder %s: %s", path, e)
+                return Answer(503, message=f"la base no se puede leer ({e}); avise a quien administra el servicio")
+            # a bug must still answer, and name itself in the log
             log.exception("error al responder %s", path)
             return Answer(500, message=f"error interno: {type(e).__name__}")

@@ -6,11 +6,18 @@ until restart.  Here each request checks, at most once a second, whether the pat
 another file; if so the database is swapped for a new one on the new file, in one assignment:
 requests already running finish on the old file, every later one reads the new file, and the
 /v1 plugin drops its answers cached from the old one.
+
+A new file that is not a complete build (almacen/archivo.py: cut short, not SQLite, empty) is not
+switched to: the server keeps the good one.  A file copied over the served one in place keeps its
+inode, and is seen by its size and modification time; but the old connections then read pages of
+the new file while it is being written: replace the file by renaming a complete one over it (as
+build-db does), never in place.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 import weakref
@@ -18,6 +25,10 @@ from typing import Optional
 
 from datasette import hookimpl
 from datasette.database import Database, connections
+
+from argentina_datos.almacen import archivo
+
+log = logging.getLogger(__name__)
 
 CHECK_EVERY = 1.0  # seconds between two looks at the files
 CLOSE_OLD_AFTER = 60.0  # seconds: long enough for requests still reading the old file
@@ -47,7 +58,8 @@ class FreshDatabase(Database):
 class Watcher:
     def __init__(self):
         self.last_look = 0.0
-        self.files: dict[int, tuple] = {}  # id(database) -> (device, inode) of the file it reads
+        self.files: dict[int, tuple] = {}  # id(database) -> identity (_identity) of the file it reads
+        self.refused: dict[str, tuple] = {}  # path -> identity of a file found unservable (said once)
 
     def look(self, datasette, force: bool = False) -> bool:
         """Swap every immutable database whose path now names another file; True if any."""
@@ -63,10 +75,22 @@ class Watcher:
             if current is None:
                 continue  # between a delete and a new file: look again next time
             known = self.files.setdefault(id(db), current)
-            if known != current:
+            if known != current and self._servable(db.path, current):
                 self._swap(datasette, name, db, current)
                 swapped = True
         return swapped
+
+    def _servable(self, path: str, identity: tuple) -> bool:
+        """A new file that is not a complete build (cut short, not SQLite, still being copied) is not
+        switched to: the server keeps the one it has, and says why once per file."""
+        bad = archivo.problem(path)
+        if bad is None:
+            self.refused.pop(path, None)
+            return True
+        if self.refused.get(path) != identity:
+            self.refused[path] = identity
+            log.warning("no se cambia a la base nueva %s: %s; se sigue sirviendo la anterior", path, bad)
+        return False
 
     def _swap(self, datasette, name: str, old: Database, identity: tuple) -> None:
         new = FreshDatabase(datasette, path=old.path, is_mutable=False)
@@ -93,11 +117,13 @@ def look(datasette, force: bool = False) -> bool:
 
 
 def _identity(path: str) -> Optional[tuple]:
+    """The file a path names, and its size and modification time: a new build renamed over the path is
+    another inode; a file copied over it in place (`cp new.db argentina.db`) keeps the inode."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 @hookimpl

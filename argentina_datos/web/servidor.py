@@ -9,6 +9,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 
 SETTINGS = {
@@ -142,8 +143,9 @@ def main(argv=None) -> int:
     )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
     args = p.parse_args(argv)
-    if not Path(args.db).exists():
-        print(f"error: no existe {args.db}; constrúyalo antes con build-db", file=sys.stderr)
+    bad = archivo.problem(args.db)
+    if bad:
+        print(f"error: {args.db}: {bad}", file=sys.stderr)
         return 1
     if args.workers < 1:
         print(f"error: --workers debe ser 1 o más, no {args.workers}", file=sys.stderr)

@@ -17,6 +17,9 @@ from datasette.utils.asgi import Base400
 from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
+from argentina_datos.respuestas.responder import unreadable
+from argentina_datos.web.complementos.memoria import ResultTooLarge
+
 DEFAULT_HANDLER = "datasette.handle_exception"
 log = logging.getLogger("argentina_datos.errores")
 
@@ -40,6 +43,13 @@ def status_and_message(exception):
         # A number from the request that Datasette converts unchecked: a _timelimit that is not one,
         # a filter value (id__gt=99999999999999999999) too big for SQLite's 64-bit integers.
         return 400, {}, f"un número del pedido no es válido: {exception}", None
+    if isinstance(exception, ResultTooLarge) or (
+        isinstance(exception, sqlite3.DataError) and str(exception) == "string or blob too big"
+    ):
+        # The bounds of complementos/memoria.py: what the request asked for does not fit.
+        return 400, {}, f"la consulta pide demasiado: {exception}", None
+    if isinstance(exception, sqlite3.DatabaseError) and unreadable(exception):
+        return 503, {}, f"la base no se puede leer ({exception}); avise a quien administra el servicio", None
     if isinstance(exception, sqlite3.ProgrammingError):
         # The SQL Datasette built from the request cannot run: a NUL typed into it (?sql=, _where, a
         # facet's column), or a row URL with fewer key parts than the table's primary key has.
@@ -76,3 +86,32 @@ def handle_exception(datasette, request, exception):
         return await error_response(datasette, request, exception)
 
     return answers + [answer]
+
+
+def wrap(datasette, app):
+    """This layer around Datasette (the order of the layers is in argentina_datos.web.capas): a file that
+    fails under Datasette's own startup queries (its table counts), outside any page's error handler, is
+    a 503 too, not a 500 with a traceback."""
+
+    async def unreadable_is_503(scope, receive, send):
+        started = False
+
+        async def watching(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await app(scope, receive, watching)
+        except sqlite3.DatabaseError as e:
+            if scope["type"] != "http" or started or not unreadable(e):
+                raise
+            log.error("la base no se puede leer en %s: %s", scope.get("path"), e)
+            message = f"la base no se puede leer ({e}); avise a quien administra el servicio"
+            if scope.get("path", "").endswith(".json"):
+                response = Response.json({"ok": False, "error": message, "status": 503, "title": None}, status=503)
+            else:
+                response = Response.text(f"503: {message}\n", status=503)
+            await response.asgi_send(send)
+
+    return unreadable_is_503

@@ -46,6 +46,7 @@ STATUS_NAMES = {
     414: "URI Too Long",
     431: "Request Header Fields Too Large",
     500: "Internal Server Error",
+    503: "Service Unavailable",
 }
 
 

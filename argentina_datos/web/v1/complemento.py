@@ -124,14 +124,13 @@ class V1Middleware:
         self._follow_new_build()
         response = self.v1.cached(key)
         if response is None:
-            db = await self.database()
-            if db is not None:
-                # The document too: its year maxima are the last years the data has.
-                response = self.v1.remember(key, await self.compute(db, path, query))
-            elif path == OPENAPI_PATH:
-                response = make_response(200, openapi_document(self.v1.router))
-            else:
-                response = make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
+            try:
+                response = await self.uncached(key, path, query)
+            except sqlite3.Error as e:  # the file fails under us (cut, overwritten): never a 500 page
+                log.error("la base no se puede leer al responder %s: %s", path, e)
+                self._database = None  # looked for again by the next request
+                message = f"la base no se puede leer ({e}); avise a quien administra el servicio"
+                response = make_response(503, error_body(503, message))
         zipped = wants_gzip(response, headers)
         if zipped and response._gzipped is None:
             if len(response.body) > GZIP_IN_THREAD:
@@ -141,6 +140,15 @@ class V1Middleware:
                 response.gzipped()
             self.v1.cache.recount(key, response)  # the cache's bound counts the gzip body too
         await send_response(send, response, headers, method == "HEAD", zipped=zipped)
+
+    async def uncached(self, key: str, path: str, query: series.Query):
+        db = await self.database()
+        if db is not None:
+            # The document too: its year maxima are the last years the data has.
+            return self.v1.remember(key, await self.compute(db, path, query))
+        if path == OPENAPI_PATH:
+            return make_response(200, openapi_document(self.v1.router))
+        return make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
 
     def _follow_new_build(self) -> None:
         recarga.look(self.datasette)
