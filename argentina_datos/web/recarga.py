@@ -24,35 +24,15 @@ import weakref
 from typing import Optional
 
 from datasette import hookimpl
-from datasette.database import Database, connections
+from datasette.database import Database
 
 from argentina_datos.almacen import archivo
+from argentina_datos.web.compatibilidad import ServedDatabase
 
 log = logging.getLogger(__name__)
 
 CHECK_EVERY = 1.0  # seconds between two looks at the files
 CLOSE_OLD_AFTER = 60.0  # seconds: long enough for requests still reading the old file
-
-
-class FreshDatabase(Database):
-    """A Database whose threads open their own connections.  Datasette keeps one connection per
-    thread keyed by the database's name only, so a new Database of the same name would go on
-    reading the old file through those."""
-
-    async def execute_fn(self, fn):
-        if self.ds.executor is None:
-            return await super().execute_fn(fn)
-        key = f"{self.name}\0{id(self)}"
-
-        def in_thread():
-            conn = getattr(connections, key, None)
-            if not conn:
-                conn = self.connect()
-                self.ds._prepare_connection(conn, self.name)
-                setattr(connections, key, conn)
-            return fn(conn)
-
-        return await asyncio.get_running_loop().run_in_executor(self.ds.executor, in_thread)
 
 
 class Watcher:
@@ -93,7 +73,7 @@ class Watcher:
         return False
 
     def _swap(self, datasette, name: str, old: Database, identity: tuple) -> None:
-        new = FreshDatabase(datasette, path=old.path, is_mutable=False)
+        new = ServedDatabase(datasette, path=old.path, is_mutable=False)
         new.name, new.route = old.name, old.route
         databases = dict(datasette.databases)
         databases[name] = new

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import secrets
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
+from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
@@ -27,47 +27,16 @@ SETTINGS = {
 }
 
 
-@functools.cache
-def _datasette_class():
-    from datasette.app import Datasette
-
-    class Servidor(Datasette):
-        def _table_permission_allows(self, database, table):
-            # Datasette 0.65.5 deep-copies the whole metadata (every table's description, the canned
-            # queries) for each table it checks: the home and database pages spent 1.4 s of event loop
-            # on it. The metadata does not change while served, so each answer is computed once.
-            cache = self.__dict__.setdefault("_permisos_por_tabla", {})
-            key = (database, table)
-            if key not in cache:
-                cache[key] = super()._table_permission_allows(database, table)
-            return cache[key]
-
-        def plugin_config(self, plugin_name, database=None, table=None, fallback=True):
-            # Plugins ask for their configuration for every cell they render, and each call merges all
-            # the metadata again: a quarter of a table page's time on the event loop, for an answer
-            # that cannot change while served.
-            cache = self.__dict__.setdefault("_configuracion_de_plugins", {})
-            key = (plugin_name, database, table, fallback)
-            if key not in cache:
-                cache[key] = super().plugin_config(plugin_name, database=database, table=table, fallback=fallback)
-            return cache[key]
-
-    return Servidor
-
-
 def datasette_for(db_path, **kwargs):
     """A Datasette instance configured exactly as `serve-datos` runs it (for tests and scripts)."""
     from argentina_datos.documentacion import metadatos
 
     # The plugins come with the package (entry points in pyproject.toml): Datasette loads them itself.
-    ds = _datasette_class()(immutables=[str(db_path)], metadata=metadatos.load(), settings=SETTINGS, **kwargs)
+    ds = served_datasette_class()(immutables=[str(db_path)], metadata=metadatos.load(), settings=SETTINGS, **kwargs)
     # metadata.yml (descriptions, canned queries) is keyed by database name, which Datasette takes
     # from the file stem: serve any file (build/argentina-test.db too) under the one name it documents.
-    stem = Path(db_path).stem
-    if stem != DATABASE_NAME and stem in ds.databases:
-        db = ds.databases[stem]
-        ds.remove_database(stem)
-        ds.add_database(db, name=DATABASE_NAME)
+    ds.remove_database(Path(db_path).stem)
+    serve_file(ds, str(db_path), DATABASE_NAME)
     return ds
 
 

@@ -17,6 +17,8 @@ from datasette import hookimpl
 from datasette.database import QueryInterrupted
 from datasette.utils.asgi import BadRequest
 
+from argentina_datos.web.compatibilidad import replace_execute
+
 MAX_FACETS = 5
 FACET_BUDGET_MS = 1500
 FACET_TYPES = ("_facet", "_facet_array", "_facet_date")
@@ -110,19 +112,21 @@ def startup(datasette):
     if getattr(datasette, "_presupuesto_de_facetas", False):
         return
     datasette._presupuesto_de_facetas = True
-    execute = datasette.execute
 
-    async def execute_within_budget(db_name, sql, params=None, truncate=False, custom_time_limit=None, **kwargs):
-        budget = _budget.get()
-        # Datasette's facets (and only they) ask for exactly facet_time_limit_ms.
-        facet_limit = datasette.setting("facet_time_limit_ms")
-        if budget is not None and custom_time_limit == facet_limit:
-            custom_time_limit = budget.time_limit(facet_limit)
-            if custom_time_limit <= 0:  # 0 would mean no custom limit at all
-                raise QueryInterrupted(None, sql, params)
-        return await execute(db_name, sql, params, truncate=truncate, custom_time_limit=custom_time_limit, **kwargs)
+    def within_budget(execute):
+        async def execute_within_budget(db_name, sql, params=None, truncate=False, custom_time_limit=None, **kwargs):
+            budget = _budget.get()
+            # Datasette's facets (and only they) ask for exactly facet_time_limit_ms.
+            facet_limit = datasette.setting("facet_time_limit_ms")
+            if budget is not None and custom_time_limit == facet_limit:
+                custom_time_limit = budget.time_limit(facet_limit)
+                if custom_time_limit <= 0:  # 0 would mean no custom limit at all
+                    raise QueryInterrupted(None, sql, params)
+            return await execute(db_name, sql, params, truncate=truncate, custom_time_limit=custom_time_limit, **kwargs)
 
-    datasette.execute = execute_within_budget
+        return execute_within_budget
+
+    replace_execute(datasette, within_budget)
 
 
 async def send_json_error(send, status: int, message: str) -> None:

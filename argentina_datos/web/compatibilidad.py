@@ -1,0 +1,116 @@
+"""Every place the project reaches into Datasette's internals, each measured and each tested
+(tests/test_compatibilidad.py), written for the 0.65 series.
+
+A move to Datasette 1.0 touches this module (and the copied templates listed in web/paginas): the
+rest of the package uses Datasette's documented plugin hooks only.
+
+- ``served_datasette_class``: a Datasette that caches ``_table_permission_allows`` and
+  ``plugin_config`` (0.65 deep-copies the whole metadata on each call: 1.4 s of event loop per home
+  page);
+- ``ServedDatabase``: a Database whose threads keep their connections per Database object (0.65 keys
+  them by name only, so a new build's Database would read the old file), and which releases a failed
+  query's cursor in the thread that ran it (see ``execute_fn``);
+- ``replace_execute``: a wrapper around ``Datasette.execute`` (the facets' shared time budget);
+- ``check_version``: refuses to run these on a Datasette they were not written for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import traceback
+from typing import TYPE_CHECKING
+
+import datasette
+from datasette.database import Database, connections
+
+if TYPE_CHECKING:
+    from datasette.app import Datasette
+
+SERIES = "0.65."  # the Datasette versions these internals were read from
+
+
+class UntestedDatasette(RuntimeError):
+    pass
+
+
+def check_version(version: str = datasette.__version__) -> None:
+    if not version.startswith(SERIES):
+        raise UntestedDatasette(
+            f"argentina-datos usa partes internas de Datasette {SERIES}x y el instalado es {version}: "
+            "revise argentina_datos/web/compatibilidad.py (y las plantillas de web/paginas) antes de usarlo"
+        )
+
+
+@functools.cache
+def served_datasette_class() -> type[Datasette]:
+    # Imported here: datasette.app loads the plugins (this package's among them) when imported.
+    from datasette.app import Datasette
+
+    check_version()
+
+    class ServedDatasette(Datasette):
+        def _table_permission_allows(self, database, table):
+            # Datasette 0.65.5 deep-copies the whole metadata (every table's description, the canned
+            # queries) for each table it checks: the home and database pages spent 1.4 s of event loop
+            # on it. The metadata does not change while served, so each answer is computed once.
+            cache = self.__dict__.setdefault("_permissions_by_table", {})
+            key = (database, table)
+            if key not in cache:
+                cache[key] = super()._table_permission_allows(database, table)
+            return cache[key]
+
+        def plugin_config(self, plugin_name, database=None, table=None, fallback=True):
+            # Plugins ask for their configuration for every cell they render, and each call merges all
+            # the metadata again: a quarter of a table page's time on the event loop, for an answer
+            # that cannot change while served.
+            cache = self.__dict__.setdefault("_plugin_configs", {})
+            key = (plugin_name, database, table, fallback)
+            if key not in cache:
+                cache[key] = super().plugin_config(plugin_name, database=database, table=table, fallback=fallback)
+            return cache[key]
+
+    return ServedDatasette
+
+
+class ServedDatabase(Database):
+    """A read-only Database for the file a path names now."""
+
+    async def execute_fn(self, fn):
+        if self.ds.executor is None:
+            return await super().execute_fn(fn)
+        # Datasette keeps one connection per thread keyed by the database's name only, so a new
+        # Database of the same name (a new build, web/recarga.py) would go on reading the old file.
+        key = f"{self.name}\0{id(self)}"
+
+        def in_thread():
+            conn = getattr(connections, key, None)
+            if not conn:
+                conn = self.connect()
+                self.ds._prepare_connection(conn, self.name)
+                setattr(connections, key, conn)
+            try:
+                return fn(conn)
+            except BaseException as e:
+                # The error's traceback keeps the query's frames, and with them its cursor, in a
+                # reference cycle; the garbage collector then finalizes that cursor on the event loop,
+                # where sqlite3_reset waits, holding the GIL, for this thread's connection to finish
+                # whatever query it runs next: every request of the server stalled up to the SQL time
+                # limit (3 s). Clearing the frames here releases the cursor now, in its own thread.
+                traceback.clear_frames(e.__traceback__)
+                raise
+
+        return await asyncio.get_running_loop().run_in_executor(self.ds.executor, in_thread)
+
+
+def serve_file(ds: Datasette, path: str, name: str) -> ServedDatabase:
+    """``path`` as the immutable database ``name`` of ``ds``, in place of the one Datasette opened."""
+    db = ServedDatabase(ds, path=path, is_mutable=False)
+    if name in ds.databases:
+        ds.remove_database(name)
+    return ds.add_database(db, name=name)
+
+
+def replace_execute(ds: Datasette, wrapper) -> None:
+    """``ds.execute`` becomes ``wrapper(original)``: Datasette's facets call it by attribute, per query."""
+    ds.execute = wrapper(ds.execute)
