@@ -4,8 +4,9 @@ only when a selected test needs it.
 A test needs the mirror when it uses the built database (the fixtures db_path, conn, ds), is a
 notebook, or says so with ``@pytest.mark.mirror``: those are marked ``mirror``, so that
 ``pytest -m "not mirror"`` runs the unit tests on their own small fixtures with ../shared absent.
-The notebooks' kernels inherit ARGENTINA_DATOS_DB from here.  An unchanged source makes the
-build a ~1 s check.
+The tests read the test database; the notebooks read $ARGENTINA_DATOS_DB, which their kernels
+inherit: one's own argentina.db when it is set, else the test database (the header of the run says
+which).  An unchanged source makes the build a ~1 s check.
 """
 
 import os
@@ -22,11 +23,15 @@ MIRROR_FIXTURES = {"db_path", "conn", "ds"}
 
 
 def pytest_configure(config):
-    os.environ["ARGENTINA_DATOS_DB"] = str(TEST_DB)
+    os.environ.setdefault("ARGENTINA_DATOS_DB", str(TEST_DB))
     # A `python3` kernelspec elsewhere on the Jupyter path (~/.local/share/jupyter, $JUPYTER_PATH) would
     # win over the venv's and run the notebooks with another interpreter: use the one running pytest.
     if hasattr(config.option, "nbval_current_env") and not config.option.nbval_kernel_name:
         config.option.nbval_current_env = True
+
+
+def pytest_report_header(config):
+    return f"notebooks: ARGENTINA_DATOS_DB={os.environ['ARGENTINA_DATOS_DB']}; pruebas: {TEST_DB}"
 
 
 def needs_mirror(item) -> bool:

@@ -3,11 +3,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from paths import TEST_DB
 
 
 @pytest.fixture(scope="session")
 def db_path() -> Path:
-    return Path(os.environ["ARGENTINA_DATOS_DB"])
+    # Always the test database built from the mirror: $ARGENTINA_DATOS_DB is the notebooks' (conftest.py).
+    return TEST_DB
 
 
 @pytest.fixture(scope="session")

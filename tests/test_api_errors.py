@@ -120,6 +120,24 @@ async def test_no_data_message_names_the_values_as_typed(ds):
     assert "casa = turista" in body["mensaje"] and "fecha = 2000/02/29" in body["mensaje"]
 
 
+async def test_every_bound_message_of_a_route_gives_the_same_range(ds):
+    """One source of bounds: below the minimum, above the last year served, malformed, and the OpenAPI
+    document all say the same range (the last year served, not the spec's maximum)."""
+    document = (await ds.client.get("/v1/openapi.json")).json()
+    parameter = next(p for p in document["paths"]["/v1/feriados/{año}"]["get"]["parameters"] if p["name"] == "año")
+    served = parameter["schema"]["maximum"]
+    expected = f"de 2016 a {served}"
+    assert expected in parameter["description"]
+    for path in ("/v1/feriados/2015", f"/v1/feriados/{served + 1}", "/v1/feriados/-1", "/v1/feriados/20x5"):
+        body = assert_error(await ds.client.get(path), 400, "año")
+        assert expected in body["mensaje"], (path, body["mensaje"])
+
+
+async def test_desde_after_hasta_is_a_400_naming_both(ds):
+    body = assert_error(await ds.client.get("/v1/finanzas/indices/uva?desde=2025-01-01&hasta=2024-01-01"), 400, "desde")
+    assert "«desde» (2025-01-01)" in body["mensaje"] and "«hasta» (2024-01-01)" in body["mensaje"]
+
+
 # ---- above the spec's maximum: accepted only when the data has it -------------------
 async def test_year_above_spec_maximum_with_data_is_served(ds):
     response = await ds.client.get("/v1/feriados/2027")

@@ -54,7 +54,7 @@ playwright_api = pytest.importorskip(
 
 
 def _db_path() -> Path:
-    return Path(os.environ.get("ARGENTINA_DATOS_DB", TEST_DB))
+    return TEST_DB  # the notebooks' $ARGENTINA_DATOS_DB may be one's own argentina.db (conftest.py)
 
 
 def _free_port() -> int:

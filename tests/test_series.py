@@ -35,9 +35,11 @@ def test_bad_values_name_their_parameter(query, param):
     assert e.value.param == param
 
 
-def test_an_empty_range_is_an_empty_answer_not_an_error():
-    q = series.parse("desde=2024-05-01&hasta=2024-04-01")
+def test_a_range_without_records_is_an_empty_answer_and_a_reversed_one_is_an_error():
+    q = series.parse("desde=2024-05-01&hasta=2024-05-31")
     assert series.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
+    with pytest.raises(series.BadQuery, match="«desde» \\(2024-05-01\\) es posterior a «hasta» \\(2024-04-01\\)"):
+        series.parse("desde=2024-05-01&hasta=2024-04-01")
 
 
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
@@ -46,6 +48,18 @@ def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
     assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
     assert series.parse("formato=json").key() == ""
     assert series.parse("fecha=").key() == "?fecha="  # not the plain answer's key: it gets its own 400
+
+
+def test_aggregates_are_rounded_without_the_noise_of_binary_floats():
+    mean = series.group(
+        [{"fecha": "2024-01-01", "v": 1429.2}, {"fecha": "2024-01-02", "v": 1429.21}], "mes", "promedio"
+    )
+    assert mean == [{"fecha": "2024-01-01", "v": 1429.205}]
+    total = series.group([{"fecha": "2024-01-01", "v": 81.8}, {"fecha": "2024-01-09", "v": 0.1}], "mes", "suma")
+    assert total == [{"fecha": "2024-01-01", "v": 81.9}]
+    # an integer stays one, and a value at the published precision is left as it is
+    assert series.group([{"fecha": "2024-01-01", "v": 3}, {"fecha": "2024-01-02", "v": 5}], "mes", "suma")[0]["v"] == 8
+    assert series.rounded(0.12345678) == 0.12345678
 
 
 def test_period_starts():

@@ -203,3 +203,39 @@ async def test_v1_answers_while_heavy_queries_run(good):
     r = await ds.client.get(f"/{UVA}?hasta=2016-03-31")
     assert r.status_code == 200 and time.monotonic() - start < 1.0
     assert all(t.status_code == 400 for t in await asyncio.gather(*tasks))
+
+
+@pytest.mark.parametrize("server", ["granian", "uvicorn"])
+def test_a_second_server_on_a_taken_port_is_an_error_naming_it(good, server):
+    port = free_port()
+    env = {**os.environ, "ARGENTINA_DATOS_SERVER": server}
+    first = subprocess.Popen(
+        [sys.executable, "-m", "argentina_datos.web.servidor", str(good), "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.2)
+        else:
+            pytest.fail("el primer servidor no arrancó")
+        second = subprocess.run(
+            [sys.executable, "-m", "argentina_datos.web.servidor", str(good), "--port", str(port)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode == 1
+        assert second.stderr.strip().splitlines() == [
+            f"error: no se puede escuchar en 127.0.0.1:{port}: el puerto ya está en uso (¿otro serve-datos?); "
+            "elija otro con --port"
+        ]
+    finally:
+        first.terminate()
+        first.wait(timeout=30)

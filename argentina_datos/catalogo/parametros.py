@@ -36,17 +36,35 @@ class Param:
     # files are not enumerated over HTTP (their routes are derived from a list instead).
     http_values: Optional[Callable[..., list[str]]] = None
 
-    def parse(self, text: str):
+    def bounds(self, top: Optional[int] = None) -> str:
+        """The values taken, in words: ``top`` is the largest one served (the spec's maximum or, when
+        the data goes further, its last year), the one source of every message and description."""
+        hi = self.maximum if top is None else top
+        if self.minimum is None:
+            return f"a lo sumo {hi}" if hi is not None else ""
+        return f"de {self.minimum} a {hi}" if hi is not None else f"desde {self.minimum}"
+
+    def out_of_bounds(self, top: Optional[int] = None) -> str:
+        return f"«{self.name}» va {self.bounds(top)}"
+
+    def parse(self, text: str, top: Optional[int] = None):
+        """The value of ``text``; ``top``: the largest value served (see ``bounds``)."""
         if not re.fullmatch(self.pattern, text):
-            raise BadParam(self.name, text, f"«{text}» no es un valor válido de «{self.name}»: {self.description}")
+            bounds = f" ({self.bounds(top)})" if self.bounds(top) else ""
+            raise BadParam(
+                self.name, text, f"«{text}» no es un valor válido de «{self.name}»: {self.description}{bounds}"
+            )
         if self.calendar and text not in ("ultimo", "penultimo"):
             try:
                 dt.date(*map(int, re.split(r"[-/]", text)))
             except ValueError:
                 raise BadParam(self.name, text, f"«{text}» no es una fecha del calendario")
         value = self.convert(text)
-        if self.minimum is not None and isinstance(value, int) and value < self.minimum:
-            raise BadParam(self.name, text, f"«{self.name}» debe ser al menos {self.minimum}")
+        hi = self.maximum if top is None else top
+        if isinstance(value, int) and (
+            (self.minimum is not None and value < self.minimum) or (hi is not None and value > hi and top is not None)
+        ):
+            raise BadParam(self.name, text, self.out_of_bounds(top))
         return value
 
     def above_maximum(self, value) -> bool:
@@ -75,12 +93,11 @@ def template_regex(template: str, params: dict, *, loose: bool = False) -> tuple
 
 def year(lo: int, hi: Optional[int], what: str, example: str = "2025") -> Param:
     # The example must answer 200 on every route using this parameter (tests/test_openapi.py checks it).
-    bounds = f"de {lo} a {hi}" if hi else f"desde {lo}"
     return Param(
         "año",
         r"[0-9]{4}",
         INTEGER,
-        f"año de cuatro cifras ({bounds}) {what}".strip(),
+        f"año de cuatro cifras {what}".strip(),
         minimum=lo,
         maximum=hi,
         convert=int,

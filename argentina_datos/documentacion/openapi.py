@@ -44,7 +44,7 @@ ERROR_SCHEMA = {
             "id); null si la ruta no existe o el error no es de un parámetro",
         },
     },
-    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» debe ser al menos 2016", "parametro": "año"},
+    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
 }
 
 # The error answers shared by every operation, referenced from each one.
@@ -230,6 +230,8 @@ def _parameter(p, served_maximum: Optional[int] = None) -> dict:
     if p.minimum is not None:
         schema["minimum"] = p.minimum
     description = p.description
+    if p.bounds(served_maximum):
+        description += f", {p.bounds(served_maximum)}"
     if p.maximum is not None:
         schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
         description += (
@@ -321,8 +323,9 @@ POR_FECHA = [
         "style": "form",
         "explode": True,
         "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio). "
-        "funcion sin agrupar es un 400",
+        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
+        f"{series.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
+        "de (1 + mensual / 100), no la suma). funcion sin agrupar es un 400",
         "schema": {
             "type": "object",
             "required": ["agrupar"],

@@ -94,16 +94,7 @@ class Responder:
                         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
                     return Answer(200, series.apply(data, query))
             endpoint, match = found or self.router.match(path)
-            values = endpoint.parse(match)
-            for p in endpoint.params:
-                top = (maxima or {}).get((endpoint.path, p.name))
-                if top is not None and values[p.name] > top:
-                    raise ApiError(
-                        400,
-                        f"«{p.name}» debe ser a lo sumo {top} (el último año con datos, "
-                        f"o el máximo de la especificación)",
-                        p.name,
-                    )
+            values = endpoint.parse(match, maxima)
             if query.fecha is not None and endpoint.versioned:
                 data = endpoint.versioned(conn, query.checked_fecha())
             else:

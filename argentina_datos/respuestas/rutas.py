@@ -43,11 +43,12 @@ class Endpoint:
         self.regex, self.literal_length = template_regex(self.path, params, loose=True)
         self.strict_regex = template_regex(self.path, params)[0]
 
-    def parse(self, match: re.Match) -> dict:
+    def parse(self, match: re.Match, maxima: Optional[dict] = None) -> dict:
+        """The path's values; ``maxima``: the largest value served per (route, parameter)."""
         values = {}
         for p in self.params:
             try:
-                values[p.name] = p.parse(match.group(group_name(p.name)))
+                values[p.name] = p.parse(match.group(group_name(p.name)), (maxima or {}).get((self.path, p.name)))
             except BadParam as e:
                 raise ApiError(400, str(e), e.param) from None
         return values

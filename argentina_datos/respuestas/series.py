@@ -74,6 +74,11 @@ def parse(query_string: bytes | str) -> Query:
     for name in ("desde", "hasta"):
         if name in values:
             _check_date(name, values[name])
+    if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
+        raise BadQuery(
+            "desde",
+            f"«desde» ({values['desde']}) es posterior a «hasta» ({values['hasta']}): no hay fechas entre ambas",
+        )
     _check_choice(values, "agrupar", PERIODS)
     _check_choice(values, "funcion", FUNCTIONS)
     _check_choice(values, "formato", FORMATS)
@@ -168,12 +173,22 @@ def group(records: list[dict], period: str, function: str) -> list[dict]:
                 record[key] = start
             elif key in numeric:
                 values = [m[key] for m in members if _is_number(m.get(key))]
-                record[key] = aggregate(values) if values else None
+                record[key] = rounded(aggregate(values)) if values else None
             else:
                 record[key] = first.get(key)
         out.append(record)
     out.sort(key=lambda r: r["fecha"])  # stable: series keep their order of first appearance
     return out
+
+
+# Aggregates are rounded to this many decimals: a mean or a sum of binary floats carries noise in the
+# last digits (1429.2049999999997, 81.90000000000002) that no published value has (upstream writes at
+# most 8 decimals), and a value already exact is left as it is (an integer stays an integer).
+DECIMALS = 10
+
+
+def rounded(value):
+    return round(value, DECIMALS) if type(value) is float else value
 
 
 def _mean(values: list) -> float:

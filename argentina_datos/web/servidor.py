@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
+from typing import Optional
 
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
@@ -92,11 +95,30 @@ def run_uvicorn(args) -> None:
     )
 
 
+def port_in_use(host: str, port: int) -> Optional[str]:
+    """Why the port cannot be taken, if it cannot.  granian binds with SO_REUSEPORT, so a second server
+    on a port already served started without error and the kernel split the requests between the two
+    (and their databases): a plain bind, without that option, tells."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # As the servers do: connections of a server that just stopped (TIME_WAIT) do not hold the port.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return "el puerto ya está en uso (¿otro serve-datos?); elija otro con --port"
+            return e.strerror or str(e)
+    return None
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="serve-datos", description="Sirve la base con Datasette y la API /v1.")
     p.add_argument("db", nargs="?", default="argentina.db", help="archivo SQLite (por defecto %(default)s)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8001)
+    p.add_argument(
+        "--host", default="127.0.0.1", help="dirección donde escuchar (por defecto %(default)s; 0.0.0.0: todas)"
+    )
+    p.add_argument("--port", type=int, default=8001, help="puerto donde escuchar (por defecto %(default)s)")
     p.add_argument(
         "--workers",
         type=int,
@@ -121,6 +143,10 @@ def main(argv=None) -> int:
         return 1
     if args.server not in SERVERS:  # argparse does not check a default taken from the environment
         print(f"error: ${SERVER_ENV} debe ser {' o '.join(SERVERS)}, no {args.server!r}", file=sys.stderr)
+        return 1
+    taken = port_in_use(args.host, args.port)
+    if taken:
+        print(f"error: no se puede escuchar en {args.host}:{args.port}: {taken}", file=sys.stderr)
         return 1
     # The server itself rather than `datasette serve`: no per-request access log (a large share of a
     # cached /v1 answer's cost), several workers. Each worker builds the app from these variables.
