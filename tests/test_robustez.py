@@ -118,6 +118,21 @@ async def test_bad_table_parameters_are_400(ds, page, args):
     assert_datasette_error(await ds.client.get(path), 400, path)
 
 
+@pytest.mark.parametrize("value", ["nonexistent", "\x00", '{"column": "nonexistent"}'])
+async def test_a_facet_on_a_missing_column_is_400_and_leaves_no_coroutine_unawaited(ds, value):
+    """Datasette runs a page's facets in turn: the first one failing left the others never awaited."""
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        response = await ds.client.get("/argentina/feriados.json", params={"_facet": value})
+        gc.collect()
+    assert response.status_code == 400
+    assert "la tabla feriados no tiene la columna" in response.json()["error"]
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
 @pytest.mark.parametrize("page", ["/argentina/fci_valores_vista", "/argentina/fci_valores_vista.json"])
 async def test_a_view_offset_that_is_not_a_number_is_400(ds, page):
     path = page + "?_next=abc"
