@@ -109,3 +109,35 @@ def test_bare_values():
 def test_nested_records_are_left_to_the_record_encoder():
     codec = Codec([Field("a", TEXT), Obj("b", [Field("c", INTEGER)])])
     assert codec.encode_columns([{"a": "x", "b": {"c": 1}}]) is None
+
+
+def test_a_records_own_key_order_comes_back_at_every_level():
+    """Upstream's key order is part of its JSON: a record whose keys come in another order than the
+    catalogue's (a declared key moved, an undeclared one in the middle, a nested object reordered) is
+    decoded in its own order; the column-at-a-time path leaves such records to the record-by-record one."""
+    from argentina_datos.almacen.registros import Codec
+    from argentina_datos.catalogo.esquema import NUMBER, TEXT, Field, Obj
+
+    codec = Codec(
+        [
+            Field("fecha", TEXT),
+            Field("valor", NUMBER),
+            Field("fuente", TEXT, optional=True),
+            Obj("meta", [Field("a", TEXT), Field("b", TEXT)], optional=True),
+        ]
+    )
+    records = [
+        {"fecha": "2025-01-01", "valor": 1, "fuente": "x"},  # the catalogue's order
+        {"fuente": "x", "fecha": "2025-01-02", "valor": 2.5},  # a declared key moved first
+        {"fecha": "2025-01-03", "nuevo": True, "valor": 3},  # an undeclared key in the middle
+        {"fecha": "2025-01-04", "valor": 4, "meta": {"b": "2", "a": "1"}},  # a nested object reordered
+    ]
+    for record in records:
+        row, _, _ = codec.encode(record)
+        decoded = codec.decode(row)
+        assert decoded == record and list(decoded) == list(record), (record, decoded)
+        if "meta" in record:
+            assert list(decoded["meta"]) == list(record["meta"])
+    flat = Codec([Field("fecha", TEXT), Field("valor", NUMBER)])
+    assert flat.encode_columns([{"fecha": "2025-01-01", "valor": 1}]) is not None
+    assert flat.encode_columns([{"valor": 1, "fecha": "2025-01-01"}]) is None

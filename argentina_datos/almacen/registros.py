@@ -79,14 +79,43 @@ class Deviation:
         return f"{where} es {_type_name(self.value)} ({shown})"
 
 
-def extra_json(deviations: Sequence[Deviation]) -> Optional[str]:
-    """The ``_extra`` value of a row: [path, value] to set, [path] to remove, in record order."""
-    kept = [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra]
+def extra_json(deviations: Sequence[Deviation], order: Optional[dict] = None) -> Optional[str]:
+    """The ``_extra`` value of a row: [path, value] to set, [path] to remove, in record order; then, when
+    the record's keys came in another order than the catalogue's, {"orden": {level: [keys]}} (a level is
+    the dotted path of a nested object, "" the record itself)."""
+    kept: list = [
+        [list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra
+    ]
+    if order:
+        kept.append({ORDER_KEY: order})
     return orjson.dumps(kept).decode() if kept else None
+
+
+ORDER_KEY = "orden"
+
+
+def _reorder(record: dict, order: dict) -> dict:
+    """``record`` with each level's keys in the order the source gave them."""
+    for level in sorted(order, key=len, reverse=True):  # the innermost objects first
+        parts = level.split(".") if level else []
+        parent, target = None, record
+        for part in parts:
+            parent, target = target, target[part]
+        keys = order[level]
+        ordered = {k: target[k] for k in keys if k in target}
+        ordered.update((k, v) for k, v in target.items() if k not in ordered)
+        if parent is None:
+            record = ordered
+        else:
+            parent[parts[-1]] = ordered
+    return record
 
 
 def apply_extra(record: Any, extra: str) -> Any:
     for entry in orjson.loads(extra):
+        if type(entry) is dict:
+            record = _reorder(record, entry[ORDER_KEY])
+            continue
         path = entry[0]
         if not path:
             record = entry[1]
@@ -145,6 +174,7 @@ class Codec:
             fields = [m for m in self.members if isinstance(m, Field)]
             names = [m.name for m in fields]
             self._keys = set(names)
+            self._names = tuple(names)
             getter = operator.itemgetter(*names)
             self._get = getter if len(names) > 1 else (lambda r, g=getter: (g(r),))
             self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in fields]
@@ -163,7 +193,7 @@ class Codec:
         if type(record) is not dict:
             dev = [Deviation((), WRONG_TYPE, record)]
             return (None,) * (self.width - 1) + (extra_json(dev),), [], dev
-        if self._simple and record.keys() == self._keys:
+        if self._simple and record.keys() == self._keys and tuple(record) == self._names:
             plain = self._get(record)
             if all(map(frozenset.__contains__, self._allowed, map(type, plain))):
                 if not self.track_ints:
@@ -174,12 +204,13 @@ class Codec:
         omitted: list[str] = []
         children: list = []
         deviations: list[Deviation] = []
-        self._encode_into(record, self.members, (), values, omitted, children, deviations)
+        order: dict[str, list] = {}
+        self._encode_into(record, self.members, (), values, omitted, children, deviations, order)
         if self.track_omitted:
             values.append(",".join(omitted) if omitted else None)
         if self.track_ints:
             values.append(self.ints_mask(values))
-        values.append(extra_json(deviations))
+        values.append(extra_json(deviations, order))
         return tuple(values), children, deviations
 
     def ints_mask(self, values: Sequence) -> Optional[int]:
@@ -227,6 +258,10 @@ class Codec:
         # that is one the catalogue does not declare.
         if sum(map(len, records)) != n * len(self.members) - absent:
             return None
+        # ... and each record's keys come in the catalogue's order (a few distinct orders to check).
+        for keys in set(map(tuple, records)):
+            if keys != tuple(k for k in self._names if k in keys):
+                return None
         if self.track_omitted:
             columns.append(omitted or [None] * n)
         if self.track_ints:
@@ -240,7 +275,7 @@ class Codec:
         columns.append([None] * n)
         return columns
 
-    def _encode_into(self, record, members, prefix, values, omitted, children, deviations):
+    def _encode_into(self, record, members, prefix, values, omitted, children, deviations, order):
         known = 0
         for m in members:
             path = prefix + (m.name,)
@@ -257,7 +292,7 @@ class Codec:
                 values.append(_scalar_value(m, v, path, deviations))
             elif isinstance(m, Obj):
                 if type(v) is dict:
-                    self._encode_into(v, m.fields, path, values, omitted, children, deviations)
+                    self._encode_into(v, m.fields, path, values, omitted, children, deviations, order)
                 else:
                     values.extend([None] * _width(m))
                     deviations.append(Deviation(path, WRONG_TYPE, v))
@@ -265,9 +300,14 @@ class Codec:
                 children.append((m, v))
             else:
                 deviations.append(Deviation(path, WRONG_TYPE, v))
+        declared = {m.name for m in members}
         if known != len(record):
-            declared = {m.name for m in members}
             deviations.extend(Deviation(prefix + (k,), UNDECLARED, v) for k, v in record.items() if k not in declared)
+        # Decoding gives the declared keys in the catalogue's order, then the undeclared ones: another
+        # order of the source is kept (upstream's key order is part of its JSON).
+        decoded = [m.name for m in members if m.name in record] + [k for k in record if k not in declared]
+        if list(record) != decoded:
+            order[".".join(prefix)] = list(record)
 
     # ---- decoding -----------------------------------------------------------
     def decode(self, row: Sequence, children: dict | None = None) -> Any:

@@ -172,7 +172,7 @@ class DatasetLoader:
             if type(data) is not dict or type(data.get(list_key)) is not (dict if keyed else list):
                 what = "el objeto por id" if keyed else "la lista"
                 raise BuildError(f"{name}: se esperaba un objeto con {what} «{list_key}»")
-            envelope = {k: v for k, v in data.items() if k not in self.claimed_lists}
+            envelope = envelope_of(data, list_key, self.claimed_lists)
             records = keyed_records(data[list_key], keyed) if keyed else data[list_key]
         elif self.dataset.single_record:
             if type(data) is not dict:
@@ -349,6 +349,16 @@ class DatasetLoader:
                 return None
             found = ids[value] = len(ids) + 1
         return found
+
+
+def envelope_of(data: dict, list_key: str, claimed: set) -> dict:
+    """What a file holds besides the lists datasets store.  When this dataset's list is not the file's
+    last key, it stays in its place as null: the answer ``{**envelope, list_key: records}`` then keeps
+    upstream's key order (/v1/diputados/recinto: asientos, then vacantes)."""
+    envelope = {k: v for k, v in data.items() if k not in claimed}
+    if list(data)[-1] != list_key and len(claimed & data.keys()) == 1:
+        envelope = {k: (None if k == list_key else v) for k, v in data.items() if k not in claimed or k == list_key}
+    return envelope
 
 
 def _claimed_lists(dataset: Dataset) -> set:

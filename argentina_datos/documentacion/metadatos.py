@@ -124,7 +124,9 @@ def extra_text() -> str:
     return (
         "Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
         "un campo obligatorio que faltaba), tal como llegó, en JSON: [[camino], valor] para poner y "
-        "[[camino]] para quitar. null = nada. Cada caso es también una fila de la tabla calidad."
+        "[[camino]] para quitar; al final, si las claves del registro venían en otro orden que el del "
+        'catálogo, {"orden": {nivel: [claves]}}. null = nada. Cada caso (salvo el orden) es también una fila de '
+        "la tabla calidad."
     )
 
 
