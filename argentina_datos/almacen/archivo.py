@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional
 from urllib.parse import quote
 
-from argentina_datos.almacen.tablas import BUILD_TABLE
+from argentina_datos.almacen.propias import CONSTRUCCION
 
 MAGIC = b"SQLite format 3\x00"
 
@@ -46,10 +46,12 @@ def problem(path: str | os.PathLike) -> Optional[str]:
     except sqlite3.Error as e:
         return f"no se puede abrir ({e})"
     try:
-        conn.execute(f"SELECT valor FROM {BUILD_TABLE} WHERE clave = 'huella'").fetchone()
+        conn.execute(f"SELECT valor FROM {CONSTRUCCION.name} WHERE clave = 'huella'").fetchone()
     except sqlite3.Error as e:
         if str(e).startswith("no such table"):
-            return f"no es una base de argentina-datos (le falta la tabla {BUILD_TABLE}); constrúyala con build-db"
+            return (
+                f"no es una base de argentina-datos (le falta la tabla {CONSTRUCCION.name}); constrúyala con build-db"
+            )
         return f"no se puede leer ({e})"
     finally:
         conn.close()

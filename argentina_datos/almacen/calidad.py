@@ -12,12 +12,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
 import orjson
 
-TABLE = "calidad"
+from argentina_datos.almacen.propias import CALIDAD, Finding
+
+TABLE = CALIDAD.name
 
 # The checks, as they appear in calidad.control.
 UNDECLARED = "campo no declarado"
@@ -43,19 +44,6 @@ AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCOD
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-@dataclass(frozen=True)
-class Finding:
-    tabla: str
-    control: str
-    ruta: Optional[str]  # the /v1 route of the file, when one file is at fault
-    registro: Optional[int]  # 1-based position of the record in that file
-    campo: Optional[str]
-    valor: Optional[str]  # the value as JSON text, cut to 200 characters
-    detalle: str
-    fecha: Optional[str] = None  # the day the finding is about (AAAA-MM-DD), when it is about one
-    serie: Optional[str] = None  # which series of the table ("casa=blue"), when the table holds several
-
-
 def unreadable(table: str, route: str, problem: str, kept: Optional[int]) -> Finding:
     """A file the source did not give today; ``kept``: how many records of it the previous build gave back."""
     if kept is None:
@@ -70,21 +58,6 @@ def as_json(value) -> str:
         return orjson.dumps(value).decode()[:200]
     except TypeError:
         return repr(value)[:200]
-
-
-def create_sql() -> str:
-    return (
-        f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, control TEXT NOT NULL, "
-        "ruta TEXT, registro INTEGER, campo TEXT, valor TEXT, detalle TEXT NOT NULL, fecha TEXT, serie TEXT)"
-    )
-
-
-def insert(db, findings: Iterable[Finding]) -> None:
-    db.executemany(
-        f"INSERT INTO {TABLE} (tabla, control, ruta, registro, campo, valor, detalle, fecha, serie) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(f.tabla, f.control, f.ruta, f.registro, f.campo, f.valor, f.detalle, f.fecha, f.serie) for f in findings],
-    )
 
 
 def summary(findings: Iterable[Finding]) -> list[str]:

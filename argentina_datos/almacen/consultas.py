@@ -8,6 +8,7 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTS, ROW_ID, Dataset
@@ -118,7 +119,7 @@ def query_for(table: str) -> RecordQuery:
 
 def envelope(conn: sqlite3.Connection, ruta: str) -> Optional[dict]:
     """The scalar fields of the envelope published at ``ruta`` (e.g. fechaActualizacion)."""
-    row = conn.execute("SELECT envoltorio FROM fuentes WHERE ruta = ? LIMIT 1", [ruta]).fetchone()
+    row = conn.execute(f"SELECT envoltorio FROM {FUENTES.name} WHERE ruta = ? LIMIT 1", [ruta]).fetchone()
     if row is None:
         return None
     return orjson.loads(row[0]) if row[0] else {}
@@ -126,7 +127,7 @@ def envelope(conn: sqlite3.Connection, ruta: str) -> Optional[dict]:
 
 def published(conn: sqlite3.Connection, ruta: str) -> bool:
     """Whether upstream published a file at ``ruta`` (an empty list is an answer, not a 404)."""
-    return conn.execute("SELECT 1 FROM fuentes WHERE ruta = ? LIMIT 1", [ruta]).fetchone() is not None
+    return conn.execute(f"SELECT 1 FROM {FUENTES.name} WHERE ruta = ? LIMIT 1", [ruta]).fetchone() is not None
 
 
 def table_exists(conn: sqlite3.Connection, table: str) -> bool:

@@ -14,11 +14,9 @@ from typing import Optional
 
 import orjson
 
-TABLE = "documentos"
+from argentina_datos.almacen.propias import DOCUMENTOS
 
-
-def create_sql() -> str:
-    return f"CREATE TABLE {TABLE} (ruta TEXT PRIMARY KEY, json TEXT NOT NULL)"
+TABLE = DOCUMENTOS.name
 
 
 def parse_check(name: str, body: bytes) -> int:

@@ -23,7 +23,6 @@ from argentina_datos.catalogo.esquema import (
 )
 
 # Written last by every build: its presence marks a database as an argentina-datos build.
-BUILD_TABLE = "_construccion"
 
 
 def quote(name: str) -> str:

@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Optional
 import orjson
 
 from argentina_datos.almacen import calidad
+from argentina_datos.almacen.propias import Fuente
 from argentina_datos.almacen.registros import keyed_records
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import DATASETS
@@ -30,20 +31,6 @@ from argentina_datos.construccion.fuentes import (
 
 class BuildError(RuntimeError):
     """Bad input: the message names the file or URL, the record and the problem."""
-
-
-@dataclass
-class Fuente:
-    ruta: str
-    tabla: str
-    archivo: str
-    registros: int
-    bytes: int
-    sha256: str
-    actualizado: Optional[str]
-    envoltorio: Optional[str]
-    etag: Optional[str] = None
-    modificado: Optional[str] = None  # HTTP Last-Modified
 
 
 @dataclass

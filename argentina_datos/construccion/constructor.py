@@ -22,8 +22,8 @@ from typing import Optional
 import sqlite_utils
 
 from argentina_datos import __version__
-from argentina_datos.almacen import calidad, documentos
-from argentina_datos.almacen.tablas import BUILD_TABLE, Layout, quote
+from argentina_datos.almacen import calidad, documentos, propias
+from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.construccion import derivadas, versiones
@@ -31,8 +31,6 @@ from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
 from argentina_datos.construccion.fuentes import (
-    ABSENT_TABLE,
-    FAILED_TABLE,
     DirectorySource,
     PreviousBuild,
     SourceError,
@@ -54,7 +52,7 @@ class Plan:
     source: Upstream  # with the versions that are no file of it (versiones.VersionedSource)
     files: list[tuple[Dataset, list[tuple[Source, str]]]] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
-    changes: list[tuple] = field(default_factory=list)
+    changes: list[propias.Cambio] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
     stale: dict[str, str] = field(default_factory=dict)  # dataset -> why it is read from the previous build
 
@@ -192,7 +190,7 @@ class Builder:
             return None
         try:
             with sqlite3.connect(f"file:{self.output}?mode=ro", uri=True) as con:
-                row = con.execute(f"SELECT valor FROM {BUILD_TABLE} WHERE clave = 'huella'").fetchone()
+                row = con.execute(f"SELECT valor FROM {propias.CONSTRUCCION.name} WHERE clave = 'huella'").fetchone()
             return row[0] if row else None
         except sqlite3.Error:
             return None
@@ -304,7 +302,7 @@ class Builder:
             if plan.documents:
                 self._load_documents(db, plan, fuentes, failed, report)
             elif self.keeps_documents:
-                db.execute(documentos.create_sql())
+                propias.DOCUMENTOS.create(sqlite_utils.Database(db))
             # a build that skipped anything is incomplete: the next run must not call it up to date
             self._finish(db, plan, loaded, fuentes, failed, fingerprint if report.complete else "", report)
             self._check(db, loaded)
@@ -330,8 +328,7 @@ class Builder:
         report.outcomes.append(outcome)
         start = time.perf_counter()
         advance = self._progress_for_table(documentos.TABLE, len(plan.documents))
-        db.execute("BEGIN")
-        db.execute(documentos.create_sql())
+        stored = []
         for route in plan.documents:
             name = plan.source.name(route)
             try:
@@ -339,7 +336,6 @@ class Builder:
                 documentos.parse_check(name, body)
             except (SourceError, ValueError) as e:
                 if not self.keep_going:
-                    db.execute("ROLLBACK")
                     raise BuildError(str(e)) from None
                 failed.append(("/" + route, str(e)))
                 previous = self.previous.body(route) if self.previous else None
@@ -351,13 +347,16 @@ class Builder:
                 outcome.skipped_files.append(f"{e} — se conserva la copia de la construcción anterior")
                 name, body = f"{name} (copia de la construcción anterior)", previous
             count = documentos.parse_check(name, body)
-            db.execute(f"INSERT INTO {documentos.TABLE} (ruta, json) VALUES (?, ?)", ["/" + route, body.decode()])
+            stored.append(propias.Documento("/" + route, body.decode()))
             fuentes.append(
                 Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
             )
             outcome.rows += 1
             advance(1)
-        db.execute("COMMIT")
+        lite = sqlite_utils.Database(db)
+        with lite.atomic():
+            propias.DOCUMENTOS.create(lite)
+            propias.DOCUMENTOS.write(lite, stored)
         outcome.seconds = time.perf_counter() - start
         self._say(outcome)
 
@@ -385,56 +384,26 @@ class Builder:
         audited = audit(db, layouts, self.today)
         report.findings.extend(audited)
         self._warn(audited)
-        db.execute(calidad.create_sql())
-        calidad.insert(db, report.findings)
-        db.execute(f"CREATE TABLE {ABSENT_TABLE} (ruta TEXT PRIMARY KEY, consultado TEXT NOT NULL)")
-        db.executemany(f"INSERT INTO {ABSENT_TABLE} VALUES (?, ?)", sorted(plan.source.absent.items()))
-        db.execute(f"CREATE TABLE {FAILED_TABLE} (ruta TEXT PRIMARY KEY, error TEXT NOT NULL, desde TEXT NOT NULL)")
         since = self.previous.failed if self.previous else {}
-        db.executemany(
-            f"INSERT OR REPLACE INTO {FAILED_TABLE} VALUES (?, ?, ?)",
-            [(ruta, error, since.get(ruta.lstrip("/"), self.today.isoformat())) for ruta, error in failed],
-        )
-        db.execute(versiones.create_sql())
-        db.executemany(
-            f"INSERT INTO {versiones.TABLE} (tabla, fecha, anterior, agregados, quitados, cambiados, clave) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            plan.changes,
-        )
-        db.execute(
-            "CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta TEXT NOT NULL, tabla TEXT NOT NULL, "
-            "archivo TEXT NOT NULL, registros INTEGER NOT NULL, bytes INTEGER NOT NULL, sha256 TEXT NOT NULL, "
-            "actualizado TEXT, envoltorio TEXT, etag TEXT, modificado TEXT, UNIQUE (ruta, tabla))"
-        )
-        db.executemany(
-            "INSERT INTO fuentes (ruta, tabla, archivo, registros, bytes, sha256, actualizado, envoltorio, etag, "
-            "modificado) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    f.ruta,
-                    f.tabla,
-                    f.archivo,
-                    f.registros,
-                    f.bytes,
-                    f.sha256,
-                    f.actualizado,
-                    f.envoltorio,
-                    f.etag,
-                    f.modificado,
-                )
-                for f in fuentes
+        own: dict[propias.OwnTable, list] = {
+            propias.CALIDAD: report.findings,
+            propias.AUSENTES: [propias.Ausente(*item) for item in sorted(plan.source.absent.items())],
+            # one row per route (the Senate's trips file is read by two datasets)
+            propias.FALLIDOS: list(
+                {r: propias.Fallido(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed}.values()
+            ),
+            propias.CAMBIOS: plan.changes,
+            propias.FUENTES: fuentes,
+            propias.CONSTRUCCION: [
+                propias.Dato("huella", fingerprint),
+                propias.Dato("fuente", self.source.description),
+                propias.Dato("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                propias.Dato("version", __version__),
             ],
-        )
-        db.execute(f"CREATE TABLE {BUILD_TABLE} (clave TEXT PRIMARY KEY, valor TEXT)")
-        db.executemany(
-            f"INSERT INTO {BUILD_TABLE} VALUES (?, ?)",
-            [
-                ("huella", fingerprint),
-                ("fuente", self.source.description),
-                ("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-                ("version", __version__),
-            ],
-        )
+        }
+        for own_table, rows in own.items():
+            own_table.create(lite)
+            own_table.write(lite, rows)
         db.execute("COMMIT")
         lite = sqlite_utils.Database(db)
         for layout in layouts:

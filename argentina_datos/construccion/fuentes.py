@@ -25,6 +25,7 @@ import httpx
 import orjson
 import sqlite_utils
 
+from argentina_datos.almacen.propias import AUSENTES, FALLIDOS, FUENTES
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
 from argentina_datos.respuestas.responder import Responder
@@ -180,15 +181,6 @@ class DirectorySource:
         return f"{st.st_size}:{st.st_mtime_ns}".encode()
 
 
-# Routes an HTTP build asked for and did not find (a deputy without a file of trips): an update
-# asks for them again only once they are ``settle_days`` old, so a daily no-change update makes
-# almost only conditional requests.
-ABSENT_TABLE = "_ausentes"
-# Routes a build could not read (an HTTP 500, a page of HTML, a file cut short): every later build asks
-# for them again, however old their date, until one reads them.
-FAILED_TABLE = "_fallidos"
-
-
 class PreviousBuild:
     """The database a build replaces: which files it read, with their validators (ETag,
     Last-Modified) and checksums, which it could not read, and each file itself, which is its
@@ -204,20 +196,23 @@ class PreviousBuild:
         self._responder: Optional[Responder] = None
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-            columns = {r[1] for r in conn.execute("PRAGMA table_info(fuentes)")}
+            columns = {r[1] for r in conn.execute(f"PRAGMA table_info({FUENTES.name})")}
             etag = "etag" if "etag" in columns else "NULL"
             modified = "modificado" if "modificado" in columns else "NULL"
             for ruta, tabla, e, m, sha in conn.execute(
-                f"SELECT ruta, tabla, {etag}, {modified}, sha256 FROM fuentes ORDER BY id"
+                f"SELECT ruta, tabla, {etag}, {modified}, sha256 FROM {FUENTES.name} ORDER BY id"
             ):
                 route = ruta.lstrip("/")
                 self.files[route] = (e, m, sha)
                 self.tables.setdefault(tabla, []).append(route)
             lite = sqlite_utils.Database(conn)
-            if lite[ABSENT_TABLE].exists():
-                self.absent = dict(conn.execute(f"SELECT ruta, consultado FROM {ABSENT_TABLE}"))
-            if lite[FAILED_TABLE].exists():
-                self.failed = {r.lstrip("/"): d for r, d in conn.execute(f"SELECT ruta, desde FROM {FAILED_TABLE}")}
+            # Routes an HTTP build asked for and did not find: an update asks for them again only once they
+            # are ``settle_days`` old, so a daily no-change update makes almost only conditional requests.
+            if lite[AUSENTES.name].exists():
+                self.absent = dict(conn.execute(f"SELECT ruta, consultado FROM {AUSENTES.name}"))
+            # Routes a build could not read: every later build asks for them again, whatever their date.
+            if lite[FALLIDOS.name].exists():
+                self.failed = {r.lstrip("/"): d for r, d in conn.execute(f"SELECT ruta, desde FROM {FALLIDOS.name}")}
             self._conn = conn
         except sqlite3.Error:
             self.files, self.tables = {}, {}

@@ -23,10 +23,10 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen.propias import FUENTES, Cambio
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
 
-TABLE = "cambios"
 # Fields that name a record when the dataset declares no key (a bank's rate, a token's yield).
 NAMING_FIELDS = ("entidad", "token", "nombre", "banco", "id")
 
@@ -85,7 +85,7 @@ def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
         dates = [
             r[0]
             for r in conn.execute(
-                "SELECT DISTINCT substr(ruta, -10) FROM fuentes WHERE tabla = ? ORDER BY 1", [history.table]
+                f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
             )
         ]
         # A build from before NUMBER columns were REAL has no _enteros column: its integers are INTEGER.
@@ -187,16 +187,8 @@ class VersionedSource:
 
 
 # ---- what changed between versions -----------------------------------------------------
-def create_sql() -> str:
-    return (
-        f"CREATE TABLE {TABLE} (id INTEGER PRIMARY KEY, tabla TEXT NOT NULL, fecha TEXT NOT NULL, "
-        "anterior TEXT, agregados INTEGER NOT NULL, quitados INTEGER NOT NULL, cambiados INTEGER NOT NULL, "
-        "clave TEXT)"
-    )
-
-
-def changes(history: Dataset, versions: list[Version], source) -> list[tuple]:
-    """(tabla, fecha, anterior, agregados, quitados, cambiados, clave) for each version against the one before."""
+def changes(history: Dataset, versions: list[Version], source) -> list[Cambio]:
+    """Each version against the one before: records added, removed and changed (the cambios table)."""
     out = []
     previous: Optional[list] = None
     previous_date: Optional[str] = None
@@ -207,7 +199,7 @@ def changes(history: Dataset, versions: list[Version], source) -> list[tuple]:
             continue
         key = _key(base_of(history), records)
         added, removed, changed = compare(previous, records, key) if previous is not None else (len(records), 0, 0)
-        out.append((history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
+        out.append(Cambio(history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
         previous, previous_date = records, v.date
     return out
 

@@ -23,6 +23,7 @@ from typing import Iterator, Optional
 
 import yaml
 
+from argentina_datos.almacen import propias
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENTAJE
 from argentina_datos.catalogo.esquema import (
@@ -322,6 +323,8 @@ def catalogue_tables() -> dict[str, dict]:
         tables.update(dataset_tables(dataset))
     for derived in DERIVED_TABLES:
         tables[derived.table] = derived_table(derived)
+    # The build's own tables, as almacen/propias.py declares them.
+    tables.update((own.name, own.metadata()) for own in propias.TABLES)
     return tables
 
 

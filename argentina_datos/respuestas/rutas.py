@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
+from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.registros import keyed_object
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
@@ -152,7 +153,7 @@ def versioned_answer(history: Dataset, with_envelope: bool):
     def answer(conn: sqlite3.Connection, fecha: str):
         # The versions are the files the build stored (fuentes), an empty list among them.
         found = conn.execute(
-            "SELECT max(substr(ruta, -10)) FROM fuentes WHERE tabla = ? AND substr(ruta, -10) <= ?",
+            f"SELECT max(substr(ruta, -10)) FROM {FUENTES.name} WHERE tabla = ? AND substr(ruta, -10) <= ?",
             [history.table, fecha],
         ).fetchone()
         if not found or found[0] is None:

@@ -14,11 +14,12 @@ import json
 from datasette import hookimpl
 from markupsafe import Markup
 
+from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
 from argentina_datos.documentacion.metadatos import code_html
 
 INTERNAL = "Tablas de la construcción"
-INTERNAL_TABLES = ("fuentes", "calidad", "documentos")
+INTERNAL_TABLES = tuple(own.name for own in propias.TABLES)
 SUMMARY_CHARS = 240
 
 

@@ -7,7 +7,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
-from argentina_datos.almacen.tablas import BUILD_TABLE as MARKER_TABLE
+from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import series
 from argentina_datos.web import recarga
@@ -75,7 +75,7 @@ class V1Middleware:
                 for db_name, db in self.datasette.databases.items():
                     if db_name.startswith("_"):
                         continue
-                    if await db.table_exists(MARKER_TABLE):
+                    if await db.table_exists(CONSTRUCCION.name):
                         name = db_name
                         break
             self._database = self.datasette.get_database(name) if name else False

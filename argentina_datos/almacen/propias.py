@@ -1,0 +1,271 @@
+"""The build's own tables, declared once: each is a dataclass of its rows, whose fields carry their
+column's description, with the table's name, key and description.  The builder creates and fills
+them with sqlite-utils (``OwnTable.create``, ``OwnTable.write``); documentacion/metadatos.py writes
+their metadata from here (``OwnTable.metadata``); the readers name them by these declarations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional, Sequence
+
+import sqlite_utils
+
+SOURCE = "argentina-datos"
+
+
+def column(description: str, default: Any = dataclasses.MISSING) -> Any:
+    """A row field and its column's description."""
+    return field(default=default, metadata={"description": description})
+
+
+@dataclass(frozen=True)
+class OwnTable:
+    name: str
+    row: type  # the dataclass of its rows
+    title: str
+    description: str
+    pk: Optional[str] = None
+    id_description: str = ""  # with pk "id" not among the row's fields: an INTEGER PRIMARY KEY numbering rows
+    unique: Sequence[str] = ()
+    label_column: Optional[str] = None
+    facets: Sequence[str] = ()
+    source: str = SOURCE
+    source_url: Optional[str] = None
+
+    def fields(self) -> list[dataclasses.Field]:
+        return list(dataclasses.fields(self.row))
+
+    def columns(self) -> dict[str, type]:
+        hints = typing.get_type_hints(self.row)
+        out: dict[str, type] = {"id": int} if self.pk == "id" and "id" not in hints else {}
+        for f in self.fields():
+            hint = hints[f.name]
+            out[f.name] = next((a for a in typing.get_args(hint) if a is not type(None)), hint)
+        return out
+
+    def not_null(self) -> set[str]:
+        hints = typing.get_type_hints(self.row)
+        return {f.name for f in self.fields() if type(None) not in typing.get_args(hints[f.name])}
+
+    def create(self, db: sqlite_utils.Database) -> None:
+        table = db.table(self.name)
+        table.create(self.columns(), pk=self.pk, not_null=self.not_null())
+        if self.unique:
+            table.create_index(list(self.unique), unique=True)
+
+    def write(self, db: sqlite_utils.Database, rows: Iterable) -> None:
+        db.table(self.name).insert_all((dataclasses.asdict(r) for r in rows), batch_size=1000)
+
+    def metadata(self) -> dict:
+        """This table's entry in metadata.yml."""
+        columns = {"id": self.id_description} if self.id_description else {}
+        columns.update({f.name: f.metadata["description"] for f in self.fields()})
+        out: dict[str, Any] = {"title": self.title, "description": self.description, "source": self.source}
+        if self.source_url:
+            out["source_url"] = self.source_url
+        if self.label_column:
+            out["label_column"] = self.label_column
+        if self.facets:
+            out["facets"] = list(self.facets)
+        out["columns"] = columns
+        return out
+
+
+# ---- the tables --------------------------------------------------------------------------------
+UPSTREAM = ("ArgentinaDatos", "https://api.argentinadatos.com")
+
+
+@dataclass(frozen=True)
+class Fuente:
+    """A file the build read."""
+
+    ruta: str = column("Ruta /v1 que sirve este archivo (sin parámetros reemplazados, tal como la publica la fuente).")
+    tabla: str = column("Tabla de esta base donde quedaron sus registros.")
+    archivo: str = column("Ubicación del archivo leído (ruta local o URL).")
+    registros: int = column("Cantidad de registros del archivo.")
+    bytes: int = column("Tamaño del archivo, en bytes.")
+    sha256: str = column("Huella SHA-256 del contenido del archivo (hexadecimal).")
+    actualizado: Optional[str] = column(
+        "Fecha de actualización que declara el propio archivo (fechaActualizacion o actualizado de su envoltorio); "
+        "null = el archivo no la declara."
+    )
+    envoltorio: Optional[str] = column(
+        "Campos del objeto que envuelve la lista de registros (sin la lista), como texto JSON; null si el archivo es "
+        "una lista sin envoltorio. Si la lista no es la última clave del archivo, queda en su lugar con valor null, "
+        "para que /v1 devuelva las claves en el orden de upstream."
+    )
+    etag: Optional[str] = column(
+        "ETag con que la fuente HTTP sirvió el archivo; la próxima actualización lo manda en If-None-Match y, si no "
+        "cambió (304), no lo vuelve a descargar. null desde un directorio.",
+        None,
+    )
+    modificado: Optional[str] = column(
+        "Last-Modified con que la fuente HTTP sirvió el archivo (If-Modified-Since); null desde un directorio.", None
+    )
+
+
+FUENTES = OwnTable(
+    "fuentes",
+    Fuente,
+    "Archivos leídos",
+    "Un registro por archivo de la fuente leído al construir la base: de qué ruta /v1 viene, a qué tabla fue, "
+    "cuántos registros trajo y su huella. Sirve para saber de cuándo es cada dato.",
+    pk="id",
+    id_description="Número del archivo en el orden en que se leyó.",
+    unique=("ruta", "tabla"),
+    label_column="ruta",
+    facets=("tabla",),
+    source=UPSTREAM[0],
+    source_url=UPSTREAM[1],
+)
+
+
+@dataclass(frozen=True)
+class Documento:
+    ruta: str = column("Ruta /v1 del archivo.")
+    json: str = column("El archivo completo, como texto JSON.")
+
+
+DOCUMENTOS = OwnTable(
+    "documentos",
+    Documento,
+    "Archivos sin tabla todavía",
+    "Archivos que la fuente publica y que el catálogo todavía no describe como tabla (rutas nuevas de upstream), "
+    "guardados enteros, tal como llegaron: la API /v1 responde su ruta con este texto. Para consultarlos con SQL, "
+    "las funciones json_extract y json_each de SQLite.",
+    pk="ruta",
+    label_column="ruta",
+    source=UPSTREAM[0],
+    source_url=UPSTREAM[1],
+)
+
+
+@dataclass(frozen=True)
+class Cambio:
+    tabla: str = column("Tabla *_historico de las versiones.")
+    fecha: str = column("Fecha de la versión (AAAA-MM-DD).")
+    anterior: Optional[str] = column("Fecha de la versión anterior; null para la primera.")
+    agregados: int = column("Registros que no estaban en la versión anterior.")
+    quitados: int = column("Registros de la versión anterior que ya no están.")
+    cambiados: int = column("Registros que siguen (misma clave) con algún valor distinto.")
+    clave: Optional[str] = column(
+        "Campo que identifica un registro entre versiones (entidad, token, ...); null = se compararon registros "
+        "enteros (entonces un cambio cuenta como un quitado y un agregado)."
+    )
+
+
+CAMBIOS = OwnTable(
+    "cambios",
+    Cambio,
+    "Cambios entre versiones",
+    "Para cada conjunto que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, "
+    "préstamos, ...): qué cambió de una versión guardada a la siguiente. Las versiones están en las tablas "
+    "*_historico; /v1/<ruta>?fecha=AAAA-MM-DD responde la vigente ese día.",
+    pk="id",
+    id_description="Número de la fila.",
+    facets=("tabla",),
+)
+
+
+@dataclass(frozen=True)
+class Fallido:
+    ruta: str = column("Ruta del archivo en /v1.")
+    error: str = column("Por qué no se pudo leer, con el archivo o la URL.")
+    desde: str = column("Primer día (AAAA-MM-DD) en que una construcción no pudo leerlo; sigue igual mientras falle.")
+
+
+FALLIDOS = OwnTable(
+    "_fallidos",
+    Fallido,
+    "Archivos que no se pudieron leer",
+    "Archivos que esta construcción no pudo leer (un error HTTP, una página HTML en lugar de JSON, un archivo "
+    "cortado) con `--keep-going`. Su ruta responde lo que tenía la construcción anterior (ver `calidad`, control "
+    "«archivo ilegible»), y la construcción siguiente los vuelve a pedir, sea cual sea su fecha, hasta leerlos.",
+    pk="ruta",
+)
+
+
+@dataclass(frozen=True)
+class Ausente:
+    ruta: str = column("Ruta pedida, sin la barra inicial.")
+    consultado: str = column("Día (AAAA-MM-DD) en que se pidió y no estaba.")
+
+
+AUSENTES = OwnTable(
+    "_ausentes",
+    Ausente,
+    "Rutas consultadas sin archivo",
+    "Rutas que una construcción por HTTP pidió y la fuente no tenía (un diputado sin archivo de viajes, un día sin "
+    "listado). La actualización siguiente no las vuelve a pedir hasta que tengan 7 días, así una actualización sin "
+    "cambios hace casi sólo pedidos condicionales.",
+    pk="ruta",
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something the build found odd in the source's data, and kept as it came."""
+
+    tabla: str = column("Tabla de esta base donde está el dato.")
+    control: str = column(
+        "Qué se encontró: campo no declarado, tipo inesperado, falta un campo obligatorio, null donde no se espera, "
+        "fecha imposible, clave repetida, no coincide con su archivo, archivo ilegible (al cargar); compra mayor que "
+        "venta, faltan días, serie detenida, salto, cambio de unidad, dos valores para una fecha, codificación rota "
+        "(la auditoría)."
+    )
+    ruta: Optional[str] = column(
+        "Ruta /v1 del archivo donde está el registro; null cuando el hallazgo abarca varios archivos."
+    )
+    registro: Optional[int] = column("Posición del registro en ese archivo (1 = primero); null cuando abarca varios.")
+    campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).")
+    valor: Optional[str] = column("El valor tal como llegó, como texto JSON (cortado a 200 caracteres).")
+    detalle: str = column("El hallazgo explicado en una frase.")
+    fecha: Optional[str] = column(
+        "Día (AAAA-MM-DD) del hallazgo de la auditoría: el primer día que falta, el último valor de una serie "
+        "detenida, el día del salto; null en los hallazgos de un registro.",
+        None,
+    )
+    serie: Optional[str] = column(
+        "Qué serie de la tabla (casa=blue, moneda=USD) cuando la tabla guarda varias; null si guarda una sola.", None
+    )
+
+
+CALIDAD = OwnTable(
+    "calidad",
+    Finding,
+    "Calidad de los datos",
+    "Lo que la construcción encontró raro en los datos de la fuente y guardó igual, tal como llegó (la API /v1 lo "
+    "devuelve intacto). Al cargar cada archivo: un campo que el catálogo no declara, un valor de otro tipo, un campo "
+    "obligatorio que falta, un null donde no se espera, una fecha que no existe, registros con la misma clave, un "
+    "archivo que no se pudo leer. Al terminar, una auditoría de las tablas construidas: compra mayor que venta, días "
+    "hábiles (o meses) sin dato, series detenidas, saltos, cambios de unidad (fracción / porcentaje), dos valores "
+    "para una fecha y texto con la codificación rota. Una fila por hallazgo; la consulta calidad_resumen los cuenta "
+    "y el README («Cómo leer la tabla calidad») explica cada control y su umbral.",
+    pk="id",
+    id_description="Número del hallazgo.",
+    label_column="detalle",
+    facets=("tabla", "control"),
+)
+
+
+@dataclass(frozen=True)
+class Dato:
+    clave: str = column("Qué dato es: huella, fuente, construido (fecha y hora UTC, AAAA-MM-DDTHH:MM:SSZ) o version.")
+    valor: Optional[str] = column("Su valor, como texto.")
+
+
+CONSTRUCCION = OwnTable(
+    "_construccion",
+    Dato,
+    "Construcción de la base",
+    "Datos de la construcción de este archivo: de qué fuente, cuándo y con qué versión. La huella permite saltear "
+    "una reconstrucción cuando ni la fuente ni el código cambiaron.",
+    pk="clave",
+    label_column="clave",
+)
+
+# In the order the database page lists them.
+TABLES = (FUENTES, DOCUMENTOS, CAMBIOS, FALLIDOS, AUSENTES, CALIDAD, CONSTRUCCION)
