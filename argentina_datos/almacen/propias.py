@@ -7,6 +7,7 @@ their metadata from here (``OwnTable.metadata``); the readers name them by these
 from __future__ import annotations
 
 import dataclasses
+import operator
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
@@ -57,7 +58,14 @@ class OwnTable:
             table.create_index(list(self.unique), unique=True)
 
     def write(self, db: sqlite_utils.Database, rows: Iterable) -> None:
-        db.table(self.name).insert_all((dataclasses.asdict(r) for r in rows), batch_size=1000)
+        # The rows' values in field order through executemany: sqlite-utils' insert_all wants dicts, and
+        # dataclasses.asdict deep-copies each row (0.5 s of a build for the 12,500 rows of fuentes).
+        names = [f.name for f in self.fields()]
+        values = operator.attrgetter(*names) if len(names) > 1 else (lambda r, g=operator.attrgetter(names[0]): (g(r),))
+        columns = ", ".join(f'"{n}"' for n in names)
+        sql = f'INSERT INTO "{self.name}" ({columns}) VALUES ({", ".join("?" * len(names))})'
+        with db.atomic():
+            db.conn.executemany(sql, map(values, rows))
 
     def metadata(self) -> dict:
         """This table's entry in metadata.yml."""

@@ -9,6 +9,7 @@ is written without a leading slash, e.g. ``v1/feriados/2025``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import os
 import re
@@ -91,7 +92,13 @@ class Upstream(Protocol):
 
 
 def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
-    return template_regex(source.route, params)[0]
+    return _compiled(source.route, tuple(params.values()))
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(route: str, params: tuple[Param, ...]) -> re.Pattern:
+    # Asked for every file of a dataset (12,500 times a build): compiled once per pattern.
+    return template_regex(route, {p.name: p for p in params})[0]
 
 
 def partition_values(dataset: Dataset, source: Source, route: str) -> dict:
@@ -150,17 +157,19 @@ class DirectorySource:
         regex = _pattern_regex(source, {p.name: p for p in dataset.partitions})
         return [r for r in routes if regex.fullmatch(r)]
 
-    def path(self, route: str, history: bool = False) -> Path:
+    def path(self, route: str, history: bool = False) -> str:
+        # Plain strings: pathlib's parsing cost 0.6 s of a build (four calls for each of 12,500 files).
         if history:
             if self.history is None:
                 raise SourceError(f"{route}: se pidió una versión pasada sin directorio de historia")
-            return self.history / (route + ".json")
-        return self.root / route / "index.json"
+            return f"{self.history}/{route}.json"
+        return f"{self.root}/{route}/index.json"
 
     def read(self, route: str, history: bool = False) -> bytes:
         path = self.path(route, history)
         try:
-            return path.read_bytes()
+            with open(path, "rb") as f:
+                return f.read()
         except OSError as e:
             raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
 
@@ -175,7 +184,7 @@ class DirectorySource:
         as make and rsync decide (reading and hashing every file took ~0.5 s of each rebuild)."""
         path = self.path(route, history)
         try:
-            st = path.stat()
+            st = os.stat(path)
         except OSError as e:
             raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
         return f"{st.st_size}:{st.st_mtime_ns}".encode()
