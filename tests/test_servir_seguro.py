@@ -105,6 +105,7 @@ def test_serve_datos_refuses_a_broken_file_in_one_line(good, tmp_path, server):
 async def test_the_hot_switch_keeps_the_good_database_when_the_new_file_is_broken(good, tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(recarga, "CHECK_EVERY", 0.0)
     ds = datasette_for(good)
+    await ds.invoke_startup()  # as a server does before its first request (lifespan)
     assert (await ds.client.get("/" + UVA)).json() == RECORDS
     for name, (path, _) in broken_files(good, tmp_path / "malos").items():
         if path.is_dir():
@@ -117,6 +118,12 @@ async def test_the_hot_switch_keeps_the_good_database_when_the_new_file_is_broke
         assert r.status_code == 200 and r.json() == RECORDS[1:], name
         assert ds.databases["argentina"] is database, name  # no switch
         assert any("no se cambia a la base nueva" in m for m in caplog.messages), name
+        # Datasette's pages too, from every one of its SQL threads (each opened its connection at
+        # startup, while the path named the good file: lazily it would open the broken one)
+        sql = "/argentina.json?_shape=array&sql=select+fecha,+valor+from+uva+order+by+fecha"
+        pages = await asyncio.gather(*(ds.client.get(sql) for _ in range(6)))
+        assert [p.status_code for p in pages] == [200] * 6, name
+        assert all(p.json() == RECORDS for p in pages), (name, pages[0].json())
         caplog.clear()
     # a complete build is switched to as before
     build(tmp_path / "fuente", tmp_path / "buena.db", RECORDS[:1])

@@ -8,7 +8,10 @@ requests already running finish on the old file, every later one reads the new f
 /v1 plugin drops its answers cached from the old one.
 
 A new file that is not a complete build (almacen/archivo.py: cut short, not SQLite, empty) is not
-switched to: the server keeps the good one.  A file copied over the served one in place keeps its
+switched to: the server keeps the good one.  For that, a database served from a file opens its
+connection on every one of Datasette's SQL threads at once (at startup and right after a switch):
+Datasette opens them lazily, by path, and a thread's first query after the path changed would
+otherwise read the new file, good or not.  A file copied over the served one in place keeps its
 inode, and is seen by its size and modification time; but the old connections then read pages of
 the new file while it is being written: replace the file by renaming a complete one over it (as
 build-db does), never in place.
@@ -19,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
+import threading
 import time
 import weakref
 from typing import Optional
@@ -40,6 +45,7 @@ class Watcher:
         self.last_look = 0.0
         self.files: dict[int, tuple] = {}  # id(database) -> identity (_identity) of the file it reads
         self.refused: dict[str, tuple] = {}  # path -> identity of a file found unservable (said once)
+        self.to_open: list[str] = []  # databases switched to, their connections not yet opened everywhere
 
     def look(self, datasette, force: bool = False) -> bool:
         """Swap every immutable database whose path now names another file; True if any."""
@@ -73,6 +79,7 @@ class Watcher:
         return False
 
     def _swap(self, datasette, name: str, old: Database, identity: tuple) -> None:
+        self.to_open.append(name)
         new = ServedDatabase(datasette, path=old.path, is_mutable=False)
         new.name, new.route = old.name, old.route
         databases = dict(datasette.databases)
@@ -106,18 +113,55 @@ def _identity(path: str) -> Optional[tuple]:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+async def open_on_every_thread(datasette, db: Database) -> None:
+    """Open ``db``'s connection on each of Datasette's SQL threads now, while its path names its file.
+    Each thread runs one task that waits for the others, so that the tasks land on distinct threads;
+    threads busy with a long query past the timeout open theirs later, as before."""
+    threads = datasette.setting("num_sql_threads")
+    if not threads or datasette.executor is None or not db.path:
+        return
+    barrier = threading.Barrier(threads)
+
+    def hold(conn) -> None:
+        try:
+            barrier.wait(timeout=5)
+        except threading.BrokenBarrierError:
+            pass
+
+    try:
+        await asyncio.gather(*(db.execute_fn(hold) for _ in range(threads)))
+    except sqlite3.Error as e:  # an unreadable file: the requests answer it as a 503
+        log.warning("no se pudo abrir %s: %s", db.path, e)
+
+
+async def open_switched(datasette) -> None:
+    watcher = _watchers.get(datasette)
+    while watcher is not None and watcher.to_open:
+        db = datasette.databases.get(watcher.to_open.pop())
+        if db is not None:
+            await open_on_every_thread(datasette, db)
+
+
 @hookimpl
 def startup(datasette):
-    # Which file each database reads is noted now, before anything can replace it.
+    # Which file each database reads is noted now, before anything can replace it, and each one's
+    # connections are opened on that file.
     look(datasette, force=True)
+
+    async def open_all():
+        for db in list(datasette.databases.values()):
+            if db.path and not db.is_mutable:
+                await open_on_every_thread(datasette, db)
+
+    return open_all
 
 
 def wrap(datasette, app):
     """Every request first looks whether a new build replaced the file (order: web.capas)."""
 
     async def looking(scope, receive, send):
-        if scope["type"] == "http":
-            look(datasette)
+        if scope["type"] == "http" and look(datasette):
+            await open_switched(datasette)
         await app(scope, receive, send)
 
     return looking
