@@ -1,7 +1,8 @@
 """One dataset of the catalogue, from its files to its tables: the loader the builder runs per dataset.
 
-It reads each file of the dataset from the source, turns its records into rows with the dataset's
-codec, writes them with their child and lookup tables, and notes every file in `fuentes`.
+It reads each file of the dataset from the source, checks it is a list of records (or the object
+that holds them), hands the records to the dataset's RowWriter (almacen/filas.py: records to rows),
+notes every file in `fuentes` and reports what it could not read.
 """
 
 from __future__ import annotations
@@ -9,15 +10,15 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass, field
-from itertools import repeat
-from typing import Callable, Iterable, Optional
+from typing import Callable, Optional
 
 import orjson
 
 from argentina_datos.almacen import calidad
+from argentina_datos.almacen.filas import RowWriter
 from argentina_datos.almacen.propias import Fuente
 from argentina_datos.almacen.registros import keyed_records
-from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
+from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import DATASETS
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion.fuentes import (
@@ -76,22 +77,19 @@ class DatasetLoader:
         self.source = source
         self.progress = progress
         self.keep_going = keep_going
-        self.dates = dates or calidad.DateChecker()
-        self.next_id = {c.table: 1 for c in self.layout.all_children()}
-        self.next_id[self.layout.table] = 1
-        self.lookup_ids: dict[str, dict] = {c: {} for c in self.layout.lookups}
-        self.children_by_member = {id(c.member): c for c in self.layout.all_children()}
+        self.rows = RowWriter(db, self.layout, dates or calidad.DateChecker())
         self.fuentes: list[Fuente] = []
-        self.findings: list[calidad.Finding] = []
         self.skipped_files: list[str] = []
         self.failed: list[tuple[str, str]] = []  # (route, why) of each file that could not be read
-        self._date_columns = _date_positions(self.layout.codec)
         self._route = ""
         self.claimed_lists = _claimed_lists(dataset)
 
+    @property
+    def findings(self) -> list[calidad.Finding]:
+        return self.rows.findings
+
     def load(self, routes) -> int:
-        for statement in self.layout.create_sql():
-            self.db.execute(statement)
+        self.rows.create_tables()
         total = 0
         for src, route in routes:
             self.db.execute("SAVEPOINT archivo")
@@ -122,16 +120,12 @@ class DatasetLoader:
                 self.db.execute("ROLLBACK TO anterior")
             self.db.execute("RELEASE anterior")
         finding = calidad.unreadable(self.layout.table, self._route, problem, kept)
-        self.findings.append(finding)
+        self.rows.findings.append(finding)
         self.skipped_files.append(problem if kept is None else f"{problem} — {finding.detalle.rsplit(': ', 1)[1]}")
         return kept or 0
 
     def finish(self) -> None:
-        for column, ids in self.lookup_ids.items():
-            self.db.executemany(
-                f"INSERT INTO {quote(self.layout.lookup_table(column))} (id, {quote(column)}) VALUES (?, ?)",
-                [(i, v) for v, i in ids.items()],
-            )
+        self.rows.finish()
 
     # ---- one file --------------------------------------------------------------
     def _load_file(self, src, route: str, previous_body: Optional[bytes] = None) -> int:
@@ -169,7 +163,7 @@ class DatasetLoader:
             if type(data) is not list:
                 raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
             records = data
-        self._insert(records, partition_values(self.dataset, src, route))
+        self.rows.write(records, partition_values(self.dataset, src, route), self._route)
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
@@ -188,154 +182,6 @@ class DatasetLoader:
             )
         )
         return len(records)
-
-    def _insert(self, records: list, partitions: dict) -> None:
-        layout = self.layout
-        prefix = [
-            self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
-            for p in layout.partition_only
-        ]
-        shared = {p.name: partitions[p.name] for p in self.dataset.partitions if p not in layout.partition_only}
-        if not layout.has_children:
-            columns = layout.codec.encode_columns(records)
-            if columns is not None and self._insert_columns(records, prefix, shared, columns):
-                return
-        field_lookups = [i for i, c in enumerate(layout.field_columns) if c in layout.lookups]
-        derived = [c.compute for c in self.dataset.derived.values()]
-        ordered = self.dataset.ordered
-        rows = []
-        child_rows: dict[str, list] = {}
-        encoded = []
-        for i, record in enumerate(records):
-            values, children, deviations = layout.codec.encode(record)
-            encoded.append(values)
-            for d in deviations:
-                self._report(d.problem, i, d.field or None, d.value, d.describe())
-            for name, expected in shared.items():
-                if type(record) is dict and record.get(name) != expected:
-                    self._report(
-                        calidad.PARTITION_MISMATCH,
-                        i,
-                        name,
-                        record.get(name),
-                        f"«{name}» vale {record.get(name)!r} pero el archivo es de {expected!r}",
-                    )
-            if field_lookups:
-                looked_up = list(values)
-                for j in field_lookups:
-                    looked_up[j] = self._lookup(layout.field_columns[j], looked_up[j])
-                values = tuple(looked_up)
-            row = prefix + [i] if ordered else list(prefix)
-            if layout.has_children:
-                parent_id = self.next_id[layout.table]
-                self.next_id[layout.table] += 1
-                row.insert(0, parent_id)
-                self._collect_children(children, parent_id, child_rows, (), i)
-            row.extend(values)
-            for fn in derived:
-                row.append(_derive(fn, record))
-            rows.append(row)
-        self._check_dates(layout.codec, encoded, None)
-        cols = layout.insert_columns
-        self.db.executemany(
-            f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
-            rows,
-        )
-        for child in layout.all_children():
-            if child.table in child_rows:
-                cols = child.insert_columns
-                self.db.executemany(
-                    f"INSERT INTO {quote(child.table)} ({', '.join(map(quote, cols))}) "
-                    f"VALUES ({', '.join('?' * len(cols))})",
-                    child_rows[child.table],
-                )
-
-    def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
-        """What the record-by-record loop of ``_insert`` does, a column at a time.
-
-        Returns False, having written nothing, when a record needs that loop to
-        be reported.
-        """
-        layout = self.layout
-        n = len(records)
-        for name, expected in shared.items():
-            if columns[layout.field_columns.index(name)].count(expected) != n:
-                return False
-        for j, column_name in enumerate(layout.field_columns):
-            if column_name in layout.lookups:
-                ids = self.lookup_ids[column_name]
-                for value in dict.fromkeys(columns[j]):  # ids in order of first appearance
-                    if value not in ids and value is not None:
-                        ids[value] = len(ids) + 1
-                columns[j] = list(map(ids.get, columns[j]))
-        for j, column_name in self._date_columns:
-            for i in self.dates.bad_positions(columns[j]):
-                self._report_date(i, column_name, columns[j][i])
-        head: list[Iterable] = [repeat(value, n) for value in prefix]
-        if self.dataset.ordered:
-            head.append(range(n))
-        derived = [list(map(c.compute, records)) for c in self.dataset.derived.values()]
-        cols = layout.insert_columns
-        self.db.executemany(
-            f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
-            zip(*head, *columns, *derived),
-        )
-        return True
-
-    def _collect_children(self, children, parent_id, out, prefix: tuple, record_at: int) -> None:
-        for member, items in children:
-            child: ChildLayout = self.children_by_member[id(member)]
-            encoded = []
-            for pos, item in enumerate(items):
-                values, grandchildren, deviations = child.codec.encode(item)
-                encoded.append(values)
-                where = prefix + (f"{'.'.join(child.path)}[{pos}]",)
-                for d in deviations:
-                    field = ".".join(where + d.path)
-                    self._report(d.problem, record_at, field, d.value, f"{'.'.join(where)}: {d.describe()}")
-                own_id = self.next_id[child.table]
-                self.next_id[child.table] += 1
-                out.setdefault(child.table, []).append((own_id, parent_id, pos, *values))
-                self._collect_children(grandchildren, own_id, out, where, record_at)
-            self._check_dates(child.codec, encoded, record_at, ".".join(prefix + child.path))
-
-    def _check_dates(self, codec, rows: list[tuple], record_at: Optional[int], prefix: str = "") -> None:
-        for j, column_name in _date_positions(codec):
-            column = [r[j] for r in rows]
-            for i in self.dates.bad_positions(column):
-                field = f"{prefix}[{i}].{column_name}" if prefix else column_name
-                self._report_date(i if record_at is None else record_at, field, column[i])
-
-    def _report_date(self, at: int, field: str, value) -> None:
-        self._report(
-            calidad.IMPOSSIBLE_DATE,
-            at,
-            field,
-            value,
-            f"«{field}» = {value!r} no es una fecha del calendario AAAA-MM-DD",
-        )
-
-    def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
-        self.findings.append(
-            calidad.Finding(
-                self.layout.table,
-                control,
-                self._route,
-                None if at is None else at + 1,
-                field,
-                calidad.as_json(value),
-                detail,
-            )
-        )
-
-    def _lookup(self, column: str, value):
-        ids = self.lookup_ids[column]
-        found = ids.get(value)
-        if found is None:
-            if value is None:
-                return None
-            found = ids[value] = len(ids) + 1
-        return found
 
 
 def envelope_of(data: dict, list_key: str, claimed: set) -> dict:
@@ -363,19 +209,6 @@ def _validators(source: Upstream, route: str, history: bool) -> tuple:
 def _sha256(source: Upstream, route: str, body: bytes) -> str:
     """The file's checksum; a file an HTTP update took from the previous build keeps the one of its download."""
     return source.sha256(route) or hashlib.sha256(body).hexdigest()
-
-
-def _date_positions(codec) -> list[tuple[int, str]]:
-    return [(j, name) for j, (name, f) in enumerate(codec.columns) if f.is_date]
-
-
-def _derive(fn, record):
-    """A derived column of a record that is not what the catalogue expects is NULL (the record
-    itself is kept, and reported, by the codec)."""
-    try:
-        return fn(record)
-    except (KeyError, TypeError, AttributeError, ValueError):
-        return None
 
 
 # ---- the whole build -------------------------------------------------------------
