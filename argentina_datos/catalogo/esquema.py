@@ -286,15 +286,21 @@ def has_optional(members: Sequence[Member]) -> bool:
     return False
 
 
-def flat_columns(members: Sequence[Member], prefix: str = "") -> list[tuple[str, Field]]:
-    """The scalar columns of a record, objects flattened as ``parent_child``."""
+def flat_fields(members: Sequence[Member], prefix: str = "", parent: str = "") -> list[tuple[str, Field, str]]:
+    """The scalar columns of a record, objects flattened as ``parent_child``: (column, field, the
+    description of the object it is in, "" at the top).  The one walk the storage layout
+    (``flat_columns``) and the documents share."""
     out = []
     for m in members:
         if isinstance(m, Field):
-            out.append((prefix + m.name, m))
+            out.append((prefix + m.name, m, parent))
         elif isinstance(m, Obj):
-            out.extend(flat_columns(m.fields, prefix + m.name + "_"))
+            out.extend(flat_fields(m.fields, prefix + m.name + "_", m.description or m.name))
     return out
+
+
+def flat_columns(members: Sequence[Member]) -> list[tuple[str, Field]]:
+    return [(column, f) for column, f, _ in flat_fields(members)]
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import html
 import re
 import sys
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import yaml
 
@@ -37,7 +37,7 @@ from argentina_datos.catalogo.esquema import (
     Dataset,
     DerivedTable,
     Field,
-    Obj,
+    flat_fields,
 )
 from argentina_datos.catalogo.parametros import slash_date_to_iso
 
@@ -87,13 +87,9 @@ def describe_field(f: Field, parent: str = "") -> str:
     return " ".join(parts)
 
 
-def value_columns(members, prefix: str = "", parent: str = "") -> Iterator[tuple[str, Field, str]]:
-    """(column, field, description) for the scalar columns of a record, as tablas.Layout stores them."""
-    for m in members:
-        if isinstance(m, Field):
-            yield prefix + m.name, m, describe_field(m, parent)
-        elif isinstance(m, Obj):
-            yield from value_columns(m.fields, prefix + m.name + "_", m.description or m.name)
+def value_columns(members) -> list[tuple[str, Field, str]]:
+    """(column, field, description) for the scalar columns of a record, as the storage layout has them."""
+    return [(column, f, describe_field(f, parent)) for column, f, parent in flat_fields(members)]
 
 
 def routes_text(dataset: Dataset) -> str:
@@ -285,7 +281,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             dataset,
             (
                 f"Valores distintos de «{column}» de {dataset.table}, guardados una vez: {dataset.table}.{column}_id "
-                f"apunta a id. La vista {dataset.table}_vista ya los trae resueltos."
+                f"apunta a id. La vista {layout.view_name} ya los trae resueltos."
             ),
             f"{dataset.title} — valores de «{column}»",
         )
@@ -305,7 +301,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         for name, text in columns.items():
             base = name[:-3] if name.endswith("_id") and name[:-3] in layout.lookups else name
             vcols[base] = looked_up[base] if base != name else text
-        out[dataset.table + "_vista"] = table_base(
+        out[layout.view_name] = table_base(
             dataset,
             (
                 f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
@@ -313,7 +309,7 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             ),
             dataset.title + " (vista)",
         )
-        out[dataset.table + "_vista"]["columns"] = vcols
+        out[layout.view_name]["columns"] = vcols
     return out
 
 
