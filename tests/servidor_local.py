@@ -4,18 +4,18 @@ anything else is 404.
 
 Tests can make chosen paths misbehave, to check retries, errors and timeouts::
 
-    with ServidorLocal(root, fallas={"/v1/feriados/2025": [500, 500]}) as srv:
+    with LocalServer(root, faults={"/v1/feriados/2025": [500, 500]}) as srv:
         ...  # the first two GETs answer 500, the third serves the file
 
-A falla is an HTTP status to answer, ``("lento", segundos)`` to wait before
-answering (longer than the client's timeout = a timeout), ``("goteo", segundos)`` to send
-the file a byte at a time over that long, ``("cuerpo", bytes)`` to answer 200 with that body
-(a page of HTML) or ``("mitad",)`` to answer 200 with the first half of the file.
-``pedidos`` counts GETs per path.
+A fault is an HTTP status to answer, ``("slow", seconds)`` to wait before
+answering (longer than the client's timeout = a timeout), ``("trickle", seconds)`` to send
+the file a byte at a time over that long, ``("body", bytes)`` to answer 200 with that body
+(a page of HTML) or ``("half",)`` to answer 200 with the first half of the file.
+``requested`` counts GETs per path.
 
 Like a static file server, each file goes out with an ETag (its content's hash) and a
 Last-Modified (its mtime), and a GET whose If-None-Match names the current ETag gets a 304;
-``respuestas`` counts the answers by status.
+``answered`` counts the answers by status.
 
 A real server rather than httpx.MockTransport: the tests using it run `build-db --source
 http://127.0.0.1:PORT` as a user does, so the URL goes through the command line, and timeouts,
@@ -36,15 +36,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
-Falla = Union[int, tuple]
+Fault = Union[int, tuple]
 
 
-class ServidorLocal:
-    def __init__(self, root: Path, fallas: Optional[dict[str, Iterable[Falla]]] = None):
+class LocalServer:
+    def __init__(self, root: Path, faults: Optional[dict[str, Iterable[Fault]]] = None):
         self.root = Path(root)
-        self.fallas = {path: collections.deque(items) for path, items in (fallas or {}).items()}
-        self.pedidos: collections.Counter = collections.Counter()
-        self.respuestas: collections.Counter = collections.Counter()
+        self.faults = {path: collections.deque(items) for path, items in (faults or {}).items()}
+        self.requested: collections.Counter = collections.Counter()
+        self.answered: collections.Counter = collections.Counter()
         self._lock = threading.Lock()
         self._httpd: Optional[ThreadingHTTPServer] = None
         self._thread: Optional[threading.Thread] = None
@@ -54,15 +54,15 @@ class ServidorLocal:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
 
-    def fallar(self, path: str, *fallas: Falla) -> None:
+    def fail_next(self, path: str, *faults: Fault) -> None:
         """Make the next GETs of ``path`` misbehave (e.g. once the server is running)."""
         with self._lock:
-            self.fallas[path] = collections.deque(fallas)
+            self.faults[path] = collections.deque(faults)
 
-    def _next_falla(self, path: str) -> Optional[Falla]:
+    def _next_fault(self, path: str) -> Optional[Fault]:
         with self._lock:
-            self.pedidos[path] += 1
-            queue = self.fallas.get(path)
+            self.requested[path] += 1
+            queue = self.faults.get(path)
             return queue.popleft() if queue else None
 
     def _file(self, path: str) -> Optional[Path]:
@@ -83,22 +83,22 @@ class ServidorLocal:
 
             def do_GET(self):
                 path = self.path.split("?", 1)[0].rstrip("/")
-                falla = server._next_falla(path)
-                if isinstance(falla, tuple) and falla[0] == "lento":
-                    time.sleep(falla[1])
-                    falla = None
-                if isinstance(falla, tuple) and falla[0] == "cuerpo":
-                    return self._send(200, falla[1])
-                if isinstance(falla, int):
-                    return self._send(falla, b'{"error": "falla de prueba"}')
+                fault = server._next_fault(path)
+                if isinstance(fault, tuple) and fault[0] == "slow":
+                    time.sleep(fault[1])
+                    fault = None
+                if isinstance(fault, tuple) and fault[0] == "body":
+                    return self._send(200, fault[1])
+                if isinstance(fault, int):
+                    return self._send(fault, b'{"error": "falla de prueba"}')
                 f = server._file(path)
                 if f is None:
                     return self._send(404, b'{"error": "no existe"}')
                 body = f.read_bytes()
-                if falla == ("mitad",):
+                if fault == ("half",):
                     return self._send(200, body[: len(body) // 2])
-                if isinstance(falla, tuple) and falla[0] == "goteo":
-                    return self._trickle(body, falla[1])
+                if isinstance(fault, tuple) and fault[0] == "trickle":
+                    return self._trickle(body, fault[1])
                 validators = {
                     "ETag": '"' + hashlib.sha1(body).hexdigest() + '"',
                     "Last-Modified": email.utils.formatdate(f.stat().st_mtime, usegmt=True),
@@ -109,7 +109,7 @@ class ServidorLocal:
 
             def _send(self, status: int, body: bytes, extra: Optional[dict] = None):
                 with server._lock:
-                    server.respuestas[status] += 1
+                    server.answered[status] += 1
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 for name, value in (extra or {}).items():
@@ -140,7 +140,7 @@ class ServidorLocal:
 
         return Handler
 
-    def __enter__(self) -> "ServidorLocal":
+    def __enter__(self) -> "LocalServer":
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -153,17 +153,17 @@ class ServidorLocal:
         self._thread.join()
 
 
-class ServidorEnProceso:
+class LocalServerProcess:
     """The same server in a child process: for long walks (thousands of GETs) the client
     and the server then run on separate cores instead of sharing one interpreter's lock.
-    No fallas: those need the in-process server."""
+    No faults: those need the in-process server."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
         self._proc: Optional[subprocess.Popen] = None
         self.url = ""
 
-    def __enter__(self) -> "ServidorEnProceso":
+    def __enter__(self) -> "LocalServerProcess":
         self._proc = subprocess.Popen([sys.executable, __file__, str(self.root)], stdout=subprocess.PIPE, text=True)
         self.url = self._proc.stdout.readline().strip()
         if not self.url.startswith("http://127.0.0.1:"):
@@ -178,7 +178,7 @@ class ServidorEnProceso:
 
 
 if __name__ == "__main__":
-    with ServidorLocal(Path(sys.argv[1])) as srv:
+    with LocalServer(Path(sys.argv[1])) as srv:
         print(srv.url, flush=True)
         try:
             threading.Event().wait()

@@ -7,7 +7,7 @@ import os
 import sqlite3
 import time
 
-from servidor_local import ServidorLocal
+from servidor_local import LocalServer
 
 from argentina_datos.construccion import cli
 
@@ -69,22 +69,22 @@ def counts(db):
 async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     root, out = tmp_path / "espejo", tmp_path / "argentina.db"
     mirror(root)
-    with ServidorLocal(root) as srv:
+    with LocalServer(root) as srv:
         build(srv, out, capsys)
         first = counts(out)
-        full_requests = sum(srv.pedidos.values())
+        full_requests = sum(srv.requested.values())
 
         # nothing changed: conditional requests answered 304, past days not asked at all
-        srv.pedidos.clear(), srv.respuestas.clear()
+        srv.requested.clear(), srv.answered.clear()
         err = build(srv, out, capsys)
-        assert srv.respuestas[200] == 0 and srv.respuestas[304] >= 5
-        assert f"/{day(15)}" not in "".join(srv.pedidos)  # a settled day
-        assert sum(srv.pedidos.values()) < full_requests
+        assert srv.answered[200] == 0 and srv.answered[304] >= 5
+        assert f"/{day(15)}" not in "".join(srv.requested)  # a settled day
+        assert sum(srv.requested.values()) < full_requests
         assert "0 nuevos, 0 cambiados" in err
         # routes absent yesterday are not asked for again, but for the last days (new files appear there)
         assert all(
             p.endswith(tuple(f"/{day(n)}" for n in range(0, 8)))
-            for p in srv.pedidos
+            for p in srv.requested
             if not (root / p.lstrip("/") / "index.json").exists()
         )
         assert counts(out) == first
@@ -92,9 +92,9 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
         # a day later: plazo fijo changes, a new FCI day appears
         write(root, PF, [{"entidad": "A", "logo": None, "tnaClientes": 0.29, "tnaNoClientes": None}])
         write(root, f"v1/finanzas/fci/mercadoDinero/{day(1)}", [fund("F", day(1).replace("/", "-"), 2.0)])
-        srv.pedidos.clear(), srv.respuestas.clear()
+        srv.requested.clear(), srv.answered.clear()
         err = build(srv, out, capsys)
-        assert srv.respuestas[200] == 2, srv.respuestas  # only the new and the changed file
+        assert srv.answered[200] == 2, srv.answered  # only the new and the changed file
         assert "1 nuevos, 1 cambiados" in err
 
     after = counts(out)
@@ -113,7 +113,7 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     assert (await ds.client.get(f"/{PF}")).json()[0]["tnaClientes"] == 0.29
     # the updated file equals a fresh build of the same mirror
     fresh = tmp_path / "fresh.db"
-    with ServidorLocal(root) as srv:
+    with LocalServer(root) as srv:
         build(srv, fresh, capsys)
     expected = counts(fresh)
     assert {k: v for k, v in after.items() if not k.endswith("_historico")} == {

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from ayudas import write_file
-from servidor_local import ServidorLocal
+from servidor_local import LocalServer
 
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.construccion import cli
@@ -179,15 +179,15 @@ def http_args(srv, salida, *extra):
     "falla, problema",
     [
         (500, "HTTP 500 (tras 2 intento(s))"),
-        (("lento", 2.0), "sin respuesta completa en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
+        (("slow", 2.0), "sin respuesta completa en 0.3 s (tiempo de espera agotado) (tras 2 intento(s))"),
     ],
 )
 def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente, salida, falla, problema):
-    with ServidorLocal(fuente) as srv:
+    with LocalServer(fuente) as srv:
         code, err = construir(*http_args(srv, salida))
         assert code == 0, err
         antes = sha256(salida)
-        srv.fallar(f"/{UVA_RUTA}", falla, falla)
+        srv.fail_next(f"/{UVA_RUTA}", falla, falla)
 
         code, err = construir(*http_args(srv, salida, "--timeout", "0.3", "--retries", "2", "--force"))
 
@@ -198,7 +198,7 @@ def test_http_error_or_timeout_stops_the_build_naming_the_url(construir, fuente,
 
 
 def test_http_error_with_keep_going_skips_only_that_file(construir, fuente, salida):
-    with ServidorLocal(fuente, fallas={f"/{UVA_RUTA}": [503, 503]}) as srv:
+    with LocalServer(fuente, faults={f"/{UVA_RUTA}": [503, 503]}) as srv:
         code, err = construir(*http_args(srv, salida, "--retries", "2", "--keep-going"))
     assert code == 0, err
     assert filas(salida, "feriados") == 2

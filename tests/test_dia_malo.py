@@ -14,7 +14,7 @@ import time
 import orjson
 import pytest
 from ayudas import answer, write_file
-from servidor_local import ServidorLocal
+from servidor_local import LocalServer
 
 from argentina_datos.construccion import cli
 from argentina_datos.construccion.fuentes import HttpSource, SourceError
@@ -90,22 +90,22 @@ def assert_kept(db, err: str, broken: list[str]) -> None:
 
 def test_a_bad_day_over_http_keeps_yesterdays_rows_and_answers(tmp_path, fuente):
     out = tmp_path / "argentina.db"
-    with ServidorLocal(fuente) as srv:
+    with LocalServer(fuente) as srv:
         build(out, srv.url)
         before = {t: rows(out, t) for t in TABLES.values()}
         assert all(before.values())
-        srv.fallar(f"/{DOLARES}", ("mitad",))
-        srv.fallar(f"/{UVA}", ("cuerpo", HTML))
-        srv.fallar(f"/{PLAZO_FIJO}", ("cuerpo", HTML))
-        srv.fallar(f"/{RIESGO}", 500)
+        srv.fail_next(f"/{DOLARES}", ("half",))
+        srv.fail_next(f"/{UVA}", ("body", HTML))
+        srv.fail_next(f"/{PLAZO_FIJO}", ("body", HTML))
+        srv.fail_next(f"/{RIESGO}", 500)
         err = build(out, srv.url, "--keep-going")
         assert_kept(out, err, [DOLARES, UVA, PLAZO_FIJO, RIESGO])
         assert {t: rows(out, t) for t in TABLES.values()} == before
 
         # upstream is well again: every failed file is asked for and read, nothing is left failing
-        srv.pedidos.clear()
+        srv.requested.clear()
         err = build(out, srv.url, "--keep-going")
-        assert all(srv.pedidos[f"/{r}"] >= 1 for r in TABLES), srv.pedidos
+        assert all(srv.requested[f"/{r}"] >= 1 for r in TABLES), srv.requested
         assert "Omitidos" not in err
         assert query(out, "SELECT count(*) FROM _fallidos") == [(0,)]
         assert query(out, "SELECT count(*) FROM calidad WHERE control = 'archivo ilegible'") == [(0,)]
@@ -161,27 +161,27 @@ def test_a_dated_file_that_failed_is_asked_for_on_every_run_until_read(tmp_path,
     for n in (30, 2):
         write_file(fuente, f"v1/finanzas/fci/mercadoDinero/{day(n)}", [fund(day(n).replace("/", "-"), 1.0 + n)])
     args = ("--keep-going", "--fci-desde", day(40).replace("/", "-"))
-    with ServidorLocal(fuente, fallas={f"/{old}": [500] * 3}) as srv:
+    with LocalServer(fuente, faults={f"/{old}": [500] * 3}) as srv:
         build(out, srv.url, *args)
         assert query(out, "SELECT ruta FROM _fallidos") == [(f"/{old}",)]
         for extra in ((), ("--force",)):
-            srv.pedidos.clear()
+            srv.requested.clear()
             err = build(out, srv.url, *args, *extra)
-            assert srv.pedidos[f"/{old}"] == 1, extra
+            assert srv.requested[f"/{old}"] == 1, extra
             assert "ya está al día" not in err
-        srv.pedidos.clear()
+        srv.requested.clear()
         err = build(out, srv.url, *args)  # the server answers it now
-        assert srv.pedidos[f"/{old}"] == 1
+        assert srv.requested[f"/{old}"] == 1
         assert query(out, "SELECT count(*) FROM _fallidos") == [(0,)]
         assert query(out, "SELECT vcp FROM fci_valores WHERE fecha = '" + day(30).replace("/", "-") + "'") == [(31.0,)]
-        srv.pedidos.clear()
+        srv.requested.clear()
         err = build(out, srv.url, *args)
-        assert srv.pedidos[f"/{old}"] == 0 and "ya está al día" in err
+        assert srv.requested[f"/{old}"] == 0 and "ya está al día" in err
 
 
 def test_timeout_is_a_deadline_for_the_whole_answer(fuente):
     """A server that trickles a byte at a time never lets httpx's read timeout expire."""
-    with ServidorLocal(fuente, fallas={f"/{UVA}": [("goteo", 6.0)]}) as srv:
+    with LocalServer(fuente, faults={f"/{UVA}": [("trickle", 6.0)]}) as srv:
         start = time.monotonic()
         with pytest.raises(SourceError, match="tiempo de espera agotado"):
             HttpSource(srv.url, timeout=1.0, retries=1).get(UVA)
@@ -265,9 +265,9 @@ def test_files_the_source_cannot_even_list_today_come_from_the_previous_build(tm
     write_file(fuente, "v1/finanzas/rendimientos", index)
     for name, data in wallets.items():
         write_file(fuente, f"v1/finanzas/rendimientos/{name}", data)
-    with ServidorLocal(fuente) as srv:
+    with LocalServer(fuente) as srv:
         build(out, srv.url)
-        srv.fallar("/v1/finanzas/rendimientos", 500)
+        srv.fail_next("/v1/finanzas/rendimientos", 500)
         err = build(out, srv.url, "--keep-going")
     with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as con:
         assert answer(V1(), con, "/v1/finanzas/rendimientos") == (200, index)

@@ -170,7 +170,7 @@ def test_every_fund_of_the_listings_answers_its_history(v1, base, name_key):
 def test_http_enumeration_finds_every_file(base, name_key):
     """Over HTTP the fund files are found from the listings (plus the ones upstream no longer lists)."""
     param = next(p for d in billeteras.DATASETS for p in d.partitions if d.sources[0].route == base + "/{entidad}")
-    source = type("Fuente", (), {"get_json": staticmethod(lambda route: mirror_file(route))})()
+    source = type("SourceFile", (), {"get_json": staticmethod(lambda route: mirror_file(route))})()
     files = {p.parent.name for p in (UPSTREAM / base).glob("*/index.json")} - set(LISTADOS)
     assert files and set(param.http_values(source)) == files
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 from paths import HISTORY, UPSTREAM
-from servidor_local import ServidorEnProceso, ServidorLocal
+from servidor_local import LocalServer, LocalServerProcess
 
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Source
@@ -29,7 +29,7 @@ def conteos(db) -> dict:
 
 def test_http_build_of_the_mirror_has_the_same_rows_as_the_directory_build(db_path, tmp_path, capsys):
     salida = tmp_path / "http.db"
-    with ServidorEnProceso(UPSTREAM) as srv:
+    with LocalServerProcess(UPSTREAM) as srv:
         start = time.perf_counter()
         code = cli.main(["--source", srv.url, "--output", str(salida), "--history", str(HISTORY)])
         seconds = time.perf_counter() - start
@@ -93,42 +93,42 @@ def mini(tmp_path):
 def test_retries_with_backoff_until_the_server_answers(mini, monkeypatch):
     esperas = []
     monkeypatch.setattr(fuentes.time, "sleep", esperas.append)
-    with ServidorLocal(mini, fallas={f"/{UVA}": [500, 503]}) as srv:
+    with LocalServer(mini, faults={f"/{UVA}": [500, 503]}) as srv:
         body = HttpSource(srv.url, retries=3).get(UVA)
     assert json.loads(body) == [{"fecha": "2016-03-31", "valor": 14.05}]
-    assert srv.pedidos[f"/{UVA}"] == 3
+    assert srv.requested[f"/{UVA}"] == 3
     assert esperas == [0.5, 1.0]  # doubling between attempts
 
 
 def test_a_timeout_is_retried_like_an_error(mini):
-    with ServidorLocal(mini, fallas={f"/{UVA}": [("lento", 1.0)]}) as srv:
+    with LocalServer(mini, faults={f"/{UVA}": [("slow", 1.0)]}) as srv:
         body = HttpSource(srv.url, timeout=0.2, retries=2, backoff=0.01).get(UVA)
-    assert body is not None and srv.pedidos[f"/{UVA}"] == 2
+    assert body is not None and srv.requested[f"/{UVA}"] == 2
 
 
 def test_persistent_errors_name_the_url_and_attempts(mini):
-    with ServidorLocal(mini, fallas={f"/{UVA}": [500] * 5, "/v1/feriados/2025": [403]}) as srv:
+    with LocalServer(mini, faults={f"/{UVA}": [500] * 5, "/v1/feriados/2025": [403]}) as srv:
         source = HttpSource(srv.url, retries=3, backoff=0.01)
         with pytest.raises(SourceError, match=rf"^{srv.url}/{UVA}: HTTP 500 \(tras 3 intento\(s\)\)$"):
             source.get(UVA)
         # a client error will not fix itself: no retries
         with pytest.raises(SourceError, match=r"v1/feriados/2025: HTTP 403 \(tras 1 intento\(s\)\)"):
             source.get("v1/feriados/2025")
-    assert srv.pedidos[f"/{UVA}"] == 3 and srv.pedidos["/v1/feriados/2025"] == 1
+    assert srv.requested[f"/{UVA}"] == 3 and srv.requested["/v1/feriados/2025"] == 1
 
 
 def test_a_404_on_a_parametrized_file_is_just_absent(mini):
     feriados = BY_TABLE["feriados"]
-    with ServidorLocal(mini) as srv:
+    with LocalServer(mini) as srv:
         source = HttpSource(srv.url, retries=3, backoff=0.01)
         assert source.get("v1/feriados/2024") is None
         assert source.expand(feriados, Source("v1/feriados/{listado}")) == ["v1/feriados/2025"]
         assert source.expand(feriados, Source("v1/feriados", fixed={"listado": "actual"})) == []
-    assert srv.pedidos["/v1/feriados/2024"] == 1  # a 404 is an answer, not retried
+    assert srv.requested["/v1/feriados/2024"] == 1  # a 404 is an answer, not retried
 
 
 def test_an_error_on_a_parametrized_file_is_not_absence(mini):
-    with ServidorLocal(mini, fallas={"/v1/feriados/2024": [500, 500]}) as srv:
+    with LocalServer(mini, faults={"/v1/feriados/2024": [500, 500]}) as srv:
         source = HttpSource(srv.url, retries=2, backoff=0.01)
         routes = source.expand(BY_TABLE["feriados"], Source("v1/feriados/{listado}"))
         assert routes == ["v1/feriados/2024", "v1/feriados/2025"]
@@ -138,7 +138,7 @@ def test_an_error_on_a_parametrized_file_is_not_absence(mini):
 
 def test_enumerated_files_are_built(mini, tmp_path):
     salida = tmp_path / "mini.db"
-    with ServidorLocal(mini) as srv:
+    with LocalServer(mini) as srv:
         source = HttpSource(srv.url, retries=1, fci_since=dt.date.today())
         report = Builder(source, salida).run()
     built = {o.table: o.rows for o in report.outcomes if not o.missing}

@@ -14,7 +14,7 @@ from test_conformance import strictly_equal
 
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, senado, senado_actas, senado_organos, senado_personal
-from argentina_datos.construccion.senado_nombres import Padron, nombres_compatibles, palabras
+from argentina_datos.construccion.senado_nombres import SenateRoll, compatible_names, words
 from argentina_datos.web.v1.api import V1
 
 SENADO = UPSTREAM / "v1" / "senado"
@@ -200,7 +200,7 @@ def test_votes_are_linked_to_senators_consistently(conn):
     for acta, nombre, sid in linked:
         assert sid in senadores, (nombre, sid)
         # the same first surname word, the way every spelling of a name keeps it
-        assert palabras(nombre)[0] == palabras(senadores[sid])[0], (nombre, senadores[sid])
+        assert words(nombre)[0] == words(senadores[sid])[0], (nombre, senadores[sid])
         per_acta.setdefault(acta, []).append(sid)
     repeated = {acta: ids for acta, ids in per_acta.items() if len(ids) != len(set(ids))}
     assert not repeated, "two votes of one acta linked to the same senator"
@@ -208,10 +208,10 @@ def test_votes_are_linked_to_senators_consistently(conn):
 
 def test_allowance_records_are_linked_to_the_senators_of_the_spending_estimate(conn):
     """gasto lists the same sitting senators with their ids: where both write the same name, the ids agree."""
-    gasto = {" ".join(palabras(s["nombre"])): s["senadorId"] for s in mirror_file("v1/senado/gasto")["senadores"]}
+    gasto = {" ".join(words(s["nombre"])): s["senadorId"] for s in mirror_file("v1/senado/gasto")["senadores"]}
     rows = conn.execute("SELECT nombre, senadorId FROM senado_dietas_mecanismos").fetchall()
     assert rows and all(sid is not None for _, sid in rows)
-    same_name = [(sid, gasto[" ".join(palabras(n))]) for n, sid in rows if " ".join(palabras(n)) in gasto]
+    same_name = [(sid, gasto[" ".join(words(n))]) for n, sid in rows if " ".join(words(n)) in gasto]
     assert same_name and all(a == b for a, b in same_name)
     assert {sid for _, sid in rows} <= set(gasto.values())
 
@@ -248,12 +248,12 @@ def test_counts_and_money_have_units():
 
 # ---- the mechanisms, on hand-written fixtures (no mirror) ---------------------------------
 def test_given_names_are_compatible_with_initials_and_names_more_or_less():
-    assert nombres_compatibles(palabras("Mario R."), palabras("Mario Raymundo"))
-    assert nombres_compatibles(palabras("Eugenia"), palabras("María Eugenia"))
-    assert nombres_compatibles(palabras("Carmen Silvia"), palabras("Carmen"))
-    assert not nombres_compatibles(palabras("Gladys"), palabras("Pablo G."))  # an initial alone proves nothing
-    assert not nombres_compatibles(palabras("Julio"), palabras("Daniel Esteban"))
-    assert not nombres_compatibles([], palabras("Julio"))
+    assert compatible_names(words("Mario R."), words("Mario Raymundo"))
+    assert compatible_names(words("Eugenia"), words("María Eugenia"))
+    assert compatible_names(words("Carmen Silvia"), words("Carmen"))
+    assert not compatible_names(words("Gladys"), words("Pablo G."))  # an initial alone proves nothing
+    assert not compatible_names(words("Julio"), words("Daniel Esteban"))
+    assert not compatible_names([], words("Julio"))
 
 
 PADRON = [
@@ -281,7 +281,7 @@ PADRON = [
     ],
 )
 def test_a_name_is_linked_only_to_its_one_senator(nombre, dia, esperado):
-    assert Padron(PADRON).identificar(nombre, dia) == esperado
+    assert SenateRoll(PADRON).identify(nombre, dia) == esperado
 
 
 def acta(acta_id: int, fecha: str, *votantes: str) -> dict:
@@ -373,7 +373,7 @@ def test_a_committee_without_its_file_is_its_record_of_the_list(tmp_path):
     assert answer(api, conn, "/v1/senado/comisiones/52")[0] == 404
 
 
-class Fuente:
+class SourceFile:
     """What the HTTP enumeration of a placeholder reads: get_json of a route."""
 
     def __init__(self, files: dict):
@@ -390,8 +390,8 @@ def test_http_enumeration_of_sitting_senators_and_committees_takes_odd_lists():
         5,
         {"senadores": [{"id": "1"}]},
     ]
-    assert senado._senadores_en_funciones(Fuente({"v1/senado/bloques": bloques})) == ["1", "2"]
-    assert senado._senadores_en_funciones(Fuente({})) == []
+    assert senado._senators_in_office(SourceFile({"v1/senado/bloques": bloques})) == ["1", "2"]
+    assert senado._senators_in_office(SourceFile({})) == []
     comisiones = [{"id": "50"}, {"id": "50"}, {"nombre": "sin id"}, None]
-    assert senado_organos._ids_de_comisiones(Fuente({"v1/senado/comisiones": comisiones})) == ["50"]
-    assert senado_organos._ids_de_comisiones(Fuente({"v1/senado/comisiones": {"no": "lista"}})) == []
+    assert senado_organos._committee_ids(SourceFile({"v1/senado/comisiones": comisiones})) == ["50"]
+    assert senado_organos._committee_ids(SourceFile({"v1/senado/comisiones": {"no": "lista"}})) == []

@@ -87,7 +87,7 @@ UPSTREAM = ("ArgentinaDatos", "https://api.argentinadatos.com")
 
 
 @dataclass(frozen=True)
-class Fuente:
+class SourceFile:
     """A file the build read."""
 
     ruta: str = column("Ruta /v1 que sirve este archivo (sin parámetros reemplazados, tal como la publica la fuente).")
@@ -117,7 +117,7 @@ class Fuente:
 
 FUENTES = OwnTable(
     "fuentes",
-    Fuente,
+    SourceFile,
     "Archivos leídos",
     "Un registro por archivo de la fuente leído al construir la base: de qué ruta /v1 viene, a qué tabla fue, "
     "cuántos registros trajo y su huella. Sirve para saber de cuándo es cada dato.",
@@ -132,14 +132,14 @@ FUENTES = OwnTable(
 
 
 @dataclass(frozen=True)
-class Documento:
+class StoredDocument:
     ruta: str = column("Ruta /v1 del archivo.")
     json: str = column("El archivo completo, como texto JSON.")
 
 
 DOCUMENTOS = OwnTable(
     "documentos",
-    Documento,
+    StoredDocument,
     "Archivos sin tabla todavía",
     "Archivos que la fuente publica y que el catálogo todavía no describe como tabla (rutas nuevas de upstream), "
     "guardados enteros, tal como llegaron: la API /v1 responde su ruta con este texto. Para consultarlos con SQL, "
@@ -152,7 +152,7 @@ DOCUMENTOS = OwnTable(
 
 
 @dataclass(frozen=True)
-class Cambio:
+class VersionChange:
     tabla: str = column("Tabla *_historico de las versiones.")
     fecha: str = column("Fecha de la versión (AAAA-MM-DD).")
     anterior: Optional[str] = column("Fecha de la versión anterior; null para la primera.")
@@ -167,7 +167,7 @@ class Cambio:
 
 CAMBIOS = OwnTable(
     "cambios",
-    Cambio,
+    VersionChange,
     "Cambios entre versiones",
     "Para cada conjunto que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, "
     "préstamos, ...): qué cambió de una versión guardada a la siguiente. Las versiones están en las tablas "
@@ -179,7 +179,7 @@ CAMBIOS = OwnTable(
 
 
 @dataclass(frozen=True)
-class Fallido:
+class FailedFile:
     ruta: str = column("Ruta del archivo en /v1.")
     error: str = column("Por qué no se pudo leer, con el archivo o la URL.")
     desde: str = column("Primer día (AAAA-MM-DD) en que una construcción no pudo leerlo; sigue igual mientras falle.")
@@ -187,7 +187,7 @@ class Fallido:
 
 FALLIDOS = OwnTable(
     "_fallidos",
-    Fallido,
+    FailedFile,
     "Archivos que no se pudieron leer",
     "Archivos que esta construcción no pudo leer (un error HTTP, una página HTML en lugar de JSON, un archivo "
     "cortado) con `--keep-going`. Su ruta responde lo que tenía la construcción anterior (ver `calidad`, control "
@@ -197,14 +197,14 @@ FALLIDOS = OwnTable(
 
 
 @dataclass(frozen=True)
-class Ausente:
+class AbsentRoute:
     ruta: str = column("Ruta pedida, sin la barra inicial.")
     consultado: str = column("Día (AAAA-MM-DD) en que se pidió y no estaba.")
 
 
 AUSENTES = OwnTable(
     "_ausentes",
-    Ausente,
+    AbsentRoute,
     "Rutas consultadas sin archivo",
     "Rutas que una construcción por HTTP pidió y la fuente no tenía (un diputado sin archivo de viajes, un día sin "
     "listado). La actualización siguiente no las vuelve a pedir hasta que tengan 7 días, así una actualización sin "
@@ -260,14 +260,14 @@ CALIDAD = OwnTable(
 
 
 @dataclass(frozen=True)
-class Dato:
+class BuildFact:
     clave: str = column("Qué dato es: huella, fuente, construido (fecha y hora UTC, AAAA-MM-DDTHH:MM:SSZ) o version.")
     valor: Optional[str] = column("Su valor, como texto.")
 
 
 CONSTRUCCION = OwnTable(
     "_construccion",
-    Dato,
+    BuildFact,
     "Construcción de la base",
     "Datos de la construcción de este archivo: de qué fuente, cuándo y con qué versión. La huella permite saltear "
     "una reconstrucción cuando ni la fuente ni el código cambiaron.",

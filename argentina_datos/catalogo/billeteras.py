@@ -18,14 +18,14 @@ LISTADOS = ("ultimo", "penultimo")
 
 
 # ---- how an HTTP source lists the files -------------------------------------------
-def _entidades_de_rendimientos(source) -> list[str]:
+def _yield_entities(source) -> list[str]:
     """The platforms of /v1/finanzas/rendimientos: upstream publishes a file for each."""
     lista = source.get_json("v1/finanzas/rendimientos") or []
     nombres = [e.get("entidad") for e in lista if isinstance(e, dict)]
     return list(dict.fromkeys(n for n in nombres if isinstance(n, str) and re.fullmatch(NOMBRE, n)))
 
 
-def _fondos_de_listados(ruta: str, clave: str, conocidos: tuple[str, ...] = ()):
+def _funds_in_listings(ruta: str, clave: str, conocidos: tuple[str, ...] = ()):
     """The funds named (``clave``) in the listings ultimo and penultimo of ``ruta``, as the slugs of their
     files, plus ``conocidos``: funds upstream still publishes a file of but no longer lists."""
 
@@ -44,7 +44,7 @@ ENTIDAD_RENDIMIENTOS = Param(
     NOMBRE,
     description="plataforma, en minúsculas, como en /v1/finanzas/rendimientos (belo, nexo, ...)",
     example="belo",
-    http_values=_entidades_de_rendimientos,
+    http_values=_yield_entities,
 )
 ENTIDAD_OTROS = Param(
     "entidad",
@@ -52,14 +52,14 @@ ENTIDAD_OTROS = Param(
     description="cuenta o billetera: su nombre en /v1/finanzas/fci/otros/ultimo, en minúsculas y con guiones "
     "(naranja-x, uala-plus-1, ...)",
     example="belo",
-    http_values=_fondos_de_listados("v1/finanzas/fci/otros", "fondo", ("uala-plus",)),
+    http_values=_funds_in_listings("v1/finanzas/fci/otros", "fondo", ("uala-plus",)),
 )
 ENTIDAD_VARIABLES = Param(
     "entidad",
     NOMBRE_SIN_LISTADOS,
     description="billetera: su nombre en /v1/finanzas/fci/variables/ultimo, en minúsculas (global66)",
     example="global66",
-    http_values=_fondos_de_listados("v1/finanzas/fci/variables", "nombre"),
+    http_values=_funds_in_listings("v1/finanzas/fci/variables", "nombre"),
 )
 LISTADO = Param(
     "listado",

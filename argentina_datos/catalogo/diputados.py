@@ -16,19 +16,19 @@ UNIDAD_VIAJES = "viajes"
 
 
 # ---- how an HTTP source lists the files -------------------------------------------
-def _ids_de_diputados(source) -> list[str]:
+def _deputy_ids(source) -> list[str]:
     """Every deputy of /v1/diputados/diputados: upstream publishes a file of trips and one of missions
     for those who have some (a 404 is the answer for the others)."""
     lista = source.get_json("v1/diputados/diputados") or []
     return list(dict.fromkeys(d["id"] for d in lista if isinstance(d, dict) and isinstance(d.get("id"), str)))
 
 
-def _años_de_actas(source) -> list[str]:
+def _acta_years(source) -> list[str]:
     return [str(y) for y in range(PRIMER_AÑO_ACTAS, source.today.year + 1)]
 
 
 ID_PATTERN = r"HCDN[0-9]+"
-DIPUTADO_ID = Param("diputadoId", ID_PATTERN, description="id del diputado del archivo", http_values=_ids_de_diputados)
+DIPUTADO_ID = Param("diputadoId", ID_PATTERN, description="id del diputado del archivo", http_values=_deputy_ids)
 # One per route: each example must answer 200 with data on its own route.
 ID_VIAJES = Param(
     "id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0055)", example="HCDN0055"
@@ -39,7 +39,7 @@ ID_MISIONES = Param(
 # Upstream's index of committees (/v1/diputados/comisiones) is not in the mirror, so no dataset reads it:
 # over HTTP nothing lists the committee files, and a committee without a file is 404.
 COMISION_ID = Param("id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014")
-LISTADO_ACTAS = Param("listado", r"[0-9]{4}", description="año del archivo", http_values=_años_de_actas)
+LISTADO_ACTAS = Param("listado", r"[0-9]{4}", description="año del archivo", http_values=_acta_years)
 AÑO_ACTAS = year(PRIMER_AÑO_ACTAS, None, "de las votaciones", example="2020")
 
 

@@ -49,13 +49,13 @@ def rem_fields(fuente_antes_de_urls: bool = False) -> list:
 
 
 # ---- the newer path, /v1/finanzas/rem ------------------------------------------------------
-def _informes_finanzas(source) -> list[str]:
+def _finanzas_reports(source) -> list[str]:
     """The reports upstream lists in its index /v1/finanzas/rem (some of them have no file: a 404)."""
     index = source.get_json("v1/finanzas/rem") or []
     return [s.removeprefix("/finanzas/rem/") for s in index if isinstance(s, str) and s.startswith("/finanzas/rem/")]
 
 
-LISTADO_FINANZAS = replace(LISTADO_MES, http_values=_informes_finanzas)
+LISTADO_FINANZAS = replace(LISTADO_MES, http_values=_finanzas_reports)
 # The examples answer 200 on /v1/finanzas/rem/{año}/{mes}: the mirror's month has a file there.
 AÑO_FINANZAS = year(2016, None, "del informe", example="2026")
 MES_FINANZAS = replace(MES, example="09")

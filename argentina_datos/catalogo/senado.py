@@ -52,7 +52,7 @@ SENADO = ("Senado de la Nación", "https://www.senado.gob.ar/administrativo/viaj
 UNIDAD_VIAJES = "viajes"
 
 
-def _senadores_en_funciones(source) -> list[str]:
+def _senators_in_office(source) -> list[str]:
     """The sitting senators, those of a bloc in /v1/senado/bloques: upstream publishes their staff and
     committees (/v1/senado/senadores/{id}/personal, /comisiones), a 404 for anyone else."""
     bloques = source.get_json("v1/senado/bloques")
@@ -64,9 +64,7 @@ def _senadores_en_funciones(source) -> list[str]:
 
 
 # The senator of a per-senator file (its path), for the datasets that read those files.
-SENADOR_ARCHIVO = Param(
-    "senadorId", r"[0-9]{1,9}", TEXT, "id del senador del archivo", http_values=_senadores_en_funciones
-)
+SENADOR_ARCHIVO = Param("senadorId", r"[0-9]{1,9}", TEXT, "id del senador del archivo", http_values=_senators_in_office)
 
 
 def conteo_fields() -> list:

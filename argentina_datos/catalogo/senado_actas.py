@@ -16,11 +16,11 @@ VOTOS = "votos"
 SENADORES = "senadores"
 
 
-def _años(source) -> list[str]:
+def _years_of_actas(source) -> list[str]:
     return [str(y) for y in range(PRIMER_AÑO, source.today.year + 1)]
 
 
-LISTADO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo", http_values=_años)
+LISTADO = Param("listado", r"[0-9]{4}", TEXT, "año del archivo", http_values=_years_of_actas)
 AÑO = year(PRIMER_AÑO, None, "del archivo de actas", example="2025")
 # Digits in the path (a string to OpenAPI, like every id), an integer to compare with actaId.
 ACTA_ID = Param(

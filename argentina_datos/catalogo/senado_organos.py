@@ -13,7 +13,7 @@ COMISIONES = "https://www.senado.gob.ar/parlamentario/comisiones/"
 ID_NUMERICO = r"[0-9]{1,9}"
 
 
-def _ids_de_comisiones(source) -> list[str]:
+def _committee_ids(source) -> list[str]:
     """The committees of /v1/senado/comisiones: upstream publishes a file for each (with its members)."""
     lista = source.get_json("v1/senado/comisiones")
     ids = [c.get("id") for c in (lista if isinstance(lista, list) else []) if isinstance(c, dict)]
@@ -28,7 +28,7 @@ COMISION_ID = Param(
     "id de la comisión, como en /v1/senado/comisiones (50 = Asuntos Constitucionales)",
     example="50",
 )
-COMISION_ARCHIVO = Param("id", ID_NUMERICO, TEXT, "id de la comisión del archivo", http_values=_ids_de_comisiones)
+COMISION_ARCHIVO = Param("id", ID_NUMERICO, TEXT, "id de la comisión del archivo", http_values=_committee_ids)
 LA_COMISION = {"id": PathValue("id")}
 
 

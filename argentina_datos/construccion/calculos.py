@@ -8,7 +8,7 @@ import sqlite3
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from argentina_datos.catalogo.indices import IPC_BASE
-from argentina_datos.construccion.senado_nombres import padron_de_la_base
+from argentina_datos.construccion.senado_nombres import roll_from_database
 
 _FCI_SERIE_PICK = """
 INSERT INTO fci_serie (fecha, fondo_id, categoria_id, vcp, ccp, patrimonio)
@@ -50,10 +50,10 @@ FILLS: dict[str, Union[Sequence[str], Callable[[sqlite3.Connection], Iterable[tu
 }
 
 
-def _senadores_de_los_votos(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
+def _senators_of_the_votes(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
     """Each vote's senator: the one the senators' list leaves for the voter's name, among namesakes the
     one whose mandate is nearest the day of the vote."""
-    padron = padron_de_la_base(conn)
+    padron = roll_from_database(conn)
     if padron is None:
         return []
     votos = conn.execute(
@@ -64,25 +64,25 @@ def _senadores_de_los_votos(conn: sqlite3.Connection) -> list[tuple[int, Optiona
     for row, nombre, fecha in votos:
         dia = fecha[:10] if isinstance(fecha, str) and fecha else None
         if (nombre, dia) not in cache:
-            cache[nombre, dia] = padron.identificar(nombre, dia)
+            cache[nombre, dia] = padron.identify(nombre, dia)
         out.append((row, cache[nombre, dia]))
     return out
 
 
-def _senadores_de_las_dietas(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
+def _senators_of_the_pay_document(conn: sqlite3.Connection) -> list[tuple[int, Optional[str]]]:
     """The document lists the senators in office, by name only (ABAD, MAXIMILIANO): among namesakes, the
     one in office."""
-    padron = padron_de_la_base(conn)
+    padron = roll_from_database(conn)
     if padron is None:
         return []
     return [
-        (row, padron.identificar(nombre))
+        (row, padron.identify(nombre))
         for row, nombre in conn.execute("SELECT rowid, nombre FROM senado_dietas_mecanismos")
     ]
 
 
 # (table, column) of a Link -> (row, value) pairs: the row being the table's ``_id`` or its rowid.
 RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Optional[str]]]]] = {
-    ("senado_actas_votos", "senadorId"): _senadores_de_los_votos,
-    ("senado_dietas_mecanismos", "senadorId"): _senadores_de_las_dietas,
+    ("senado_actas_votos", "senadorId"): _senators_of_the_votes,
+    ("senado_dietas_mecanismos", "senadorId"): _senators_of_the_pay_document,
 }

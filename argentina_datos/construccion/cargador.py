@@ -16,7 +16,7 @@ import orjson
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.filas import RowWriter
-from argentina_datos.almacen.propias import Fuente
+from argentina_datos.almacen.propias import SourceFile
 from argentina_datos.almacen.registros import keyed_records
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import DATASETS
@@ -78,7 +78,7 @@ class DatasetLoader:
         self.progress = progress
         self.keep_going = keep_going
         self.rows = RowWriter(db, self.layout, dates or calidad.DateChecker())
-        self.fuentes: list[Fuente] = []
+        self.fuentes: list[SourceFile] = []
         self.skipped_files: list[str] = []
         self.failed: list[tuple[str, str]] = []  # (route, why) of each file that could not be read
         self._route = ""
@@ -168,7 +168,7 @@ class DatasetLoader:
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")
         self.fuentes.append(
-            Fuente(
+            SourceFile(
                 "/" + route,
                 self.layout.table,
                 name,

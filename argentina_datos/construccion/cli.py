@@ -16,7 +16,7 @@ from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, ope
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
 
-def cuantos(n: int, cosa: str) -> str:
+def plural(n: int, cosa: str) -> str:
     return f"{n:,} {cosa}" if n == 1 else f"{n:,} {cosa}s"
 
 
@@ -26,15 +26,15 @@ def outcome_line(o: Outcome) -> str:
     if o.error:
         return f"{o.table}: OMITIDO — {o.error}"
     if o.computed:
-        return f"{o.table}: {cuantos(o.rows, 'fila')} calculadas de otras tablas en {o.seconds:.2f} s"
-    line = f"{o.table}: {cuantos(o.rows, 'fila')} de {cuantos(o.files, 'archivo')} en {o.seconds:.2f} s"
+        return f"{o.table}: {plural(o.rows, 'fila')} calculadas de otras tablas en {o.seconds:.2f} s"
+    line = f"{o.table}: {plural(o.rows, 'fila')} de {plural(o.files, 'archivo')} en {o.seconds:.2f} s"
     if o.skipped_files:
         line += f" ({skipped_text(len(o.skipped_files))})"
     return line
 
 
 def skipped_text(n: int) -> str:
-    return f"{cuantos(n, 'archivo')} omitido{'s' if n > 1 else ''}"
+    return f"{plural(n, 'archivo')} omitido{'s' if n > 1 else ''}"
 
 
 class LineReporter:
@@ -48,7 +48,7 @@ class LineReporter:
 
     def download(self, table: str, total: int):
         """HTTP mode asks for every candidate route first: say so, it can take minutes."""
-        print(f"{table}: consultando {cuantos(total, 'ruta')} en la fuente...", file=self.stream, flush=True)
+        print(f"{table}: consultando {plural(total, 'ruta')} en la fuente...", file=self.stream, flush=True)
         return lambda n: None
 
     def done(self, o: Outcome) -> None:
@@ -99,7 +99,7 @@ class BarReporter(LineReporter):
         else:
             label = o.table
         self.progress.update(
-            task, description=f"{label} {cuantos(o.rows, 'fila')}", completed=self.progress.tasks[task].total
+            task, description=f"{label} {plural(o.rows, 'fila')}", completed=self.progress.tasks[task].total
         )
 
     def warn(self, line: str) -> None:
@@ -126,7 +126,7 @@ def http_summary(counts) -> str:
         )
     )
     return (
-        f"HTTP: {cuantos(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
+        f"HTTP: {plural(counts.get('pedidos', 0), 'pedido')}, {counts.get('bytes', 0) / 1e6:.1f} MB "
         f"descargados; archivos: {files}"
     )
 
@@ -251,7 +251,7 @@ def main(argv=None) -> int:
         print("La fuente no tiene: " + ", ".join(o.table for o in report.missing), file=sys.stderr)
     if report.findings:
         print(
-            f"{cuantos(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
+            f"{plural(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
             f"ver la tabla calidad.",
             file=sys.stderr,
         )

@@ -29,7 +29,7 @@ from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.construccion import derivadas, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
-from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Fuente, Outcome
+from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
     DirectorySource,
     PreviousBuild,
@@ -52,7 +52,7 @@ class Plan:
     source: Upstream  # with the versions that are no file of it (versiones.VersionedSource)
     files: list[tuple[Dataset, list[tuple[Source, str]]]] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
-    changes: list[propias.Cambio] = field(default_factory=list)
+    changes: list[propias.VersionChange] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
     stale: dict[str, str] = field(default_factory=dict)  # dataset -> why it is read from the previous build
 
@@ -248,7 +248,7 @@ class Builder:
             db.execute("PRAGMA journal_mode = MEMORY")
             db.execute("PRAGMA synchronous = OFF")
             db.execute("PRAGMA foreign_keys = OFF")
-            fuentes: list[Fuente] = []
+            fuentes: list[SourceFile] = []
             failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
@@ -322,7 +322,12 @@ class Builder:
         db.execute("COMMIT")
 
     def _load_documents(
-        self, db: sqlite3.Connection, plan: Plan, fuentes: list[Fuente], failed: list[tuple[str, str]], report: Report
+        self,
+        db: sqlite3.Connection,
+        plan: Plan,
+        fuentes: list[SourceFile],
+        failed: list[tuple[str, str]],
+        report: Report,
     ) -> None:
         outcome = Outcome(documentos.TABLE, files=len(plan.documents))
         report.outcomes.append(outcome)
@@ -347,9 +352,9 @@ class Builder:
                 outcome.skipped_files.append(f"{e} — se conserva la copia de la construcción anterior")
                 name, body = f"{name} (copia de la construcción anterior)", previous
             count = documentos.parse_check(name, body)
-            stored.append(propias.Documento("/" + route, body.decode()))
+            stored.append(propias.StoredDocument("/" + route, body.decode()))
             fuentes.append(
-                Fuente("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
+                SourceFile("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
             )
             outcome.rows += 1
             advance(1)
@@ -365,7 +370,7 @@ class Builder:
         db: sqlite3.Connection,
         plan: Plan,
         layouts: list[Layout],
-        fuentes: list[Fuente],
+        fuentes: list[SourceFile],
         failed: list[tuple[str, str]],
         fingerprint: str,
         report: Report,
@@ -387,18 +392,20 @@ class Builder:
         since = self.previous.failed if self.previous else {}
         own: dict[propias.OwnTable, list] = {
             propias.CALIDAD: report.findings,
-            propias.AUSENTES: [propias.Ausente(*item) for item in sorted(plan.source.absent.items())],
+            propias.AUSENTES: [propias.AbsentRoute(*item) for item in sorted(plan.source.absent.items())],
             # one row per route (the Senate's trips file is read by two datasets)
             propias.FALLIDOS: list(
-                {r: propias.Fallido(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed}.values()
+                {
+                    r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
+                }.values()
             ),
             propias.CAMBIOS: plan.changes,
             propias.FUENTES: fuentes,
             propias.CONSTRUCCION: [
-                propias.Dato("huella", fingerprint),
-                propias.Dato("fuente", self.source.description),
-                propias.Dato("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-                propias.Dato("version", __version__),
+                propias.BuildFact("huella", fingerprint),
+                propias.BuildFact("fuente", self.source.description),
+                propias.BuildFact("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                propias.BuildFact("version", __version__),
             ],
         }
         for own_table, rows in own.items():

@@ -13,27 +13,27 @@ import unicodedata
 from typing import Iterable, Optional
 
 # Words that join surnames or given names: «Brizuela y Doria», «Ada Rosa del Valle».
-PARTICULAS = frozenset({"de", "del", "la", "las", "los", "y"})
+PARTICLES = frozenset({"de", "del", "la", "las", "los", "y"})
 
 
-def palabras(texto: str) -> list[str]:
+def words(texto: str) -> list[str]:
     """Lower-case ASCII words, without accents or punctuation («Uñac, José Rubén.» -> unac jose ruben)."""
     plano = unicodedata.normalize("NFKD", texto).encode("ascii", "ignore").decode().lower()
-    return [w for w in re.sub(r"[^a-z]+", " ", plano).split() if w not in PARTICULAS]
+    return [w for w in re.sub(r"[^a-z]+", " ", plano).split() if w not in PARTICLES]
 
 
 def partes(nombre: str) -> tuple[tuple[str, ...], list[str]]:
     """(surname words, given-name words) of «Apellido, Nombre»; without a comma, all of it is the surname."""
     apellido, _, nombres = nombre.partition(",")
-    return tuple(palabras(apellido)), palabras(nombres)
+    return tuple(words(apellido)), words(nombres)
 
 
-def _igual(a: str, b: str) -> bool:
+def _same(a: str, b: str) -> bool:
     """The same given name, or an initial of it («Mario R.» is Mario Raymundo)."""
     return a == b or (len(a) == 1 and b.startswith(a)) or (len(b) == 1 and a.startswith(b))
 
 
-def nombres_compatibles(a: list[str], b: list[str]) -> bool:
+def compatible_names(a: list[str], b: list[str]) -> bool:
     """Whether the shorter list of given names is found, in order, in the longer one («Eugenia» in
     «María Eugenia»), with at least one whole name in common (an initial alone proves nothing)."""
     corto, largo = sorted((a, b), key=len)
@@ -41,7 +41,7 @@ def nombres_compatibles(a: list[str], b: list[str]) -> bool:
         return False
     i = 0
     for w in corto:
-        while i < len(largo) and not _igual(w, largo[i]):
+        while i < len(largo) and not _same(w, largo[i]):
             i += 1
         if i == len(largo):
             return False
@@ -54,7 +54,7 @@ def _prefijo(a: tuple, b: tuple) -> bool:
     return bool(corto) and largo[: len(corto)] == corto
 
 
-class Padron:
+class SenateRoll:
     """The senators of the senadores table: (id, nombre, inicio, fin) with the mandate's first and
     last day (fin None: in office)."""
 
@@ -70,25 +70,25 @@ class Padron:
     def candidatos(self, nombre: str) -> list[tuple]:
         apellido, nombres = partes(nombre)
         homonimos = self.por_apellido.get(apellido[0], []) if apellido else []
-        mismos = [s for s in homonimos if s[1] == apellido and nombres_compatibles(nombres, s[2])]
+        mismos = [s for s in homonimos if s[1] == apellido and compatible_names(nombres, s[2])]
         if mismos:
             return mismos
         # A married surname one list adds and the other drops: «Ledesma» / «Ledesma Abdala de Zamora».
-        return [s for s in homonimos if _prefijo(apellido, s[1]) and nombres_compatibles(nombres, s[2])]
+        return [s for s in homonimos if _prefijo(apellido, s[1]) and compatible_names(nombres, s[2])]
 
-    def identificar(self, nombre: str, dia: Optional[str] = None) -> Optional[str]:
+    def identify(self, nombre: str, dia: Optional[str] = None) -> Optional[str]:
         """The id of the one senator ``nombre`` can be; among namesakes, the one whose mandate is
         nearest ``dia`` (AAAA-MM-DD; None: the one in office).  None when it stays ambiguous."""
         if not isinstance(nombre, str):
             return None
         found = self.candidatos(nombre)
         if len(found) > 1:
-            cercania = sorted((_distancia(s[3], s[4], dia), s[0]) for s in found)
+            cercania = sorted((_distance(s[3], s[4], dia), s[0]) for s in found)
             found = [s for s in found if s[0] == cercania[0][1]] if cercania[0][0] < cercania[1][0] else []
         return found[0][0] if len(found) == 1 else None
 
 
-def padron_de_la_base(conn: sqlite3.Connection) -> Optional[Padron]:
+def roll_from_database(conn: sqlite3.Connection) -> Optional[SenateRoll]:
     """The senators of the built senadores table, each with his real mandate (the legal one when the
     list has no real one); None when the build has no such table (a --keep-going build skipped it)."""
     try:
@@ -99,7 +99,7 @@ def padron_de_la_base(conn: sqlite3.Connection) -> Optional[Padron]:
         ).fetchall()
     except sqlite3.OperationalError:
         return None
-    return Padron(filas)
+    return SenateRoll(filas)
 
 
 def _fecha(texto) -> Optional[dt.date]:
@@ -109,7 +109,7 @@ def _fecha(texto) -> Optional[dt.date]:
         return None
 
 
-def _distancia(inicio, fin, dia: Optional[str]) -> float:
+def _distance(inicio, fin, dia: Optional[str]) -> float:
     """Days between ``dia`` and a mandate (0 inside it); without a day, 0 for whoever is in office.
     The list keeps one mandate per senator, so this only ranks namesakes, it proves nothing alone."""
     if dia is None:

@@ -23,7 +23,7 @@ from typing import Optional
 
 import orjson
 
-from argentina_datos.almacen.propias import FUENTES, Cambio
+from argentina_datos.almacen.propias import FUENTES, VersionChange
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
 
@@ -187,7 +187,7 @@ class VersionedSource:
 
 
 # ---- what changed between versions -----------------------------------------------------
-def changes(history: Dataset, versions: list[Version], source) -> list[Cambio]:
+def changes(history: Dataset, versions: list[Version], source) -> list[VersionChange]:
     """Each version against the one before: records added, removed and changed (the cambios table)."""
     out = []
     previous: Optional[list] = None
@@ -199,7 +199,7 @@ def changes(history: Dataset, versions: list[Version], source) -> list[Cambio]:
             continue
         key = _key(base_of(history), records)
         added, removed, changed = compare(previous, records, key) if previous is not None else (len(records), 0, 0)
-        out.append(Cambio(history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
+        out.append(VersionChange(history.table, v.date, previous_date, added, removed, changed, ",".join(key) or None))
         previous, previous_date = records, v.date
     return out
 

@@ -16,7 +16,7 @@ from argentina_datos.web.complementos.cabeza import MAX_HEAD, MAX_HEADERS, MAX_R
 LINGER_SECONDS = 2.0
 
 
-class ProtocoloLimitado(HttpToolsProtocol):
+class LimitedHeadProtocol(HttpToolsProtocol):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.url = b""

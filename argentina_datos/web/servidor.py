@@ -80,14 +80,14 @@ def run_granian(args) -> None:
 def run_uvicorn(args) -> None:
     import uvicorn
 
-    from argentina_datos.web.protocolo import ProtocoloLimitado
+    from argentina_datos.web.protocolo import LimitedHeadProtocol
 
     uvicorn.run(
         APP,
         factory=True,
         host=args.host,
         port=args.port,
-        http=ProtocoloLimitado,
+        http=LimitedHeadProtocol,
         workers=args.workers,
         access_log=args.access_log,
         lifespan="on",

@@ -56,7 +56,7 @@ def extra_template_vars(template, database, datasette):
     if not template.startswith("database") or database is None:
         return None
 
-    async def grupos():
+    async def groups():
         db = datasette.get_database(database)
         hidden = set(await db.hidden_table_names())
         names = [n for n in await db.table_names() if n not in hidden]
@@ -68,9 +68,9 @@ def extra_template_vars(template, database, datasette):
                 text = summary(meta.get("description") or "")
                 rows.append({"name": name, "title": meta.get("title") or name, "description": Markup(code_html(text))})
             out.append({"title": title, "tables": rows})
-        return {"grupos": out}
+        return {"groups": out}
 
-    return grupos
+    return groups
 
 
 def related_rows(database: str, table: str, datasette) -> list[dict]:
