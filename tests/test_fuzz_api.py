@@ -44,7 +44,13 @@ def test_schemathesis_finds_nothing(db_path, tmp_path):
             text=True,
             cwd=tmp_path,
             timeout=FUZZ_SECONDS + 300,
-            env={**os.environ, "NO_COLOR": "1"},
+            # fuzz_hooks.py: the rules between parameters that OpenAPI cannot state
+            env={
+                **os.environ,
+                "NO_COLOR": "1",
+                "SCHEMATHESIS_HOOKS": "fuzz_hooks",
+                "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")])),
+            },
         )
         text = out.stdout + out.stderr
         print(text[-3000:])

@@ -50,8 +50,10 @@ async def test_served_document_is_the_generated_one(ds, conn):
     response = await ds.client.get(OPENAPI_PATH)
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json; charset=utf-8"
-    # With the database's year maxima (the spec's, or the last year with data).
-    served = build_document(ROUTER, Responder(ROUTER).served_maxima(conn))
+    # With the database's year maxima (the spec's, or the last year with data) and its CPI's months.
+    responder = Responder(ROUTER)
+    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn))
+    assert len(orjson.loads(response.content)["components"]["schemas"]["MesIPC"]["enum"]) > 100
     assert orjson.loads(response.content) == orjson.loads(orjson.dumps(served))
 
 

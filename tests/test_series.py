@@ -259,7 +259,19 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     def query(path):
         return {p["name"] for p in paths[path]["get"]["parameters"] if p["in"] == "query"}
 
-    assert query("/v1/cotizaciones/dolares/{casa}") == {"desde", "hasta", "agrupacion", "formato"}
+    assert query("/v1/cotizaciones/dolares/{casa}") == {
+        "desde",
+        "hasta",
+        "agrupacion",
+        "variacion",
+        "ajuste",
+        "formato",
+    }
+    # variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
+    assert query("/v1/finanzas/indices/riesgo-pais") == {"desde", "hasta", "agrupacion", "variacion", "formato"}
+    assert query("/v1/feriados/{año}") == {"desde", "hasta", "agrupacion", "formato"}
+    ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
+    assert ajuste["schema"]["required"] == ["ajustar"] and ajuste["schema"]["properties"]["ajustar"]["enum"] == ["ipc"]
     agrupacion = next(
         p for p in paths["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"] if p["name"] == "agrupacion"
     )

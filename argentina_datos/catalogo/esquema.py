@@ -61,6 +61,12 @@ class Field:
     def is_date(self) -> bool:
         return self.kind == TEXT and self.unit == DATE_UNIT
 
+    @property
+    def in_pesos(self) -> bool:
+        """An amount of pesos (its unit says so: pesos, pesos por dólar, pesos por UVA...): what
+        ``ajustar=ipc`` expresses in pesos of another month."""
+        return self.kind == NUMBER and (self.unit or "").startswith("pesos")
+
 
 @dataclass(frozen=True)
 class Obj:

@@ -17,7 +17,7 @@ import orjson
 
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTEGER, JSON, OPENAPI_TYPES, Field, Obj
+from argentina_datos.catalogo.esquema import INTEGER, JSON, NUMBER, OPENAPI_TYPES, Field, Obj
 from argentina_datos.respuestas import series
 from argentina_datos.respuestas.rutas import Router
 
@@ -348,17 +348,55 @@ VERSION = _query(
 )
 
 
+VARIACION = _query(
+    "variacion",
+    "cada medida como su variación, por serie y en orden de fecha: absoluta (x − anterior), relativa "
+    "(x / anterior − 1), interanual (x / el último valor a un año o más − 1; el 29 de febrero mira el 28) o "
+    "acumulada (x / el último valor del año anterior − 1). Las relativas son fracciones (0.05 = 5 %); null sin "
+    "referencia. Se calcula sobre la serie entera (después de ajustar y agrupar) y desde/hasta recortan el "
+    "resultado: el primer registro del rango tiene su variación",
+    {"type": "string", "enum": list(series.CHANGES)},
+    "interanual",
+)
+# ajustar and base as one exploded object parameter, like agrupacion: base goes with ajustar.
+AJUSTE = {
+    "name": "ajuste",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "description": "ajustar=ipc: los montos en pesos (cotizaciones, UVA, montos) en pesos de un mes, por el IPC "
+    "encadenado desde la inflación mensual (tabla ipc): x × IPC(base) / IPC(mes de su fecha); una fecha posterior "
+    "al último mes del IPC usa ese mes, una anterior al primero da null. base (AAAA-MM): el mes de esos pesos, por "
+    "omisión el último del IPC; un mes que el IPC no tiene es un 400. Sólo en rutas con montos en pesos",
+    "schema": {
+        "type": "object",
+        "required": ["ajustar"],
+        "properties": {
+            "ajustar": {"type": "string", "enum": list(series.ADJUSTMENTS)},
+            "base": {"$ref": "#/components/schemas/MesIPC"},
+        },
+    },
+    "example": {"ajustar": "ipc"},
+}
+
+
 def _query_parameters(endpoint) -> list[dict]:
     versions = [VERSION] if endpoint.versioned else []
     if endpoint.shape != "list":
         return versions
-    dated = any(m.name == "fecha" for t in endpoint.datasets for m in BY_TABLE[t].fields)
-    return versions + (POR_FECHA + [FORMATO] if dated else [FORMATO])
+    fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
+    if not any(m.name == "fecha" for m in fields):
+        return versions + [FORMATO]
+    pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
+    measured = [VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
+    return versions + POR_FECHA + measured + pesos + [FORMATO]
 
 
-def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
+def build_document(router: Router, maxima: Optional[dict] = None, months: Sequence[str] = ()) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
-    (respuestas.responder.Responder.served_maxima); without them, the spec's."""
+    (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
+    database's CPI, the values ``base`` takes (without them, any month AAAA-MM)."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):
@@ -378,6 +416,11 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
     )
     schemas = {t: record_schema(t) for t in sorted(tables)}
     schemas["Error"] = ERROR_SCHEMA
+    schemas["MesIPC"] = (
+        {"type": "string", "enum": list(months), "description": "un mes que el IPC de la base tiene"}
+        if months
+        else {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"}
+    )
     error_content = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     return {
         "openapi": "3.0.3",
@@ -398,8 +441,8 @@ def build_document(router: Router, maxima: Optional[dict] = None) -> dict:
 
 
 @lru_cache(maxsize=None)
-def openapi_document(router: Router, maxima: tuple = ()) -> bytes:
-    return orjson.dumps(build_document(router, dict(maxima)))
+def openapi_document(router: Router, maxima: tuple = (), months: tuple = ()) -> bytes:
+    return orjson.dumps(build_document(router, dict(maxima), months))
 
 
 # ---- the README's route table ----------------------------------------------------

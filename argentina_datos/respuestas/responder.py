@@ -13,7 +13,9 @@ from typing import Any, Optional
 import orjson
 
 from argentina_datos.almacen.documentos import document
-from argentina_datos.respuestas import series
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.esquema import Field
+from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import ApiError, Router
 from argentina_datos.respuestas.series import BadQuery, Query
 
@@ -50,6 +52,7 @@ class Responder:
     def __init__(self, router: Optional[Router] = None):
         self.router = router or Router()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
+        self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -80,6 +83,29 @@ class Responder:
                 maxima[(endpoint.path, p.name)] = top
         return maxima
 
+    def cpi_months(self, conn: sqlite3.Connection) -> list[str]:
+        """The months the database's CPI has (the values ``base`` takes), read once."""
+        if self._cpi is None:
+            try:
+                self._cpi = dict(conn.execute("SELECT mes, valor FROM ipc WHERE valor IS NOT NULL ORDER BY mes"))
+            except sqlite3.OperationalError:  # a partial build without the CPI
+                self._cpi = {}
+        return sorted(self._cpi)
+
+    def _adjuster(self, conn: sqlite3.Connection, endpoint, query: Query):
+        """What ``ajustar=ipc`` does on this route: its amounts of pesos into pesos of ``base``."""
+        pesos = {f.name for t in endpoint.datasets for f in BY_TABLE[t].fields if isinstance(f, Field) and f.in_pesos}
+        if not pesos:
+            raise BadQuery("ajustar", "«ajustar=ipc» es para rutas con montos en pesos; esta no tiene ninguno")
+        self.cpi_months(conn)
+        if not self._cpi:
+            raise BadQuery("ajustar", "la base no tiene el IPC (la tabla ipc) para ajustar por inflación")
+        if query.base is not None and query.base not in self._cpi:
+            first, last = min(self._cpi), max(self._cpi)
+            raise BadQuery("base", f"«base» = {query.base} no es un mes del IPC (de {first} a {last})")
+        deflator = variaciones.Deflator(self._cpi, query.base)
+        return lambda records: deflator.adjust(records, pesos)
+
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
             found = self.router.match_strict(path)
@@ -101,7 +127,8 @@ class Responder:
                 data = endpoint.answer(conn, values, path)
             if query.formato == "csv" and not isinstance(data, list):
                 raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-            return Answer(200, data if query.empty else series.apply(data, query))
+            adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
+            return Answer(200, data if query.empty else series.apply(data, query, adjust))
         except BadQuery as e:
             return Answer(400, message=str(e), param=e.param)
         except ApiError as e:

@@ -16,10 +16,15 @@ from urllib.parse import parse_qsl
 
 import orjson
 
+from argentina_datos.respuestas import variaciones
+
 PERIODS = ("semana", "mes", "trimestre", "anio")
 FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
 FORMATS = ("json", "csv")
-NAMES = ("desde", "hasta", "agrupar", "funcion", "formato", "fecha")
+CHANGES = ("absoluta", "relativa", "interanual", "acumulada")
+ADJUSTMENTS = ("ipc",)
+NAMES = ("desde", "hasta", "agrupar", "funcion", "formato", "fecha", "variacion", "ajustar", "base")
+_MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -40,6 +45,9 @@ class Query:
     # ignored like any unknown parameter (clients repeat path values there), so it is checked only
     # where it applies (``checked_fecha``).
     fecha: Optional[str] = None
+    variacion: Optional[str] = None  # the change of each measure, per series (respuestas/variaciones.py)
+    ajustar: Optional[str] = None  # "ipc": amounts of pesos in pesos of the ``base`` month
+    base: Optional[str] = None  # AAAA-MM, with ajustar (default: the CPI's last month)
 
     def checked_fecha(self) -> str:
         _check_date("fecha", self.fecha or "")
@@ -51,7 +59,7 @@ class Query:
 
     @property
     def filters(self) -> bool:
-        return bool(self.desde or self.hasta or self.agrupar)
+        return bool(self.desde or self.hasta or self.agrupar or self.variacion or self.ajustar)
 
     def key(self) -> str:
         """Part of the cache key: only the parameters that change the answer, in one order."""
@@ -84,6 +92,13 @@ def parse(query_string: bytes | str) -> Query:
     _check_choice(values, "formato", FORMATS)
     if "funcion" in values and "agrupar" not in values:
         raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
+    _check_choice(values, "variacion", CHANGES)
+    _check_choice(values, "ajustar", ADJUSTMENTS)
+    if "base" in values:
+        if "ajustar" not in values:
+            raise BadQuery("base", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos")
+        if not _MONTH.fullmatch(values["base"]):
+            raise BadQuery("base", f"«base» debe ser un mes AAAA-MM, no «{values['base'][:40]}»")
     return Query(
         values.get("desde"),
         values.get("hasta"),
@@ -91,6 +106,9 @@ def parse(query_string: bytes | str) -> Query:
         values.get("funcion") or ("promedio" if "agrupar" in values else None),
         values.get("formato") or "json",
         values.get("fecha"),
+        values.get("variacion"),
+        values.get("ajustar"),
+        values.get("base"),
     )
 
 
@@ -109,20 +127,34 @@ def _check_choice(values: dict, name: str, choices) -> None:
 
 
 # ---- applying a query to an answer ------------------------------------------------
-def apply(data: Any, query: Query) -> Any:
-    """The answer cut to [desde, hasta] and grouped by period, as ``query`` asks."""
+def apply(data: Any, query: Query, adjust: Optional[Callable[[list], list]] = None) -> Any:
+    """The answer cut to [desde, hasta], grouped by period and turned into changes, as ``query`` asks.
+    ``adjust`` (with ``ajustar``) turns the records' amounts of pesos into pesos of one month."""
     if not query.filters:
         return data
-    param = "desde" if query.desde else "hasta" if query.hasta else "agrupar"
+    param = next(n for n in ("desde", "hasta", "agrupar", "variacion", "ajustar") if getattr(query, n))
     if not isinstance(data, list):
         raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
     if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
         raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
     desde, hasta = query.desde or "", query.hasta or "\uffff"
-    records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
+    if query.ajustar and adjust is not None:
+        data = adjust(data)
+    if not query.variacion:  # as before these parameters: the range first, then the periods
+        records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
+        if query.agrupar:
+            records = group(records, query.agrupar, query.funcion or "promedio")
+        return records
+    # A change needs the record it is measured against, which may lie before the range: the whole
+    # series is grouped and turned into changes, and only then cut to the range.
+    records = [r for r in data if isinstance(r, dict) and _day(r)]
     if query.agrupar:
         records = group(records, query.agrupar, query.funcion or "promedio")
-    return records
+    measures = measures_of(records)
+    if records and not measures:
+        raise BadQuery("variacion", "«variacion»: los registros de esta ruta no tienen medidas numéricas")
+    records = variaciones.changes(records, query.variacion, series_of, measures)
+    return [r for r in records if desde <= (_day(r) or "") <= hasta]
 
 
 def _day(record: dict) -> Optional[str]:
@@ -152,16 +184,26 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def measures_of(records: list[dict]) -> set[str]:
+    """The fields that are measures: numbers in every record that has them, never ids (actaId)."""
+    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
+    return numeric - {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
+
+
+def series_of(record: dict, measures: set[str]) -> tuple:
+    """Which series a record belongs to: its fields that are not measures (casa, moneda, ids), fecha aside."""
+    return tuple((k, orjson.dumps(v)) for k, v in record.items() if k != "fecha" and k not in measures)
+
+
 def group(records: list[dict], period: str, function: str) -> list[dict]:
     """One record per period and series.  A series is told by the record's fields that are not
     numbers (casa, moneda, ...) and by its ids (actaId), fecha aside; the other numeric fields are
     aggregated over the period's records, ignoring nulls (a period where a field is always null
     gives null)."""
-    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
-    numeric -= {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
+    numeric = measures_of(records)
     groups: dict[tuple, list[dict]] = {}
     for r in sorted(records, key=lambda r: _day(r) or ""):  # stable: same-day records keep the list's order
-        series = tuple((k, orjson.dumps(v)) for k, v in r.items() if k != "fecha" and k not in numeric)
+        series = series_of(r, numeric)
         groups.setdefault((period_start(_day(r) or "", period), series), []).append(r)
     aggregate = AGGREGATES[function]
     out = []

@@ -1,0 +1,99 @@
+"""Changes and real terms: what ``variacion`` and ``ajustar=ipc`` make of a list answer.
+
+- ``changes``: per series, in ``fecha`` order, each measure becomes its change against a reference
+  record: the previous one (``absoluta``, ``relativa``), the latest on or before the same day a year
+  earlier (``interanual``; 29 February looks at 28 February), the last of the previous calendar year
+  (``acumulada``).  Relative changes are fractions (0.05 is 5 %).  null where there is no reference,
+  either value is null, or a relative change would divide by 0.  Records keep their keys and order.
+- ``Deflator``: amounts of pesos times IPC(base) / IPC(month of the record's fecha), the CPI chained
+  from monthly inflation (the ``ipc`` table); a date after the CPI's last month uses the last month,
+  one before its first gets null.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from typing import Callable, Optional
+
+DECIMALS = 10  # as the aggregates of series.py: no binary-float noise in the last digits
+ABSOLUTE, RELATIVE, YEAR_ON_YEAR, YEAR_TO_DATE = "absoluta", "relativa", "interanual", "acumulada"
+
+
+def _day(record: dict) -> str:
+    return record["fecha"][:10]
+
+
+def _a_year_before(day: str) -> str:
+    d = dt.date.fromisoformat(day)
+    try:
+        return d.replace(year=d.year - 1).isoformat()
+    except ValueError:  # 29 February
+        return d.replace(year=d.year - 1, day=28).isoformat()
+
+
+def _change(mode: str, now, ref) -> Optional[float]:
+    if now is None or ref is None:
+        return None
+    if mode == ABSOLUTE:
+        value = now - ref
+    elif ref == 0:
+        return None
+    else:
+        value = now / ref - 1
+    return round(value, DECIMALS) if type(value) is float else value
+
+
+def changes(records: list[dict], mode: str, series_of: Callable[[dict, set], tuple], measures: set[str]) -> list[dict]:
+    """``records`` (each with a calendar ``fecha``) with their measures turned into changes (``mode``)."""
+    by_series: dict[tuple, list[int]] = {}
+    for i in sorted(range(len(records)), key=lambda i: _day(records[i])):  # stable: a day's order stays
+        by_series.setdefault(series_of(records[i], measures), []).append(i)
+    out = [dict(r) for r in records]
+    for positions in by_series.values():
+        days = [_day(records[i]) for i in positions]
+        for n, i in enumerate(positions):
+            if mode in (ABSOLUTE, RELATIVE):
+                ref = positions[n - 1] if n else None
+            else:
+                limit = _a_year_before(days[n]) if mode == YEAR_ON_YEAR else f"{int(days[n][:4]) - 1}-12-31"
+                k = bisect.bisect_right(days, limit) - 1
+                found = k >= 0 and (mode == YEAR_ON_YEAR or days[k][:4] == limit[:4])
+                ref = positions[k] if found else None
+            for key in measures:
+                if key in out[i]:
+                    out[i][key] = _change(mode, records[i][key], records[ref].get(key) if ref is not None else None)
+    return out
+
+
+class Deflator:
+    """Pesos of a month into pesos of ``base``, from the CPI's levels by month (AAAA-MM -> level)."""
+
+    def __init__(self, levels: dict[str, float], base: Optional[str] = None):
+        self.months = sorted(levels)
+        self.levels = levels
+        self.base = base or self.months[-1]
+
+    def factor(self, day: str) -> Optional[float]:
+        month = day[:7]
+        if month < self.months[0]:
+            return None
+        level = self.levels.get(min(month, self.months[-1]))
+        if level is None:  # a month missing inside the series: the one before it
+            level = self.levels[self.months[bisect.bisect_right(self.months, month) - 1]]
+        return self.levels[self.base] / level
+
+    def adjust(self, records: list, pesos: set[str]) -> list:
+        out = []
+        for r in records:
+            if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
+                out.append(r)
+                continue
+            factor = self.factor(r["fecha"])
+            adjusted = dict(r)
+            for key in pesos:
+                value = r.get(key)
+                if isinstance(value, (int, float)) and not isinstance(value, bool):
+                    adjusted[key] = None if factor is None else round(value * factor, DECIMALS)
+            out.append(adjusted)
+        return out
