@@ -73,8 +73,9 @@ def leer(
         (``where="casa = ?", params=["blue"]``)
     """
     pd = _pandas()
-    conn = db if isinstance(db, sqlite3.Connection) else None
-    if conn is None:
+    if isinstance(db, sqlite3.Connection):
+        conn = db
+    else:
         path = Path(db) if db is not None else default_database()
         if not path.exists():
             raise FileNotFoundError(f"no existe la base {path}: constrúyala con build-db o defina ARGENTINA_DATOS_DB")

@@ -215,7 +215,7 @@ def per_unit(name: str, per: dict[str, tuple[str, float]]) -> Computed:
         value = record[name]
         if type(value) not in (int, float):
             return None
-        since, units = per.get(record.get("moneda"), ("", 1))
+        since, units = per.get(str(record.get("moneda")), ("", 1.0))
         fecha = record.get("fecha")
         return value / units if isinstance(fecha, str) and fecha < since else float(value)
 

@@ -27,7 +27,7 @@ def cotizacion_fields(casa_description):
 
 
 # The peso chileno was quoted per 100 pesos chilenos until 2024-09-05 (100.57 on the 5th, 1.0119 on the 6th).
-PER_UNIT = {"CLP": ("2024-09-06", 100)}
+PER_UNIT = {"CLP": ("2024-09-06", 100.0)}
 _PRICE_UNIT = (
     "pesos por unidad de la moneda, salvo el peso chileno (CLP) hasta el 2024-09-05: pesos por 100 pesos chilenos "
     "(compraUnidad y ventaUnidad lo dan siempre por unidad)"

@@ -129,14 +129,14 @@ def _holidays(conn: sqlite3.Connection) -> tuple[set[str], set[str]]:
     return days, {d[:4] for d in days}
 
 
-def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], list[tuple[int, int]]]:
+def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]:
     """(rowid, 1 or 0) for each row of a quote series (one per value of ``by``): 1 on a day that is not a
     business day (a weekend, or a holiday in a year the holiday tables cover) whose compra and venta repeat the
     previous row's of its series."""
 
-    def resolve(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
         holidays, years = _holidays(conn)
-        out = []
+        out: list[tuple[int, Union[str, int, None]]] = []
         previous: tuple = (None, None, None)
         rows = conn.execute(f"SELECT rowid, {by}, fecha, compra, venta FROM {table} ORDER BY {by}, fecha, rowid")
         for row, serie, fecha, compra, venta in rows:
@@ -157,7 +157,7 @@ def _date(value) -> Optional[dt.date]:
 
 
 # (table, column) of a Link -> (row, value) pairs: the row being the table's ``_id`` or its rowid.
-RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Optional[str]]]]] = {
+RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]] = {
     ("senado_actas_votos", "senadorId"): _senadores_de_los_votos,
     ("senado_dietas_mecanismos", "senadorId"): _senadores_de_las_dietas,
     ("cotizaciones_dolares", "arrastrado"): carried_forward("cotizaciones_dolares", "casa"),
