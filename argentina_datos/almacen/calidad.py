@@ -39,7 +39,9 @@ JUMP = "salto"
 UNIT_SWITCH = "cambio de unidad"
 CONFLICT = "dos valores para una fecha"
 ENCODING = "codificación rota"
-AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCODING)
+OUT_OF_RANGE = "fuera de rango"
+STALE = "valor viejo en un listado"
+AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCODING, OUT_OF_RANGE, STALE)
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 

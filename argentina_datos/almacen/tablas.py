@@ -209,7 +209,7 @@ class Layout:
         for child in self.all_children():
             statements += child.create_sql()
         for link in self.dataset.links:
-            statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} TEXT")
+            statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} {SQL_TYPES[link.kind]}")
         return statements
 
     def link_key(self, link) -> str:

@@ -6,6 +6,10 @@ from argentina_datos.catalogo.campos import BCRA, fecha, por_año, text
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.catalogo.parametros import year
 
+# The datasets whose dates are the days without business (weekends aside): the audit's business days and
+# the quotes' carried-forward days (cotizaciones.arrastrado) read them.
+HOLIDAY_TABLES = ("feriados", "feriados_bancarios")
+
 DATASETS: list[Dataset] = [
     por_año(
         "feriados",

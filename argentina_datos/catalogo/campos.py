@@ -204,3 +204,26 @@ def as_fraction(name: str, percent_above: float) -> Computed:
         compute,
         kind=NUMBER,
     )
+
+
+def per_unit(name: str, per: dict[str, tuple[str, float]]) -> Computed:
+    """The price ``name`` always for one unit of the currency, for a source that quoted some currency per
+    ``n`` units until a date: ``per`` maps the currency (``moneda``) to (the first day quoted per unit,
+    ``n``); before that day the value is divided by ``n``."""
+
+    def compute(record: dict):
+        value = record[name]
+        if type(value) not in (int, float):
+            return None
+        since, units = per.get(str(record.get("moneda")), ("", 1.0))
+        fecha = record.get("fecha")
+        return value / units if isinstance(fecha, str) and fecha < since else float(value)
+
+    rules = "; ".join(
+        f"{m} hasta el día anterior al {since} se publicaba por {units:g} unidades" for m, (since, units) in per.items()
+    )
+    return Computed(
+        f"«{name}» siempre en pesos por una unidad de la moneda ({rules}: acá ya dividido)",
+        compute,
+        kind=NUMBER,
+    )

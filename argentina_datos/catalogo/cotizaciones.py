@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import BCRA, fecha, number, text
-from argentina_datos.catalogo.esquema import DAILY, Dataset, Derivation, PathValue, Route, Series, Source
+from argentina_datos.catalogo.campos import BCRA, fecha, number, per_unit, text
+from argentina_datos.catalogo.esquema import (
+    BOOLEAN,
+    DAILY,
+    Dataset,
+    Derivation,
+    Link,
+    PathValue,
+    Route,
+    Series,
+    Source,
+)
 from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
 
 
@@ -16,14 +26,39 @@ def cotizacion_fields(casa_description):
     ]
 
 
+# The peso chileno was quoted per 100 pesos chilenos until 2024-09-05 (100.57 on the 5th, 1.0119 on the 6th).
+PER_UNIT = {"CLP": ("2024-09-06", 100.0)}
+_PRICE_UNIT = (
+    "pesos por unidad de la moneda, salvo el peso chileno (CLP) hasta el 2024-09-05: pesos por 100 pesos chilenos "
+    "(compraUnidad y ventaUnidad lo dan siempre por unidad)"
+)
+
+
 def moneda_fields():
     return [
         text("moneda", "código ISO de la moneda: USD, EUR, BRL, CLP o UYU", facet=True, nullable=False),
         text("casa", "tipo de cotización (oficial); los registros más viejos no la traen", facet=True, optional=True),
-        number("compra", "precio de compra; null = sin dato", unit="pesos por unidad de la moneda"),
-        number("venta", "precio de venta", unit="pesos por unidad de la moneda"),
+        number("compra", f"precio de compra; null = sin dato. En {_PRICE_UNIT}", unit="pesos por unidad de la moneda"),
+        number("venta", f"precio de venta. En {_PRICE_UNIT}", unit="pesos por unidad de la moneda"),
         fecha(description="día de la cotización", nullable=False),
     ]
+
+
+# compra and venta for one unit of the currency, in every row.
+POR_UNIDAD = {"compraUnidad": per_unit("compra", PER_UNIT), "ventaUnidad": per_unit("venta", PER_UNIT)}
+
+
+def arrastrado(table: str) -> Link:
+    """The column marking the days a quote series carries forward (construccion/calculos.py computes it)."""
+    return Link(
+        table,
+        "arrastrado",
+        "1 si el día no es hábil (sábado, domingo o un feriado de las tablas feriados y feriados_bancarios) y repite "
+        "la cotización del día anterior de la misma serie: la fuente publica todos los días del calendario y arrastra "
+        "el último valor, así que no es una cotización de ese día; 0 si no. Un promedio de todas las filas (como "
+        "?agrupar=mes de /v1) pesa tres veces el viernes; para promediar días hábiles: `WHERE NOT arrastrado`",
+        kind=BOOLEAN,
+    )
 
 
 DATASETS: list[Dataset] = [
@@ -39,6 +74,7 @@ DATASETS: list[Dataset] = [
         unique=("casa", "fecha"),
         sort=("fecha",),
         series=Series(DAILY, by=("casa",), values=("compra", "venta")),
+        links=[arrastrado("cotizaciones_dolares")],
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
     ),
     Dataset(
@@ -105,6 +141,8 @@ DATASETS: list[Dataset] = [
         indexes=[("fecha",), ("moneda", "fecha")],
         sort=("fecha",),
         series=Series(DAILY, by=("moneda",), values=("compra", "venta")),
+        derived=POR_UNIDAD,
+        links=[arrastrado("cotizaciones")],
         routes=[Route("/v1/cotizaciones", summary="Cotizaciones de todas las monedas")],
     ),
     Dataset(
@@ -119,6 +157,7 @@ DATASETS: list[Dataset] = [
         partitions=[DIVISA],
         indexes=[("divisa", "fecha")],
         sort=("fecha",),
+        derived=POR_UNIDAD,
         routes=[
             Route(
                 "/v1/cotizaciones/{moneda}",
@@ -140,6 +179,7 @@ DATASETS: list[Dataset] = [
         origin_url=BCRA[1],
         partitions=[DIVISA, DIA],
         single_record=True,
+        derived=POR_UNIDAD,
         sort=("fecha",),
         required=False,
         routes=[
@@ -166,6 +206,7 @@ DATASETS: list[Dataset] = [
         partitions=[DIA],
         sort=("fecha",),
         required=False,
+        derived=POR_UNIDAD,
         routes=[
             Route(
                 "/v1/cotizaciones/{fecha}",

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, boolean, entidad, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.esquema import Bound, Children, Dataset, Obj, Route, Source
+
+# A yearly rate of a loan in pesos below 5 %: lower than any the BCRA's transparency regime lists for a real
+# product; the source's 0.0216 for a 216 % rate (a percentage divided by 100 twice, or a monthly rate).
+_TASA_DE_PRESTAMO = Bound(
+    low=0.05,
+    why="una tasa anual de préstamo en pesos de menos de 5 %: casi seguro un error de unidad de la fuente "
+    "(un porcentaje dividido dos veces por 100, o una tasa mensual)",
+)
 
 
 def hipotecarios_fields():
@@ -123,6 +131,7 @@ DATASETS: list[Dataset] = [
         [Source("v1/finanzas/creditos/prestamosPersonalesBcra")],
         origin=BCRA[0],
         origin_url="https://www.bcra.gob.ar/BCRAyVos/Regimen_de_transparencia.asp",
+        bounds={"teaMax": _TASA_DE_PRESTAMO},
         fts=("entidad", "producto"),
         routes=[Route("/v1/finanzas/creditos/prestamosPersonalesBcra", summary="Préstamos personales (BCRA)")],
     ),

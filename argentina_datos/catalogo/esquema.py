@@ -188,6 +188,7 @@ class Link:
     column: str
     description: str
     references: str = ""
+    kind: str = TEXT
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,16 @@ class Series:
     by: Sequence[str] = ()  # the columns telling one series from another
     values: Sequence[str] = ()  # the measures (none: only the dates are checked)
     date: str = "fecha"
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The values a measure can plausibly take: the audit (construccion/auditoria.py) flags each row with a
+    value below ``low`` or above ``high`` («fuera de rango»), saying ``why``."""
+
+    low: Optional[float] = None
+    high: Optional[float] = None
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -249,6 +260,7 @@ class Dataset:
     links: Sequence[Link] = ()  # columns filled from other tables once all are built
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     series: Optional[Series] = None  # a time series, for the data-quality audit
+    bounds: Mapping[str, Bound] = dc_field(default_factory=dict)  # column -> its plausible values, audited
     required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
 

@@ -232,7 +232,10 @@ DERIVED_TABLES = [
         "Una fila por fondo y fecha: el valor de la cuotaparte, las cuotapartes y el patrimonio del fondo ese día, "
         "tomados de fci_valores sin las repeticiones de sus listados. " + _SERIE_RULE + " "
         "Las filas agregadas (sin fecha) quedan fuera. Para la historia de un fondo: `WHERE fondo_id = ...`; "
-        "para el ranking de un día: `WHERE fecha = ...`; ambas usan la clave primaria (fecha, fondo_id).",
+        "para el ranking de un día: `WHERE fecha = ...`; ambas usan la clave primaria (fecha, fondo_id). "
+        "La vista fci_serie_vista trae además el nombre del fondo y de la categoría. Los listados traen a veces "
+        "valores muy viejos de un fondo (de 2010 a 2018 en un listado de 2024): la tabla calidad los señala "
+        "(«valor viejo en un listado»).",
         [
             fecha(description="fecha del valor", nullable=False),
             integer("fondo_id", "el fondo (id en fci_valores_fondo, con su nombre)", nullable=False),
@@ -240,6 +243,13 @@ DERIVED_TABLES = [
             number("vcp", "valor de la cuotaparte; null = sin dato", unit="moneda del fondo por cuotaparte"),
             number("ccp", "cantidad de cuotapartes; null = sin dato", unit="cuotapartes"),
             number("patrimonio", "patrimonio del fondo; null = sin dato", unit="moneda del fondo"),
+            text(
+                "moneda",
+                "moneda del fondo: ARS, USD (dólar) o USB (dólar billete), la de la fila «Moneda: ...» que encabeza "
+                "al fondo en sus listados (la que más veces lo encabeza; coincide con la de su ficha en fci_fondos); "
+                "null = ningún listado lo dice. vcp y patrimonio están en esta moneda: para sumar o comparar fondos, agrupar por ella",
+                facet=True,
+            ),
         ],
         key=("fecha", "fondo_id"),
         reads=("fci_valores", "fci_valores_listado"),

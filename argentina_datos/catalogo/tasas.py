@@ -13,7 +13,8 @@ from argentina_datos.catalogo.campos import (
     serie,
     text,
 )
-from argentina_datos.catalogo.esquema import DAILY, Children, Dataset, Route, Source
+from argentina_datos.catalogo.esquema import DAILY, Children, Computed, Dataset, Route, Source
+from argentina_datos.catalogo.slug import entity_id
 
 
 def plazo_fijo_fields(tasas_table):
@@ -82,6 +83,14 @@ DATASETS: list[Dataset] = [
         origin=BCRA[0],
         origin_url="https://www.bcra.gob.ar/BCRAyVos/Plazos_fijos_online.asp",
         fts=("entidad",),
+        derived={
+            "entidadId": Computed(
+                "la entidad sin tildes ni mayúsculas y sin su forma jurídica final (S.A., S.A.U., SOCIEDAD ANONIMA): "
+                "el mismo banco con los nombres que la fuente le dio con los años («BANCO DE GALICIA Y BUENOS AIRES "
+                "S.A.» y «… S.A.U.») tiene un solo id, así su serie en plazo_fijo_historico no se parte",
+                lambda r: entity_id(r["entidad"]),
+            )
+        },
         routes=[Route("/v1/finanzas/tasas/plazoFijo", summary="Tasas de plazo fijo por banco")],
     ),
     Dataset(

@@ -23,10 +23,8 @@ from typing import Callable, Iterable, Optional, Sequence
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.calidad import Finding, as_json
 from argentina_datos.almacen.tablas import Layout, quote
+from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Series
-
-# The datasets whose dates are the days without business (weekends aside).
-HOLIDAY_TABLES = ("feriados", "feriados_bancarios")
 
 # A series' usual spacing and typical change are estimated from at least this many values;
 # shorter series are checked only for gaps, unit switches and conflicting values.
@@ -43,6 +41,9 @@ JUMP_TIMES = 20
 # A unit switch: a value between 30 and 300 times the previous one, or the reverse: the same size written
 # ×100, a fraction that became a percentage (0.39 -> 39.18) or the other way round.
 UNIT_LOW, UNIT_HIGH = 30.0, 300.0
+# A stale value: a record of a dated listing (fci_valores) whose own date is more than this many days
+# before the listing's: a fund's value from 2017 in a 2024 listing.
+STALE_DAYS = 365
 
 # UTF-8 read as Latin-1 / Windows-1252: "Ã©" for "é", "Â°" for "°", "â€" for a dash or quote, or the
 # replacement character of bytes that were not text.  Upstream also lowercases some ("Asunciã“n").
@@ -99,6 +100,9 @@ def audit(db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date) -> 
         ]
         if layout.dataset.series:
             checks.append((calidad.GAP, lambda: series_checks(db, layout, calendar, today)))
+            checks.append((calidad.STALE, lambda: stale_in_listing(db, layout)))
+        if layout.dataset.bounds:
+            checks.append((calidad.OUT_OF_RANGE, lambda: out_of_range(db, layout)))
         for control, check in checks:
             try:
                 findings.extend(check())
@@ -147,6 +151,77 @@ def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
                 )
             )
     return out
+
+
+# ---- out of range ----------------------------------------------------------------
+def out_of_range(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
+    """Rows with a value outside the plausible range the catalogue declares (Dataset.bounds): one finding per
+    row and column; ``registro`` is the row's rowid (the record's position, in a table read from one file)."""
+    out = []
+    for column, bound in layout.dataset.bounds.items():
+        c = quote(column)
+        tests = [f"{c} < {bound.low!r}"] if bound.low is not None else []
+        tests += [f"{c} > {bound.high!r}"] if bound.high is not None else []
+        if not tests:
+            continue
+        label = next((x for x in ("entidad", "nombre", "fondo") if x in layout.field_columns), None)
+        name = quote(label) if label else "NULL"
+        rows = db.execute(
+            f"SELECT rowid, {c}, {name} FROM {quote(layout.table)} WHERE {' OR '.join(tests)} ORDER BY rowid"
+        ).fetchall()
+        limits = " y ".join(
+            text
+            for text in (
+                f"al menos {bound.low:g}" if bound.low is not None else "",
+                f"a lo sumo {bound.high:g}" if bound.high is not None else "",
+            )
+            if text
+        )
+        for rowid, value, who in rows:
+            out.append(
+                Finding(
+                    layout.table,
+                    calidad.OUT_OF_RANGE,
+                    None,
+                    rowid,
+                    column,
+                    as_json(value),
+                    f"{column} = {value}" + (f" ({who})" if who else "") + f": se espera {limits}; {bound.why}",
+                )
+            )
+    return out
+
+
+# ---- stale values in a listing ------------------------------------------------------
+def stale_in_listing(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
+    """In a series of dated listings (Series.date is a partition, not the records' date), records whose own date
+    is more than STALE_DAYS before their listing's: one finding per such date, with how many records carry it."""
+    series = layout.dataset.series
+    assert series is not None
+    own = _date_column(layout)
+    if own is None or own == series.date or series.date not in layout.dataset.partition_names:
+        return []
+    listing = f"l.{quote(series.date)}" if series.date in layout.lookups else f"t.{quote(series.date)}"
+    join = layout.lookup_join(series.date, "l") if series.date in layout.lookups else ""
+    rows = db.execute(
+        f"SELECT t.{quote(own)}, count(*), min({listing}), max({listing}) FROM {quote(layout.table)} t {join} "
+        f"WHERE {listing} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]' "
+        f"AND t.{quote(own)} < date({listing}, '-{STALE_DAYS} days') GROUP BY t.{quote(own)} ORDER BY 1"
+    ).fetchall()
+    return [
+        Finding(
+            layout.table,
+            calidad.STALE,
+            None,
+            None,
+            own,
+            as_json(day),
+            f"{n:,} {'registro' if n == 1 else 'registros'} con {own} {day} en listados del {first} al {last}: más de "
+            f"{STALE_DAYS} días antes de su listado (un valor viejo que el listado arrastra, no uno de ese día)",
+            fecha=day,
+        )
+        for day, n, first, last in rows
+    ]
 
 
 # ---- broken encoding -------------------------------------------------------------

@@ -4,9 +4,11 @@ table and column).  Here, not in the catalogue: they read built tables, by their
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 from typing import Callable, Iterable, Optional, Sequence, Union
 
+from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.indices import IPC_BASE
 from argentina_datos.construccion.senado_nombres import roll_from_database
 
@@ -18,6 +20,39 @@ WHERE v.fondo_id IS NOT NULL AND v.fecha IS NOT NULL AND {which}
 ORDER BY {order}
 ON CONFLICT DO NOTHING
 """
+
+
+# A fund's currency: listings interleave aggregate rows (no fecha) heading the funds below them, from
+# «Region: ...» down to «Moneda: Peso Argentina»; a fund's is the «Moneda:» row nearest above it, the one
+# that heads it most often over all listings (where a fund has a card, fci_fondos.moneda, they agree; the
+# cards cover a few funds only).  One pass over fci_valores with a window: 2 s of the build.
+_MONEDAS = "CASE {m} WHEN 'Peso Argentina' THEN 'ARS' WHEN 'Dolar Estadounidense' THEN 'USD' "
+_MONEDAS += "WHEN 'Dolar Estadounidense Billete' THEN 'USB' ELSE {m} END"
+_FCI_MONEDA_TABLE = "CREATE TEMP TABLE _fci_moneda (fondo_id INTEGER PRIMARY KEY, moneda TEXT)"
+_FCI_MONEDA = (
+    """
+INSERT INTO _fci_moneda
+WITH marcado AS (
+  SELECT v.fondo_id, v.fecha,
+         max(CASE WHEN v.fecha IS NULL THEN v.orden * 100000000 + v.fondo_id END)
+           OVER (PARTITION BY v.categoria_id, v.listado_id ORDER BY v.orden ROWS UNBOUNDED PRECEDING) AS cabecera
+  FROM fci_valores v
+), contado AS (
+  SELECT m.fondo_id, substr(f.fondo, 9) AS moneda, count(*) AS n
+  FROM marcado m JOIN fci_valores_fondo f ON f.id = m.cabecera % 100000000
+  WHERE m.fecha IS NOT NULL AND f.fondo LIKE 'Moneda: %'
+  GROUP BY m.fondo_id, f.fondo
+)
+SELECT fondo_id, """
+    + _MONEDAS.format(m="moneda")
+    + """ AS moneda FROM contado c
+WHERE n = (SELECT max(n) FROM contado c2 WHERE c2.fondo_id = c.fondo_id)
+GROUP BY fondo_id
+"""
+)
+_FCI_SERIE_MONEDA = (
+    "UPDATE fci_serie SET moneda = (SELECT moneda FROM _fci_moneda m WHERE m.fondo_id = fci_serie.fondo_id)"
+)
 
 
 def ipc_rows(db: sqlite3.Connection) -> list[tuple]:
@@ -45,6 +80,10 @@ FILLS: dict[str, Union[Sequence[str], Callable[[sqlite3.Connection], Iterable[tu
             which="l.listado <> v.fecha",
             order="l.listado GLOB '[0-9]*' DESC, l.listado DESC, v.categoria_id",
         ),
+        _FCI_MONEDA_TABLE,
+        _FCI_MONEDA,
+        _FCI_SERIE_MONEDA,
+        "DROP TABLE _fci_moneda",
     ),
     "ipc": ipc_rows,
 }
@@ -81,8 +120,46 @@ def _senators_of_the_pay_document(conn: sqlite3.Connection) -> list[tuple[int, O
     ]
 
 
+def _holidays(conn: sqlite3.Connection) -> tuple[set[str], set[str]]:
+    """The days of the holiday tables this build has, and the years they cover (AAAA)."""
+    days: set[str] = set()
+    for table in HOLIDAY_TABLES:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
+            days |= {d for (d,) in conn.execute(f"SELECT fecha FROM {table} WHERE fecha IS NOT NULL")}
+    return days, {d[:4] for d in days}
+
+
+def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]:
+    """(rowid, 1 or 0) for each row of a quote series (one per value of ``by``): 1 on a day that is not a
+    business day (a weekend, or a holiday in a year the holiday tables cover) whose compra and venta repeat the
+    previous row's of its series."""
+
+    def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
+        holidays, years = _holidays(conn)
+        out: list[tuple[int, Union[str, int, None]]] = []
+        previous: tuple = (None, None, None)
+        rows = conn.execute(f"SELECT rowid, {by}, fecha, compra, venta FROM {table} ORDER BY {by}, fecha, rowid")
+        for row, serie, fecha, compra, venta in rows:
+            day = _date(fecha)
+            idle = day is not None and (day.weekday() >= 5 or (fecha[:4] in years and fecha in holidays))
+            out.append((row, int(idle and previous == (serie, compra, venta))))
+            previous = (serie, compra, venta)
+        return out
+
+    return resolve
+
+
+def _date(value) -> Optional[dt.date]:
+    try:
+        return dt.date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
+    except ValueError:
+        return None
+
+
 # (table, column) of a Link -> (row, value) pairs: the row being the table's ``_id`` or its rowid.
-RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Optional[str]]]]] = {
+RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]] = {
     ("senado_actas_votos", "senadorId"): _senators_of_the_votes,
     ("senado_dietas_mecanismos", "senadorId"): _senators_of_the_pay_document,
+    ("cotizaciones_dolares", "arrastrado"): carried_forward("cotizaciones_dolares", "casa"),
+    ("cotizaciones", "arrastrado"): carried_forward("cotizaciones", "moneda"),
 }

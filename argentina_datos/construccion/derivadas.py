@@ -27,6 +27,25 @@ def create_sql(derived: DerivedTable) -> str:
     return f"CREATE TABLE {quote(derived.table)} ({', '.join(columns)}, PRIMARY KEY ({key})) WITHOUT ROWID"
 
 
+def view_sql(derived: DerivedTable) -> str | None:
+    """The view ``<table>_vista``: the table with each id it holds (``references``) followed by the value it
+    names (``fondo_id`` -> ``fondo``, the lookup table's column), for a reader who wants names, not ids."""
+    if not derived.references:
+        return None
+    references = dict(derived.references)
+    select, joins = [], []
+    for i, f in enumerate(derived.fields):
+        select.append(f"t.{quote(f.name)}")
+        if f.name in references:
+            name = f.name.removesuffix("_id")
+            select.append(f"r{i}.{quote(name)} AS {quote(name)}")
+            joins.append(f"LEFT JOIN {quote(references[f.name])} r{i} ON r{i}.id = t.{quote(f.name)}")
+    return (
+        f"CREATE VIEW {quote(derived.table + '_vista')} AS SELECT {', '.join(select)} FROM {quote(derived.table)} t "
+        + " ".join(joins)
+    )
+
+
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     """Creates and fills one derived table; returns its row count."""
     db.execute(create_sql(derived))
@@ -37,6 +56,9 @@ def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     else:
         for statement in fill:
             db.execute(statement)
+    view = view_sql(derived)
+    if view:
+        db.execute(view)
     lite = sqlite_utils.Database(db)
     for cols in derived.indexes:
         lite.table(derived.table).create_index(list(cols), index_name=derived.table + "_" + "_".join(cols))

@@ -319,9 +319,30 @@ def catalogue_tables() -> dict[str, dict]:
         tables.update(dataset_tables(dataset))
     for derived in DERIVED_TABLES:
         tables[derived.table] = derived_table(derived)
+        if derived.references:
+            tables[derived.table + "_vista"] = derived_view(derived, tables)
     # The build's own tables, as almacen/propias.py declares them.
     tables.update((own.name, own.metadata()) for own in propias.TABLES)
     return tables
+
+
+def derived_view(derived: DerivedTable, tables: dict[str, dict]) -> dict:
+    """Metadata of the view of a derived table with the names its ids point to (construccion/derivadas.py)."""
+    meta = derived_table(derived)
+    meta["title"] += " (vista, con nombres)"
+    meta["description"] = (
+        f"La tabla {derived.table} con el valor que nombra cada id al lado del id: la forma más cómoda de "
+        f"leerla (también desde pandas). " + meta["description"]
+    )
+    columns: dict[str, str] = {}
+    for name, text in meta["columns"].items():
+        columns[name] = text
+        target = dict(derived.references).get(name)
+        if target:
+            value = name.removesuffix("_id")
+            columns[value] = tables.get(target, {}).get("columns", {}).get(value, "") or f"el valor de {target}"
+    meta["columns"] = columns
+    return meta
 
 
 def derived_table(derived: DerivedTable) -> dict:
@@ -338,7 +359,8 @@ def derived_table(derived: DerivedTable) -> dict:
     meta["columns"] = {name: text for name, _, text in fields}
     facet_and_units(meta, fields, lambda c: c)
     if derived.sort:
-        meta["sort"] = derived.sort[0]
+        # Newest first, as every dataset's table: fci_serie's first rows are a few stale 2010-2018 values.
+        meta["sort_desc"] = derived.sort[0]
     return meta
 
 

@@ -325,7 +325,11 @@ POR_FECHA = [
         "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
         "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
         f"{series.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
-        "de (1 + mensual / 100), no la suma). funcion sin agrupar es un 400",
+        "de (1 + mensual / 100), no la suma). "
+        "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
+        "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
+        "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
+        "funcion sin agrupar es un 400",
         "schema": {
             "type": "object",
             "required": ["agrupar"],

@@ -1,0 +1,108 @@
+"""A table of the database as a typed pandas DataFrame, for researchers.
+
+    import argentina_datos as ad
+    cot = ad.leer("cotizaciones_dolares")            # fechas como datetime64, sin columnas internas
+    serie = ad.leer("fci_serie")                     # la vista fci_serie_vista: con el nombre del fondo
+
+What it does that ``pd.read_sql("select * from ...")`` does not: the columns the catalogue declares as dates
+(text ``AAAA-MM-DD``) become ``datetime64``; the internal columns that keep /v1 byte-exact (``_enteros``,
+``_extra``, ``_omitidas``) are left out; a table with a view that names its ids (``<tabla>_vista``) is read
+through it; booleans (``arrastrado``, ``requiereCliente``) are ``bool`` where they have no nulls.
+
+pandas is an optional dependency (the ``test`` extra): it is imported only when this is called.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
+from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, INTS, OMITTED, flat_columns
+
+if TYPE_CHECKING:
+    import pandas
+
+INTERNAL = (INTS, EXTRA, OMITTED)
+
+
+def _dates_and_booleans() -> tuple[set[str], set[str]]:
+    """Every column name the catalogue declares as a date, and as a boolean (in any table)."""
+    dates, booleans = set(), set()
+    fields = [f for d in DATASETS for _, f in flat_columns(d.fields)]
+    fields += [f for t in DERIVED_TABLES for f in t.fields]
+    for f in fields:
+        if f.is_date:
+            dates.add(f.name)
+        elif f.kind == BOOLEAN:
+            booleans.add(f.name)
+    for d in DATASETS:
+        booleans |= {link.column for link in d.links if link.kind == BOOLEAN}
+    return dates, booleans
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError(
+            "argentina_datos.leer necesita pandas: pip install pandas (o pip install -e '.[test]' en el repositorio)"
+        ) from None
+    return pandas
+
+
+def default_database() -> Path:
+    """$ARGENTINA_DATOS_DB, else argentina.db in the current directory."""
+    return Path(os.environ.get("ARGENTINA_DATOS_DB") or "argentina.db")
+
+
+def leer(
+    tabla: str,
+    db: Union[str, Path, sqlite3.Connection, None] = None,
+    *,
+    where: str = "",
+    params: Any = (),
+) -> "pandas.DataFrame":
+    """The rows of ``tabla`` as a DataFrame: dates parsed, internal columns out, ids named.
+
+    :param tabla: a table or view of the database (``fci_serie``, ``cotizaciones``, ...)
+    :param db: the database file or an open connection; by default $ARGENTINA_DATOS_DB or ``argentina.db``
+    :param where: an SQL condition on the table's columns, with ``?`` for ``params``
+        (``where="casa = ?", params=["blue"]``)
+    """
+    pd = _pandas()
+    if isinstance(db, sqlite3.Connection):
+        conn = db
+    else:
+        path = Path(db) if db is not None else default_database()
+        if not path.exists():
+            raise FileNotFoundError(f"no existe la base {path}: constrúyala con build-db o defina ARGENTINA_DATOS_DB")
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+        if tabla not in names:
+            raise ValueError(f"la base no tiene la tabla «{tabla}»")
+        source = tabla + "_vista" if tabla + "_vista" in names else tabla
+        columns = [r[1] for r in conn.execute(f'PRAGMA table_info("{source}")') if r[1] not in INTERNAL]
+        select = ", ".join(f'"{c}"' for c in columns)
+        sql = f'SELECT {select} FROM "{source}"' + (f" WHERE {where}" if where else "")
+        frame = pd.read_sql_query(sql, conn, params=params)
+    finally:
+        if conn is not db:
+            conn.close()
+    return typed(frame)
+
+
+def typed(frame: "pandas.DataFrame", dates: Optional[set[str]] = None) -> "pandas.DataFrame":
+    """``frame`` with its catalogue date columns as datetime64 (an impossible date becomes NaT) and its boolean
+    columns as bool where they have no nulls."""
+    pd = _pandas()
+    known_dates, booleans = _dates_and_booleans()
+    for column in frame.columns:
+        if column in (dates if dates is not None else known_dates):
+            frame[column] = pd.to_datetime(frame[column], format="%Y-%m-%d", errors="coerce")
+        elif column in booleans and frame[column].notna().all():
+            frame[column] = frame[column].astype(bool)
+    return frame
