@@ -4,6 +4,7 @@
 an unknown path; 405 = a method other than GET/HEAD/OPTIONS; 414 = a path too long to route.
 """
 
+import re
 from http import HTTPStatus
 
 import orjson
@@ -51,7 +52,7 @@ BAD_REQUEST = [
     # mes: two digits, 01 to 12
     ("/v1/rems/2025/13", "mes"),
     ("/v1/rems/2025/00", "mes"),
-    ("/v1/rems/2025/1", "mes"),
+    ("/v1/rems/2025/13", "mes"),
     ("/v1/senado/viajes/nacionales/2025/13", "mes"),
     # casa: the spec's enum plus tarjeta, case-sensitive
     ("/v1/cotizaciones/dolares/euro", "casa"),
@@ -282,3 +283,18 @@ async def test_outside_v1_is_left_to_datasette(ds):
     response = await ds.client.get("/v1x")
     assert response.status_code == 404
     assert "json" not in response.headers["content-type"]
+
+
+@pytest.mark.parametrize(
+    "padded, unpadded",
+    [("/v1/rems/2026/01", "/v1/rems/2026/1"), ("/v1/finanzas/rem/2026/09", "/v1/finanzas/rem/2026/9")],
+)
+async def test_a_month_with_or_without_its_zero_answers_the_same(ds, padded, unpadded):
+    """Upstream's month folders are not always zero-padded (…/nacionales/2019/1, …/rem/2026/09)."""
+    a, b = await ds.client.get(padded), await ds.client.get(unpadded)
+    assert a.status_code == b.status_code == 200
+    assert a.content == b.content
+    document = (await ds.client.get("/v1/openapi.json")).json()
+    mes = next(p for p in document["paths"]["/v1/rems/{año}/{mes}"]["get"]["parameters"] if p["name"] == "mes")
+    assert re.fullmatch(mes["schema"]["pattern"], "9") and re.fullmatch(mes["schema"]["pattern"], "09")
+    assert not re.fullmatch(mes["schema"]["pattern"], "13") and not re.fullmatch(mes["schema"]["pattern"], "009")

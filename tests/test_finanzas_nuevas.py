@@ -254,7 +254,7 @@ def first_year_without_rem() -> int:
         ("/v1/finanzas/fci/variables/GLOBAL66", 400, "entidad"),
         ("/v1/finanzas/fci/variables/{sin_variables}", 404, "entidad"),
         ("/v1/finanzas/rem/2026/13", 400, "mes"),
-        ("/v1/finanzas/rem/2026/9", 400, "mes"),
+        ("/v1/finanzas/rem/2026/13", 400, "mes"),
         ("/v1/finanzas/rem/2015/01", 400, "año"),
         ("/v1/finanzas/rem/26/01", 400, "año"),
         ("/v1/finanzas/rem/{sin_rem}/01", 404, "mes"),

@@ -30,6 +30,7 @@ class Param:
     loose: str = r"[^/]+"  # what the router captures before validating
     convert: Callable[[str], object] = str
     calendar: bool = False  # the text must be a real calendar date
+    canonical: bool = False  # its value is the path text upstream's files use (a month as 09, not 9)
     example: str = ""
     # How an HTTP source lists this placeholder's values (it cannot list files): a function of the
     # source (its ``get_json``, ``today`` and ``fci_since``) giving the path texts to try.  None: the
@@ -195,12 +196,21 @@ NOMBRE_FONDO = Param(
     example="1810-renta-dolar-clase-a",
 )
 SENADOR_ID = Param("id", r"[0-9]{1,9}", TEXT, "identificador numérico del senador", example="580")
+
+
+def two_digits(text: str) -> str:
+    return text.zfill(2)
+
+
+# Upstream's month folders are not always zero-padded (…/nacionales/2019/1 and …/rem/2026/09 both exist):
+# both forms are taken and answer the same, as the padded one.
 MES = Param(
     "mes",
-    r"0[1-9]|1[0-2]",
+    r"0?[1-9]|1[0-2]",
     TEXT,
-    "mes de dos cifras (01 a 12)",
-    choices=tuple(f"{m:02d}" for m in range(1, 13)),
+    "mes, con o sin cero adelante (9 o 09; 1 a 12)",
+    convert=two_digits,
+    canonical=True,
     example="10",
 )
 

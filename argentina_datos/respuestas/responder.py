@@ -121,6 +121,7 @@ class Responder:
                     return Answer(200, series.apply(data, query))
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
+            path = endpoint.canonical_path(match, values)
             if query.fecha is not None and endpoint.versioned:
                 data = endpoint.versioned(conn, query.checked_fecha())
             else:

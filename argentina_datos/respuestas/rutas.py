@@ -44,6 +44,15 @@ class Endpoint:
         self.regex, self.literal_length = template_regex(self.path, params, loose=True)
         self.strict_regex = template_regex(self.path, params)[0]
 
+    def canonical_path(self, match: re.Match, values: dict) -> str:
+        """The path as upstream's files are named (a month written 9 is the file of 09)."""
+        path = match.string
+        for p in sorted(self.params, key=lambda p: -match.start(group_name(p.name))):
+            if p.canonical:
+                start, end = match.span(group_name(p.name))
+                path = path[:start] + values[p.name] + path[end:]
+        return path
+
     def parse(self, match: re.Match, maxima: Optional[dict] = None) -> dict:
         """The path's values; ``maxima``: the largest value served per (route, parameter)."""
         values = {}
