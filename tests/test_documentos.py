@@ -58,3 +58,8 @@ def test_routes_an_endpoint_derives_are_not_documents(conn):
     assert derived == []
     claimed = [r for r in rutas if r.startswith(("/v1/feriados", "/v1/finanzas/fci/mercadoDinero"))]
     assert claimed == []
+
+
+def test_every_file_of_the_mirror_has_a_catalogue_table(conn):
+    """The documents table is the safety net for routes upstream adds tomorrow: on the mirror, empty."""
+    assert conn.execute("SELECT ruta FROM documentos").fetchall() == []

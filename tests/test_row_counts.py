@@ -37,6 +37,9 @@ FILES = {
     "cobros_comisiones": [("v1/finanzas/cobros/comisiones/index.json", "comisiones")],
     "brokers_comisiones": [("v1/finanzas/brokers/comisiones/index.json", "comisiones")],
     "hipotecarios_uva": ["v1/finanzas/creditos/hipotecariosUva/index.json"],
+    "hipotecarios_uva_anteriores": ["v1/finanzas/hipotecarios-uva/index.json"],
+    "inflacion_rem": ["v1/finanzas/inflacion/rem/index.json"],
+    "plazos_fijos_por_dia": ["v1/finanzas/tasas/plazosFijos/index.json"],
     "prestamos_personales": ["v1/finanzas/creditos/prestamosPersonales/index.json"],
     "prestamos_personales_bcra": ["v1/finanzas/creditos/prestamosPersonalesBcra/index.json"],
     "fci_valores": [

@@ -9,6 +9,7 @@ to its theme's ``DATASETS`` (a new theme: a module here, listed below).
 from __future__ import annotations
 
 from argentina_datos.catalogo import (
+    anteriores,
     billeteras,
     bonos,
     calendario,
@@ -49,6 +50,7 @@ THEMES = [
     diputados,
     rem,
     estado,
+    anteriores,
     historicos,
 ]
 
@@ -71,6 +73,7 @@ THEME_TITLES = {
     diputados: "Cámara de Diputados",
     rem: "REM del BCRA (expectativas de mercado)",
     estado: "Estado del servicio",
+    anteriores: "Rutas anteriores que upstream todavía sirve",
     historicos: "Versiones pasadas de lo que upstream pisa",
 }
 
