@@ -346,13 +346,16 @@ def test_pagina_de_la_base(visita, servidor):
     assert themes[0] == "Feriados" and themes[-1] == "Tablas de la construcción", themes
     internal = page.locator("section.tema").last.inner_text()
     assert "_construccion" in internal and "calidad" in internal and "fuentes" in internal
+
     # Each table with its title and description, under its theme.
-    cotizaciones = page.locator("section.tema", has_text="Cotizaciones del dólar").inner_text()
+    def theme(title: str) -> str:
+        """The section whose heading is ``title`` (a table's description may name another theme's words)."""
+        heading = page.get_by_role("heading", name=title, exact=True)
+        return page.locator("section.tema").filter(has=heading).inner_text()
+
+    cotizaciones = theme("Cotizaciones del dólar y otras monedas")
     assert "cotizaciones_dolares" in cotizaciones and "_construccion" not in cotizaciones
-    assert (
-        _table_metadata(servidor, "inflacion")["title"]
-        in page.locator("section.tema", has_text="Inflación").inner_text()
-    )
+    assert _table_metadata(servidor, "inflacion")["title"] in theme("Inflación, UVA, riesgo país y confianza")
     assert not visita.outside, f"la página pide recursos fuera de 127.0.0.1: {visita.outside}"
     visita.check("05_base_por_temas")
 
