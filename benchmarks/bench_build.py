@@ -96,7 +96,7 @@ def all_files(source: DirectorySource) -> list[Path]:
     paths = []
     for ds in DATASETS:
         for src in ds.sources:
-            paths += [source.path(r, src.history) for r in source.expand(ds, src)]
+            paths += [Path(source.path(r, src.history)) for r in source.expand(ds, src)]
     return paths
 
 
