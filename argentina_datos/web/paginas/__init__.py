@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
+from argentina_datos.catalogo.esquema import EXTRA, INTS, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
 
 INTERNAL = "Tablas de la construcción"
@@ -88,6 +89,8 @@ def related_rows(database: str, table: str, datasette) -> list[dict]:
 
 
 SCRIPT = "paginas.js"  # static/paginas.js: what the table and row pages run
+# Columns that only keep /v1 byte-exact: out of a researcher's way in the table view.
+INTERNAL_COLUMNS = [INTS, EXTRA, OMITTED]
 
 
 def _table_or_row(template: str) -> bool:
@@ -106,7 +109,10 @@ def extra_js_urls(template, datasette):
 def extra_body_script(template, database, table, datasette):
     if not _table_or_row(template):
         return None
-    calls = ["argentinaDatos.foldColumnDescriptions();"]
+    calls = [
+        "argentinaDatos.foldColumnDescriptions();",
+        f"argentinaDatos.hideInternalColumns({json.dumps(INTERNAL_COLUMNS)});",
+    ]
     label = datasette.table_metadata(database, table).get("label_column") if database and table else None
     if template.startswith("row") and label:
         calls.append(f"argentinaDatos.titleRowByLabel({json.dumps(label)});")
