@@ -46,13 +46,16 @@ AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCOD
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
+def kept_text(kept: Optional[int]) -> str:
+    """What a file the source did not give today left in the base: ``kept`` records of the previous build."""
+    if kept is None:
+        return "no hay una construcción anterior que lo tenga: la ruta no tiene datos"
+    return f"se conservan sus {kept:,} registros de la construcción anterior"
+
+
 def unreadable(table: str, route: str, problem: str, kept: Optional[int]) -> Finding:
     """A file the source did not give today; ``kept``: how many records of it the previous build gave back."""
-    if kept is None:
-        what = "no hay una construcción anterior que lo tenga: la ruta no tiene datos"
-    else:
-        what = f"se conservan sus {kept:,} registros de la construcción anterior"
-    return Finding(table, UNREADABLE, route, None, None, None, f"no se pudo leer ({problem}): {what}")
+    return Finding(table, UNREADABLE, route, None, None, None, f"no se pudo leer ({problem}): {kept_text(kept)}")
 
 
 def as_json(value) -> str:

@@ -119,9 +119,8 @@ class DatasetLoader:
             except (BuildError, SourceError):  # the previous build's copy does not load either
                 self.db.execute("ROLLBACK TO anterior")
             self.db.execute("RELEASE anterior")
-        finding = calidad.unreadable(self.layout.table, self._route, problem, kept)
-        self.rows.findings.append(finding)
-        self.skipped_files.append(problem if kept is None else f"{problem} — {finding.detalle.rsplit(': ', 1)[1]}")
+        self.rows.findings.append(calidad.unreadable(self.layout.table, self._route, problem, kept))
+        self.skipped_files.append(problem if kept is None else f"{problem} — {calidad.kept_text(kept)}")
         return kept or 0
 
     def finish(self) -> None:

@@ -338,7 +338,7 @@ class Builder:
             name = plan.source.name(route)
             try:
                 body = plan.source.read(route)
-                documentos.parse_check(name, body)
+                count = documentos.parse_check(name, body)
             except (SourceError, ValueError) as e:
                 if not self.keep_going:
                     raise BuildError(str(e)) from None
@@ -346,12 +346,11 @@ class Builder:
                 previous = self.previous.body(route) if self.previous else None
                 kept = None if previous is None else documentos.parse_check(name, previous)
                 report.findings.append(calidad.unreadable(documentos.TABLE, "/" + route, str(e), kept))
-                if previous is None:
+                if previous is None or kept is None:
                     outcome.skipped_files.append(str(e))
                     continue
-                outcome.skipped_files.append(f"{e} — se conserva la copia de la construcción anterior")
-                name, body = f"{name} (copia de la construcción anterior)", previous
-            count = documentos.parse_check(name, body)
+                outcome.skipped_files.append(f"{e} — {calidad.kept_text(kept)}")
+                name, body, count = f"{name} (copia de la construcción anterior)", previous, kept
             stored.append(propias.StoredDocument("/" + route, body.decode()))
             fuentes.append(
                 SourceFile("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)

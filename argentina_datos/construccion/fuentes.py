@@ -174,7 +174,7 @@ class DirectorySource:
             raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
 
     def name(self, route: str, history: bool = False) -> str:
-        return str(self.path(route, history))
+        return self.path(route, history)
 
     def sha256(self, route: str) -> Optional[str]:
         return None

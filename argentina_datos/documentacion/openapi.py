@@ -18,7 +18,7 @@ import orjson
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, NUMBER, OPENAPI_TYPES, Field, Obj
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import Router
 
 OPENAPI_PATH = "/v1/openapi.json"
@@ -324,7 +324,7 @@ POR_FECHA = [
         "explode": True,
         "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
         "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-        f"{series.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
+        f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
         "de (1 + mensual / 100), no la suma). "
         "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
         "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "

@@ -37,6 +37,11 @@ class Answer:
         return self.raw if self.raw is not None else orjson.dumps(self.data)
 
 
+def unreadable_message(e: sqlite3.Error) -> str:
+    """What a client reads when the database file fails under its request (a 503)."""
+    return f"la base no se puede leer ({e}); avise a quien administra el servicio"
+
+
 def unreadable(e: sqlite3.Error) -> bool:
     """A database file that fails under the query (corrupt, cut short, gone), not a query that fails."""
     return type(e) is sqlite3.DatabaseError or str(e) in ("disk I/O error", "unable to open database file")
@@ -137,7 +142,7 @@ class Responder:
         except Exception as e:
             if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
                 log.error("la base no se puede leer al responder %s: %s", path, e)
-                return Answer(503, message=f"la base no se puede leer ({e}); avise a quien administra el servicio")
+                return Answer(503, message=unreadable_message(e))
             # a bug must still answer, and name itself in the log
             log.exception("error al responder %s", path)
             return Answer(500, message=f"error interno: {type(e).__name__}")

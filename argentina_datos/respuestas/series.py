@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl
 import orjson
 
 from argentina_datos.respuestas import variaciones
+from argentina_datos.respuestas.variaciones import rounded
 
 PERIODS = ("semana", "mes", "trimestre", "anio")
 FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
@@ -221,16 +222,6 @@ def group(records: list[dict], period: str, function: str) -> list[dict]:
         out.append(record)
     out.sort(key=lambda r: r["fecha"])  # stable: series keep their order of first appearance
     return out
-
-
-# Aggregates are rounded to this many decimals: a mean or a sum of binary floats carries noise in the
-# last digits (1429.2049999999997, 81.90000000000002) that no published value has (upstream writes at
-# most 8 decimals), and a value already exact is left as it is (an integer stays an integer).
-DECIMALS = 10
-
-
-def rounded(value):
-    return round(value, DECIMALS) if type(value) is float else value
 
 
 def _mean(values: list) -> float:

@@ -16,7 +16,16 @@ import bisect
 import datetime as dt
 from typing import Callable, Optional
 
-DECIMALS = 10  # as the aggregates of series.py: no binary-float noise in the last digits
+# Aggregates (series.py) and changes are rounded to this many decimals: a mean, a sum or a ratio of binary
+# floats carries noise in the last digits (1429.2049999999997, 81.90000000000002) that no published value
+# has (upstream writes at most 8 decimals); a value already exact is left as it is (an int stays an int).
+DECIMALS = 10
+
+
+def rounded(value):
+    return round(value, DECIMALS) if type(value) is float else value
+
+
 ABSOLUTE, RELATIVE, YEAR_ON_YEAR, YEAR_TO_DATE = "absoluta", "relativa", "interanual", "acumulada"
 
 
@@ -41,7 +50,7 @@ def _change(mode: str, now, ref) -> Optional[float]:
         return None
     else:
         value = now / ref - 1
-    return round(value, DECIMALS) if type(value) is float else value
+    return rounded(value)
 
 
 def changes(records: list[dict], mode: str, series_of: Callable[[dict, set], tuple], measures: set[str]) -> list[dict]:
@@ -94,6 +103,6 @@ class Deflator:
             for key in pesos:
                 value = r.get(key)
                 if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    adjusted[key] = None if factor is None else round(value * factor, DECIMALS)
+                    adjusted[key] = None if factor is None else rounded(value * factor)
             out.append(adjusted)
         return out

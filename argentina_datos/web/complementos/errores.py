@@ -17,7 +17,7 @@ from datasette.utils.asgi import Base400
 from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
-from argentina_datos.respuestas.responder import unreadable
+from argentina_datos.respuestas.responder import unreadable, unreadable_message
 from argentina_datos.web.complementos.memoria import ResultTooLarge
 
 DEFAULT_HANDLER = "datasette.handle_exception"
@@ -49,7 +49,7 @@ def status_and_message(exception):
         # The bounds of complementos/memoria.py: what the request asked for does not fit.
         return 400, {}, f"la consulta pide demasiado: {exception}", None
     if isinstance(exception, sqlite3.DatabaseError) and unreadable(exception):
-        return 503, {}, f"la base no se puede leer ({exception}); avise a quien administra el servicio", None
+        return 503, {}, unreadable_message(exception), None
     if isinstance(exception, sqlite3.ProgrammingError):
         # The SQL Datasette built from the request cannot run: a NUL typed into it (?sql=, _where, a
         # facet's column), or a row URL with fewer key parts than the table's primary key has.
@@ -107,7 +107,7 @@ def wrap(datasette, app):
             if scope["type"] != "http" or started or not unreadable(e):
                 raise
             log.error("la base no se puede leer en %s: %s", scope.get("path"), e)
-            message = f"la base no se puede leer ({e}); avise a quien administra el servicio"
+            message = unreadable_message(e)
             if scope.get("path", "").endswith(".json"):
                 response = Response.json({"ok": False, "error": message, "status": 503, "title": None}, status=503)
             else:

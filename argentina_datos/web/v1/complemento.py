@@ -10,6 +10,7 @@ from urllib.parse import quote
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import series
+from argentina_datos.respuestas.responder import unreadable_message
 from argentina_datos.web import recarga
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
@@ -129,8 +130,7 @@ class V1Middleware:
             except sqlite3.Error as e:  # the file fails under us (cut, overwritten): never a 500 page
                 log.error("la base no se puede leer al responder %s: %s", path, e)
                 self._database = None  # looked for again by the next request
-                message = f"la base no se puede leer ({e}); avise a quien administra el servicio"
-                response = make_response(503, error_body(503, message))
+                response = make_response(503, error_body(503, unreadable_message(e)))
         zipped = wants_gzip(response, headers)
         if zipped and response._gzipped is None:
             if len(response.body) > GZIP_IN_THREAD:
