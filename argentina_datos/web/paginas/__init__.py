@@ -5,6 +5,10 @@
   every name A→Z (starting with ``_construccion``).
 - Table and row pages fold the column descriptions into a closed ``<details>`` (they filled the first
   screen before any data) and show the `code` in them as code.
+- The pages are in Spanish: ``templates/`` holds copies of Datasette 0.65's own templates (base, index,
+  table, row, query, error and their includes) with only their text translated, which a Datasette
+  upgrade must copy again (web/compatibilidad.py, ``COPIED_TEMPLATES``); the numbers of the HTML tables
+  read "1.430,5" (``castellano.py``), while their JSON and CSV stay as stored.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
 from argentina_datos.catalogo.esquema import EXTRA, INTS, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
+from argentina_datos.web.paginas import castellano
 
 INTERNAL = "Tablas de la construcción"
 INTERNAL_TABLES = tuple(own.name for own in propias.TABLES)
@@ -50,6 +55,21 @@ def summary(description: str) -> str:
         return description
     cut = description.rfind(". ", 0, SUMMARY_CHARS)
     return description[: cut + 1] if cut > 40 else description[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+@hookimpl
+def prepare_jinja2_environment(env, datasette):
+    # What the copied templates use for Spanish text and Argentine numbers.
+    env.filters["miles"] = castellano.thousands
+    env.filters["filas"] = castellano.rows
+    env.globals["describir_filtros"] = castellano.describe
+    env.globals["operacion_de_filtro"] = castellano.lookup
+
+
+@hookimpl
+def render_cell(value, column):
+    # Only the HTML pages call this hook: the JSON and CSV keep the stored number.
+    return castellano.cell(value, column)
 
 
 @hookimpl
