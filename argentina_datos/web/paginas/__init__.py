@@ -130,6 +130,7 @@ def extra_body_script(template, database, table, datasette):
     if not _table_or_row(template):
         return None
     calls = [
+        "argentinaDatos.translateColumnMenus();",
         "argentinaDatos.foldColumnDescriptions();",
         f"argentinaDatos.hideInternalColumns({json.dumps(INTERNAL_COLUMNS)});",
     ]

@@ -81,7 +81,38 @@ window.argentinaDatos = (function () {
     });
   }
 
+  // Datasette's table.js (deferred: it runs after this page's body script) writes its column menu and
+  // the filters' remove buttons in English: once it has run, they are put in Spanish.
+  var MENU = {
+    "dropdown-sort-asc": "Ordenar de menor a mayor",
+    "dropdown-sort-desc": "Ordenar de mayor a menor",
+    "dropdown-facet": "Facetar por esta columna",
+    "dropdown-hide-column": "Ocultar esta columna",
+    "dropdown-show-all-columns": "Mostrar todas las columnas",
+    "dropdown-not-blank": "Sólo las filas con valor"
+  };
+
+  function translateColumnMenus() {
+    function translate() {
+      Object.keys(MENU).forEach(function (name) {
+        document.querySelectorAll(".dropdown-menu a." + name).forEach(function (a) { a.textContent = MENU[name]; });
+      });
+      document.querySelectorAll('.filter-row a[aria-label="Remove this filter"]').forEach(function (a) {
+        a.setAttribute("aria-label", "Quitar este filtro");
+      });
+      // The menu's "Type: REAL NOT NULL" is rewritten by table.js each time the menu opens.
+      document.querySelectorAll(".dropdown-menu .dropdown-column-type").forEach(function (p) {
+        new MutationObserver(function () {
+          if (p.textContent.indexOf("Type: ") === 0) p.textContent = "Tipo: " + p.textContent.slice(6);
+        }).observe(p, { childList: true, characterData: true, subtree: true });
+      });
+    }
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", translate);
+    else translate();
+  }
+
   return {
+    translateColumnMenus: translateColumnMenus,
     foldColumnDescriptions: foldColumnDescriptions,
     titleRowByLabel: titleRowByLabel,
     listRelatedRows: listRelatedRows,
