@@ -117,9 +117,13 @@ def _table_or_row(template: str) -> bool:
     return template.startswith("table") or template.startswith("row")
 
 
+def _dashboard(template: str) -> bool:
+    return template.startswith("dashboard_")  # datasette-dashboards' pages
+
+
 @hookimpl
 def extra_js_urls(template, datasette):
-    if not _table_or_row(template):
+    if not _table_or_row(template) and not _dashboard(template):
         return None
     # Datasette serves a plugin package's static/ under its distribution's name.
     return [datasette.urls.static_plugins("argentina-datos", SCRIPT)]
@@ -127,6 +131,8 @@ def extra_js_urls(template, datasette):
 
 @hookimpl
 def extra_body_script(template, database, table, datasette):
+    if _dashboard(template):
+        return "argentinaDatos.translateDashboard();"
     if not _table_or_row(template):
         return None
     calls = [
