@@ -35,6 +35,9 @@ def ds(tmp_path_factory):
     uva.parent.mkdir(parents=True)
     days = [f"{2020 + i // 360}-{1 + i // 30 % 12:02d}-{1 + i % 30:02d}" for i in range(UVA_DAYS)]
     uva.write_text(json.dumps([{"fecha": day, "valor": 14.05 + i} for i, day in enumerate(days)]))
+    inflacion = source / "v1/finanzas/indices/inflacion/index.json"
+    inflacion.parent.mkdir(parents=True)
+    inflacion.write_text(json.dumps([{"fecha": "2025-12-31", "valor": 2.8}, {"fecha": "2026-01-31", "valor": 1}]))
     out = source.parent / "argentina.db"
     assert cli.main(["--source", str(source), "--output", str(out)]) == 0
     return datasette_for(out)
@@ -95,6 +98,15 @@ async def test_the_html_table_writes_numbers_as_argentines_read_them_and_the_jso
     assert [r["venta"] for r in data] == [1430.5, 840]
     csv = await page(ds, "/argentina/cotizaciones_dolares.csv?_sort=casa")
     assert "1430.5" in csv and "1.430,5" not in csv
+
+
+async def test_a_column_with_a_unit_keeps_it_after_the_argentine_number(ds):
+    """inflacion.valor is in percent (metadata "units"): Datasette wrote "2.8 %"; the page "2,8 %"."""
+    body = await page(ds, "/argentina/inflacion?_sort=fecha")
+    assert cells(body, "valor") == ["2,8\u00a0%", "1\u00a0%"]
+    assert castellano.cell(30, "plazoMinDias", "day") == "30\u00a0días"
+    assert castellano.cell(1, "plazoMinDias", "day") == "1\u00a0día"
+    assert castellano.cell(2.5, "x", "meter") is None  # a unit not translated: Datasette's own
 
 
 async def test_the_query_page_is_in_spanish_and_titled_by_its_sql_only_when_not_canned(ds):

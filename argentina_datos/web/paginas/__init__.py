@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 
 from datasette import hookimpl
 from markupsafe import Markup
@@ -66,10 +67,24 @@ def prepare_jinja2_environment(env, datasette):
     env.globals["operacion_de_filtro"] = castellano.lookup
 
 
+# datasette -> (database, table) -> the table's units (metadata "units"): asked once per table, not per cell.
+_units: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def table_units(datasette, database: str, table: str) -> dict:
+    by_table = _units.setdefault(datasette, {})
+    if (database, table) not in by_table:
+        by_table[database, table] = dict(datasette.table_metadata(database, table).get("units") or {})
+    return by_table[database, table]
+
+
 @hookimpl
-def render_cell(value, column):
+def render_cell(value, column, table, database, datasette):
     # Only the HTML pages call this hook: the JSON and CSV keep the stored number.
-    return castellano.cell(value, column)
+    if not isinstance(value, (int, float)):
+        return None
+    unit = table_units(datasette, database, table).get(column) if table and database else None
+    return castellano.cell(value, column, unit)
 
 
 @hookimpl

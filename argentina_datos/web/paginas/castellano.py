@@ -71,12 +71,24 @@ def number(value: float | int) -> str | None:
     return sign + thousands(int(whole)) + ("," + decimals if decimals.strip("0") else "")
 
 
-def cell(value, column: str) -> str | None:
+# The units of the metadata (``units``: Pint's names) that Datasette would write after the number,
+# in Spanish: (singular, plural).
+UNITS = {"percent": ("%", "%"), "day": ("día", "días")}
+
+
+def cell(value, column: str, unit: str | None = None) -> str | None:
     """What a table cell shows for a number, or None for Datasette's own rendering: a float always
-    formatted, an integer unless its column names something (an id, a year, an order)."""
+    formatted, an integer unless its column names something (an id, a year, an order); with its
+    column's unit, if it has one ("2,9 %", "30 días"), which Datasette then no longer writes."""
     if isinstance(value, int) and not isinstance(value, bool) and _NAME_LIKE.search(column or ""):
         return None
-    return number(value)
+    text = number(value)
+    if text is None or not unit:
+        return text
+    if unit not in UNITS:
+        return None  # a unit not translated here: Datasette's rendering, with Pint's symbol
+    singular, plural = UNITS[unit]
+    return f"{text}\u00a0{singular if value == 1 else plural}"
 
 
 def lookup(key: str, display: str) -> str:
