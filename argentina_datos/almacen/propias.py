@@ -362,7 +362,7 @@ CALIDAD = OwnTable(
     "archivo que no se pudo leer. Al terminar, una auditoría de las tablas construidas: compra mayor que venta, días "
     "hábiles (o meses) sin dato, series detenidas, saltos, cambios de unidad (fracción / porcentaje), dos valores "
     "para una fecha y texto con la codificación rota. Una fila por hallazgo; la consulta calidad_resumen los cuenta "
-    "y el README («Cómo leer la tabla calidad») explica cada control y su umbral.",
+    "y docs/investigadores.md («Cómo leer la tabla calidad») explica cada control y su umbral.",
     pk="id",
     id_description="Número del hallazgo.",
     label_column="detalle",
