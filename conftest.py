@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
-from paths import HISTORY, TEST_DB, UPSTREAM  # noqa: E402
+from paths import BUNDLE, HISTORY, TEST_DB, UPSTREAM  # noqa: E402
 
 MIRROR_FIXTURES = {"db_path", "conn", "ds"}
 
@@ -67,6 +67,6 @@ def build_test_database() -> None:
             returncode=1,
         )
     try:
-        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB).run()
+        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB, bundle=BUNDLE if BUNDLE.is_file() else None).run()
     except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
         pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)

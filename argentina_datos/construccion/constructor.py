@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -189,6 +189,11 @@ class Builder:
                 h.update(stamp)
         for route in plan.documents:
             h.update(f"{documentos.TABLE}\0{route}\0".encode() + plan.source.stamp(route))
+        # the history tree's files of routes without a *_historico table, and the bundle
+        for route in plan.source.history_files():
+            h.update(f"{route}\0".encode() + plan.source.stamp(route, True))
+        if self.bundle is not None:
+            h.update(paquete.head(self.bundle).encode())
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -327,6 +332,11 @@ class Builder:
             bundle=self.bundle,
             say=self._message,
         )
+        revised = historia.revision_findings(
+            db, {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
+        )
+        report.findings.extend(revised)
+        self._warn(revised)
         h = report.history
         self._message(
             f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas;"

@@ -29,6 +29,7 @@ from typing import Callable, Optional
 
 import orjson
 
+from argentina_datos.almacen import calidad
 from argentina_datos.almacen import historia as stored
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
@@ -323,6 +324,33 @@ def changes(db: sqlite3.Connection) -> list[VersionChange]:
         )
         previous[ruta] = publicado[:10]
     return out
+
+
+def revision_findings(db: sqlite3.Connection, tables: dict[str, str]) -> list[calidad.Finding]:
+    """A calidad finding per stored revision, in the table of the route's dataset (``tables``: route -> table)."""
+    out = []
+    for ruta, serie, fecha, campo, antes, despues, publicado, revisado in db.execute(
+        f"SELECT ruta, serie, fecha, campo, antes, despues, publicado, revisado FROM {REVISIONES.name} ORDER BY id"
+    ):
+        out.append(
+            calidad.Finding(
+                tables.get(ruta, ruta),
+                calidad.REVISED,
+                ruta,
+                None,
+                campo,
+                calidad.as_json({"antes": _loads(antes), "despues": _loads(despues)}),
+                f"«{campo}» del {fecha} era {antes or '(no estaba)'} (publicado el {publicado}) y upstream lo cambió a "
+                f"{despues or '(ya no está)'} el {revisado}",
+                fecha,
+                serie,
+            )
+        )
+    return out
+
+
+def _loads(text: Optional[str]):
+    return None if text is None else orjson.loads(text)
 
 
 # ---- gathering the versions ---------------------------------------------------------------------------------
