@@ -340,6 +340,18 @@ def test_a_failing_check_is_reported_and_the_build_goes_on(tmp_path, monkeypatch
     assert fallas[0]["detalle"] == "no se pudo revisar: no such column: compra"
 
 
+def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
+    def roto(db, pair, routes):
+        raise sqlite3.OperationalError("no such column: compra")
+
+    monkeypatch.setattr(auditoria, "disagreements", roto)
+    dolares = dos_dias("oficial", (873, 874))
+    hallazgos = de(construir(tmp_path, {DOLARES: dolares, DOLARES + "/oficial": dolares}), calidad.DISAGREEMENT)
+    assert [(h["tabla"], h["detalle"]) for h in hallazgos] == [
+        ("cotizaciones_dolares_casa", "no se pudo revisar contra cotizaciones_dolares: no such column: compra")
+    ]
+
+
 def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
     root = tmp_path / "fuente"
     escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
