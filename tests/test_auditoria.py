@@ -3,6 +3,7 @@ that has it, and nothing in one that does not; a finding never stops a build."""
 
 import datetime as dt
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -47,11 +48,25 @@ def construir(tmp_path: Path, archivos: dict, hoy: dt.date = HOY) -> list[dict]:
         INFLACION: "inflacion",
         FERIADOS: "feriados",
     }
+    conjuntos = list(dict.fromkeys(tablas.get(r) or tabla_por_ruta(r) for r in archivos))
     salida = tmp_path / "a.db"
-    Builder(DirectorySource(root), salida, datasets=[BY_TABLE[tablas[r]] for r in archivos], today=hoy).run()
+    Builder(DirectorySource(root), salida, datasets=[BY_TABLE[t] for t in conjuntos], today=hoy).run()
     with sqlite3.connect(salida) as con:
         con.row_factory = sqlite3.Row
         return [dict(r) for r in con.execute("SELECT * FROM calidad ORDER BY id")]
+
+
+def tabla_por_ruta(route: str) -> str:
+    """The table of one house's list, a currency's list or a per-date file of quotes."""
+    if re.fullmatch(DOLARES + r"/[0-9]{4}/[0-9]{2}/[0-9]{2}", route):
+        return "cotizaciones_dolares_fecha"
+    if route.startswith(DOLARES + "/"):
+        return "cotizaciones_dolares_casa"
+    if re.fullmatch(MONEDAS + r"/[a-z]{3}/[0-9]{4}/[0-9]{2}/[0-9]{2}", route):
+        return "cotizaciones_moneda_fecha"
+    if re.fullmatch(MONEDAS + r"/[a-z]{3}", route):
+        return "cotizaciones_moneda"
+    raise KeyError(route)
 
 
 def de(hallazgos: list[dict], control: str) -> list[dict]:
@@ -211,6 +226,76 @@ def test_the_same_record_twice_is_no_conflict(tmp_path):
     assert de(construir(tmp_path, {MONEDAS: monedas}), calidad.CONFLICT) == []
 
 
+# ---- two routes publishing the same record ---------------------------------------------------------
+def dos_dias(casa: str, compras: tuple) -> list[dict]:
+    return [cotizacion(casa, c, 913, f) for c, f in zip(compras, ("2025-02-03", "2025-02-04"))]
+
+
+def test_two_lists_that_disagree_on_one_day_are_one_finding(tmp_path):
+    todas = dos_dias("oficial", (873, 874)) + dos_dias("blue", (1200, 1210))
+    hallazgos = construir(tmp_path, {DOLARES: todas, DOLARES + "/oficial": dos_dias("oficial", (873, 914))})
+    desacuerdos = de(hallazgos, calidad.DISAGREEMENT)
+    assert [(h["tabla"], h["ruta"], h["fecha"], h["serie"], h["campo"]) for h in desacuerdos] == [
+        ("cotizaciones_dolares_casa", "/v1/cotizaciones/dolares/oficial", "2025-02-04", "casa=oficial", "compra, venta")
+    ]
+    # Both values, this table's first (as «dos valores para una fecha»: one [compra, venta] per record).
+    assert json.loads(desacuerdos[0]["valor"]) == [[914, 913], [874, 913]]
+    assert desacuerdos[0]["detalle"] == (
+        "el mismo registro con otros valores: compra 914 en /v1/cotizaciones/dolares/oficial "
+        "(cotizaciones_dolares_casa), compra 874 en /v1/cotizaciones/dolares (cotizaciones_dolares); venta igual (913)"
+    )
+
+
+def test_lists_that_agree_have_no_disagreement(tmp_path):
+    todas = dos_dias("oficial", (873, 874)) + dos_dias("blue", (1200, 1210))
+    # One house's list may also lack days of the full one (or have more): that is no disagreement.
+    hallazgos = construir(tmp_path, {DOLARES: todas, DOLARES + "/oficial": dos_dias("oficial", (873,))})
+    assert de(hallazgos, calidad.DISAGREEMENT) == []
+
+
+def test_a_per_date_file_that_disagrees_with_its_list_is_reported(tmp_path):
+    todas = dos_dias("oficial", (873, 874)) + dos_dias("blue", (1200, 1210))
+    hallazgos = construir(
+        tmp_path,
+        {
+            DOLARES: todas,
+            DOLARES + "/2025/02/03": [
+                cotizacion("oficial", 873, 913, "2025-02-03"),
+                cotizacion("blue", 1200, 913, "2025-02-03"),
+            ],
+            DOLARES + "/2025/02/04": [
+                cotizacion("oficial", 874, 913, "2025-02-04"),
+                cotizacion("blue", 1200, 920, "2025-02-04"),
+            ],
+        },
+    )
+    desacuerdos = de(hallazgos, calidad.DISAGREEMENT)
+    assert [(h["tabla"], h["ruta"], h["fecha"], h["serie"]) for h in desacuerdos] == [
+        ("cotizaciones_dolares_fecha", "/v1/cotizaciones/dolares/2025/02/04", "2025-02-04", "casa=blue")
+    ]
+    assert json.loads(desacuerdos[0]["valor"]) == [[1200, 920], [1210, 913]]
+    assert "compra 1200, venta 920 en /v1/cotizaciones/dolares/2025/02/04" in desacuerdos[0]["detalle"]
+    assert "compra 1210, venta 913 en /v1/cotizaciones/dolares (cotizaciones_dolares)" in desacuerdos[0]["detalle"]
+
+
+def test_a_currency_list_is_matched_by_its_records_moneda(tmp_path):
+    # cotizaciones_moneda's partition «divisa» is the route's lowercase code; the records say «moneda».
+    monedas = [moneda("USD", 873, "2025-02-03"), moneda("EUR", 900, "2025-02-03")]
+    hallazgos = construir(tmp_path, {MONEDAS: monedas, MONEDAS + "/usd": [moneda("USD", 913, "2025-02-03")]})
+    desacuerdos = de(hallazgos, calidad.DISAGREEMENT)
+    assert [(h["tabla"], h["ruta"], h["serie"], json.loads(h["valor"])) for h in desacuerdos] == [
+        ("cotizaciones_moneda", "/v1/cotizaciones/usd", "moneda=USD", [[913, 914], [873, 874]])
+    ]
+
+
+def test_a_record_the_list_has_twice_agrees_when_one_copy_does(tmp_path):
+    # Two values in the list for one day are «dos valores para una fecha»; the file agrees with one of them.
+    monedas = [moneda("USD", 873, "2025-02-03"), moneda("USD", 913, "2025-02-03")]
+    hallazgos = construir(tmp_path, {MONEDAS: monedas, MONEDAS + "/usd": [moneda("USD", 913, "2025-02-03")]})
+    assert len(de(hallazgos, calidad.CONFLICT)) == 1
+    assert de(hallazgos, calidad.DISAGREEMENT) == []
+
+
 # ---- broken encoding ------------------------------------------------------------------------------
 def test_utf8_read_as_latin1_is_reported_with_its_repair(tmp_path):
     feriados = [
@@ -255,6 +340,18 @@ def test_a_failing_check_is_reported_and_the_build_goes_on(tmp_path, monkeypatch
     assert fallas[0]["detalle"] == "no se pudo revisar: no such column: compra"
 
 
+def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
+    def roto(db, pair, routes):
+        raise sqlite3.OperationalError("no such column: compra")
+
+    monkeypatch.setattr(auditoria, "disagreements", roto)
+    dolares = dos_dias("oficial", (873, 874))
+    hallazgos = de(construir(tmp_path, {DOLARES: dolares, DOLARES + "/oficial": dolares}), calidad.DISAGREEMENT)
+    assert [(h["tabla"], h["detalle"]) for h in hallazgos] == [
+        ("cotizaciones_dolares_casa", "no se pudo revisar contra cotizaciones_dolares: no such column: compra")
+    ]
+
+
 def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
     root = tmp_path / "fuente"
     escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
@@ -283,3 +380,24 @@ def test_the_real_build_audits_what_real_data_has(conn):
     # Readable: a few hundred findings, not one per row.
     assert sum(found.get(c, 0) for c in calidad.AUDIT_CHECKS) < 1000
     assert not conn.execute("SELECT count(*) FROM calidad WHERE detalle LIKE 'no se pudo revisar%'").fetchone()[0]
+
+
+@pytest.mark.mirror
+def test_the_real_build_reports_the_lists_that_disagree(conn):
+    rows = conn.execute(
+        "SELECT tabla, ruta, fecha, serie, valor, detalle FROM calidad WHERE control = ? ORDER BY id",
+        [calidad.DISAGREEMENT],
+    ).fetchall()
+    dolares = [r for r in rows if r[0].startswith("cotizaciones_dolares")]
+    assert len(dolares) > 0
+    assert not [r for r in rows if r[5].startswith("no se pudo revisar")]
+    for tabla, ruta, fecha, serie, valor, detalle in rows:
+        ours, theirs = json.loads(valor)  # both values, [compra, venta] each
+        assert len(ours) == len(theirs) == 2 and ours != theirs, valor
+        assert ruta and fecha and serie and " en " in detalle, (tabla, ruta, fecha, serie)
+    # Upstream's known contradiction: the oficial house's list and the all-houses list, May 2024.
+    assert ("cotizaciones_dolares_casa", "/v1/cotizaciones/dolares/oficial", "2024-05-30", "casa=oficial") in [
+        r[:4] for r in dolares
+    ]
+    known = next(r for r in dolares if r[0] == "cotizaciones_dolares_casa" and r[2] == "2024-05-30")
+    assert json.loads(known[4]) == [[913, 913], [873, 913]]

@@ -42,7 +42,21 @@ ENCODING = "codificación rota"
 OUT_OF_RANGE = "fuera de rango"
 STALE = "valor viejo en un listado"
 REVISED = "valor revisado"  # from the revisiones table: a value upstream changed after publishing it
-AUDIT_CHECKS = (BUY_ABOVE_SELL, GAP, STOPPED, JUMP, UNIT_SWITCH, CONFLICT, ENCODING, OUT_OF_RANGE, STALE)
+# Two routes publishing the same record (a house's list and the all-houses list, a per-date file and its list)
+# with different values.
+DISAGREEMENT = "rutas en desacuerdo"
+AUDIT_CHECKS = (
+    BUY_ABOVE_SELL,
+    GAP,
+    STOPPED,
+    JUMP,
+    UNIT_SWITCH,
+    CONFLICT,
+    ENCODING,
+    OUT_OF_RANGE,
+    STALE,
+    DISAGREEMENT,
+)
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 

@@ -332,11 +332,12 @@ class Finding:
     control: str = column(
         "Qué se encontró: campo no declarado, tipo inesperado, falta un campo obligatorio, null donde no se espera, "
         "fecha imposible, clave repetida, no coincide con su archivo, archivo ilegible (al cargar); compra mayor que "
-        "venta, faltan días, serie detenida, salto, cambio de unidad, dos valores para una fecha, codificación rota "
-        "(la auditoría)."
+        "venta, faltan días, serie detenida, salto, cambio de unidad, dos valores para una fecha, codificación rota, "
+        "fuera de rango, valor viejo en un listado, rutas en desacuerdo (la auditoría)."
     )
     ruta: Optional[str] = column(
-        "Ruta /v1 del archivo donde está el registro; null cuando el hallazgo abarca varios archivos."
+        "Ruta /v1 del archivo donde está el registro (en «rutas en desacuerdo», el de esta tabla; el otro lo nombra "
+        "detalle); null cuando el hallazgo abarca varios archivos."
     )
     registro: Optional[int] = column("Posición del registro en ese archivo (1 = primero); null cuando abarca varios.")
     campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).")

@@ -81,13 +81,15 @@ DATASETS: list[Dataset] = [
         "cotizaciones_dolares_casa",
         "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
-        "Difiere en algunos días de la serie completa: se guarda tal cual.",
+        "Difiere en algunos días de la serie completa: se guarda tal cual, y la tabla calidad dice cuáles "
+        "(«rutas en desacuerdo»).",
         cotizacion_fields("casa de cambio"),
         [Source("v1/cotizaciones/dolares/{casa}")],
         origin="Ámbito / BCRA",
         origin_url="https://www.ambito.com/contenidos/dolar.html",
         partitions=[CASA],
         indexes=[("casa", "fecha")],
+        same_records_as="cotizaciones_dolares",
         sort=("fecha",),
         routes=[
             Route(
@@ -149,13 +151,15 @@ DATASETS: list[Dataset] = [
         "cotizaciones_moneda",
         "Cotizaciones de monedas, por moneda",
         "La serie que upstream publica por separado para cada moneda (/v1/cotizaciones/{moneda}). `divisa` es la "
-        "moneda de la ruta, en minúsculas.",
+        "moneda de la ruta, en minúsculas. Algunos días difiere de la lista de todas las monedas: se guarda tal cual, "
+        "y la tabla calidad dice cuáles («rutas en desacuerdo»).",
         moneda_fields(),
         [Source("v1/cotizaciones/{divisa}")],
         origin=BCRA[0],
         origin_url=BCRA[1],
         partitions=[DIVISA],
         indexes=[("divisa", "fecha")],
+        same_records_as="cotizaciones",
         sort=("fecha",),
         derived=POR_UNIDAD,
         routes=[

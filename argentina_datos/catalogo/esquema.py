@@ -124,7 +124,8 @@ class Count:
 class Derivation:
     """Where a per-date or per-id route finds its answer when upstream published no file at
     that path: the rows of another dataset (its list) that match ``where`` (a column -> a
-    literal or a ``PathValue``), in that list's order.
+    literal or a ``PathValue``), in that list's order.  The files the source does publish hold the
+    same records as those rows: the audit compares them («rutas en desacuerdo»).
 
     With ``empty`` the list only vouches for the value (a deputy of /v1/diputados/diputados): the
     answer is the route's own record with the path's values and its lists empty (his trips), unless
@@ -256,6 +257,11 @@ class Dataset:
     # A history: the dated versions of a dataset upstream publishes only as "latest" (its table).
     # Every build adds the version it sees and carries forward every version of the previous build.
     versions_of: Optional[str] = None
+    # Another list of the same records: upstream publishes them in the list of that table too (one house's
+    # quotes are also in the all-houses list).  The audit compares the two, record by record, as it compares
+    # a route's ``derive`` table with the files it stands in for («rutas en desacuerdo»); a record is told by
+    # that table's Series (its ``by`` columns and date) and its ``values`` are compared.
+    same_records_as: Optional[str] = None
     derived: dict[str, Computed] = dc_field(default_factory=dict)  # extra column -> how it is computed
     links: Sequence[Link] = ()  # columns filled from other tables once all are built
     sort: Sequence[str] = ()  # default sort in the Datasette UI

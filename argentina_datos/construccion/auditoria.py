@@ -6,8 +6,10 @@ upstream's data is kept as it came, and this says where it looks wrong.
 
 The checks read the catalogue, never a table name: compra > venta runs on every dataset with both
 fields, the series checks on every dataset that declares a ``Series`` (its frequency, the columns
-telling one series from another and its measures), the encoding check on every text column.  The
-thresholds are the constants below; docs/investigadores.md ("Cómo leer la tabla calidad") explains them.
+telling one series from another and its measures), the encoding check on every text column, and the
+comparison of two routes publishing the same records on every pair the catalogue declares (a route's
+``Derivation``, a dataset's ``same_records_as``).  The thresholds are the constants below; docs/investigadores.md
+("Cómo leer la tabla calidad") explains them.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.calidad import Finding, as_json
+from argentina_datos.almacen.propias import SourceFile
 from argentina_datos.almacen.tablas import Layout, quote
+from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
-from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Series
+from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Dataset, PathValue, Route, Series
+from argentina_datos.construccion.fuentes import SourceError, partition_values
 
 # A series' usual spacing and typical change are estimated from at least this many values;
 # shorter series are checked only for gaps, unit switches and conflicting values.
@@ -88,9 +93,12 @@ class Calendar:
         return days
 
 
-def audit(db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date) -> list[Finding]:
+def audit(
+    db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date, files: Sequence[SourceFile] = ()
+) -> list[Finding]:
     """Every check over every built table.  A check that fails (a table the catalogue describes
-    differently than it was built) is itself reported, never raised: findings never stop a build."""
+    differently than it was built) is itself reported, never raised: findings never stop a build.
+    ``files``: the files the build read, to name the route a finding's record came from."""
     calendar = Calendar.read(db, layouts)
     findings: list[Finding] = []
     for layout in layouts:
@@ -108,6 +116,22 @@ def audit(db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date) -> 
                 findings.extend(check())
             except (sqlite3.Error, ValueError, TypeError, ArithmeticError) as e:
                 findings.append(Finding(layout.table, control, None, None, None, None, f"no se pudo revisar: {e}"))
+    routes = FileRoutes(files)
+    for pair in same_record_pairs(layouts):
+        try:
+            findings.extend(disagreements(db, pair, routes))
+        except (sqlite3.Error, ValueError, TypeError) as e:
+            findings.append(
+                Finding(
+                    pair.layout.table,
+                    calidad.DISAGREEMENT,
+                    None,
+                    None,
+                    None,
+                    None,
+                    f"no se pudo revisar contra {pair.reference.table}: {e}",
+                )
+            )
     return findings
 
 
@@ -222,6 +246,220 @@ def stale_in_listing(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
         )
         for day, n, first, last in rows
     ]
+
+
+# ---- two routes publishing the same records ------------------------------------------------
+@dataclass(frozen=True)
+class Pair:
+    """Two built tables holding the same records of upstream: ``layout``'s (one house's list, a per-date
+    file) are also in ``reference``'s (the list).  ``series`` tells a record (its ``by`` columns and date)
+    and what is compared (its ``values``).  ``joins``: further (reference column, table column) equalities,
+    and ``literals`` (table alias, column, value), from the route whose ``Derivation`` declared the pair:
+    the rows the route would answer for the path of a file are the ones compared with it."""
+
+    layout: Layout
+    reference: Layout
+    series: Series
+    joins: tuple[tuple[str, str], ...] = ()
+    literals: tuple[tuple[str, str, object], ...] = ()
+
+
+def _references(dataset: Dataset) -> list[tuple[str, Optional[Route]]]:
+    """The tables the catalogue says hold the same records as ``dataset``: the list each of its routes
+    answers from when upstream has no file (a plain ``Derivation``: not an empty answer, a count or a
+    member of a record), and ``same_records_as``."""
+    out: list[tuple[str, Optional[Route]]] = [
+        (r.derive.table, r)
+        for r in dataset.routes
+        if r.derive and not (r.derive.empty or r.derive.count or r.derive.member)
+    ]
+    if dataset.same_records_as:
+        out.append((dataset.same_records_as, None))
+    return [(table, route) for table, route in out if table != dataset.table]
+
+
+def _series_of(table: str, seen: frozenset = frozenset()) -> Optional[Series]:
+    """How a record of ``table`` is told: its own Series, or that of a table it holds the records of."""
+    dataset = BY_TABLE.get(table)
+    if dataset is None or table in seen:
+        return None
+    if dataset.series:
+        return dataset.series
+    for reference, _ in _references(dataset):
+        series = _series_of(reference, seen | {table})
+        if series:
+            return series
+    return None
+
+
+def same_record_pairs(layouts: Sequence[Layout]) -> list[Pair]:
+    """Every pair of built tables the catalogue says publish the same records: a table and each table it
+    names (``Derivation``, ``same_records_as``), and the ones those name in turn (a currency's per-date
+    files, its list, the all-currencies list), when a Series says how a record is told."""
+    built = {layout.table: layout for layout in layouts}
+    pairs = []
+    for layout in layouts:
+        pending = [(table, route) for table, route in _references(layout.dataset)]
+        seen = {layout.table}
+        while pending:
+            table, route = pending.pop(0)
+            if table in seen or table not in BY_TABLE:
+                continue
+            seen.add(table)
+            series = _series_of(table)
+            if table in built and series is not None:
+                joins, literals = _route_conditions(route) if route else ((), ())
+                pairs.append(Pair(layout, built[table], series, joins, literals))
+            # Further up, no route of this table says which path: records are matched by the series alone.
+            pending += [(t, None) for t, _ in _references(BY_TABLE[table])]
+    return pairs
+
+
+def _route_conditions(route: Route) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str, object], ...]]:
+    """What a route with a Derivation says about which rows of the list stand for which file: a column of
+    the list and one of the route's table given by the same path parameter are equal (the list's ``fecha``
+    and the per-date file's ``dia``), and literal values select rows on either side."""
+    assert route.derive is not None
+    ours = {v.name: c for c, v in route.where.items() if _plain(v)}
+    joins = tuple(
+        (column, ours[value.name])
+        for column, value in route.derive.where.items()
+        if _plain(value) and value.name in ours
+    )
+    literals = tuple(("r", c, v) for c, v in route.derive.where.items() if not isinstance(v, PathValue))
+    literals += tuple(("a", c, v) for c, v in route.where.items() if not isinstance(v, PathValue))
+    return joins, literals
+
+
+def _plain(value) -> bool:
+    return isinstance(value, PathValue) and bool(value.name) and not value.text and value.convert is None
+
+
+class FileRoutes:
+    """The route of the file each row of a table came from, found by its partition values."""
+
+    def __init__(self, files: Sequence[SourceFile]):
+        self._files: dict[str, list[str]] = {}
+        for f in files:
+            self._files.setdefault(f.tabla, []).append(f.ruta)
+        self._by_table: dict[str, dict[tuple, Optional[str]]] = {}
+
+    def of(self, layout: Layout, values: tuple) -> Optional[str]:
+        if layout.table not in self._by_table:
+            self._by_table[layout.table] = self._routes(layout)
+        return self._by_table[layout.table].get(values)
+
+    def _routes(self, layout: Layout) -> dict[tuple, Optional[str]]:
+        names = layout.dataset.partition_names
+        out: dict[tuple, Optional[str]] = {}
+        for ruta in self._files.get(layout.table, []):
+            route = ruta.lstrip("/")
+            for source in layout.dataset.sources:
+                if not source.placeholders and route != source.route:
+                    continue
+                try:
+                    values = partition_values(layout.dataset, source, route)
+                except SourceError:
+                    continue
+                key = tuple(values.get(n) for n in names)
+                out[key] = ruta if out.get(key, ruta) == ruta else None  # two files, one key: no route
+                break
+        return out
+
+
+def disagreements(db: sqlite3.Connection, pair: Pair, routes: FileRoutes) -> list[Finding]:
+    """The records of ``pair.layout`` whose values differ from those of the same record (same series and
+    date) in ``pair.reference``: one finding per record, with both values.  A record the reference lacks
+    is no disagreement; one the reference has twice (its own «dos valores para una fecha») agrees when
+    either copy does."""
+    layout, reference, series = pair.layout, pair.reference, pair.series
+    keys = [*series.by, series.date]
+    for table in (layout, reference):
+        columns = set(table.field_columns) | set(table.dataset.partition_names)
+        missing = [c for c in keys + list(series.values) if c not in columns]
+        if missing:
+            raise ValueError(f"{table.table} no tiene {', '.join(missing)}")
+        stored_as_ids = [c for c in keys + list(series.values) if c in table.lookups]
+        if stored_as_ids:
+            raise ValueError(f"{table.table} guarda {', '.join(stored_as_ids)} como ids")
+
+    def match(alias: str) -> str:
+        on = [f"{alias}.{quote(c)} = a.{quote(c)}" for c in keys]
+        on += [f"{alias}.{quote(rc)} = a.{quote(ac)}" for rc, ac in pair.joins]
+        on += [f"{alias}.{quote(c)} = ?" for side, c, _ in pair.literals if side == "r"]
+        return " AND ".join(on)
+
+    literal_values = [v for side, _, v in pair.literals if side == "r"]
+    own_literals = [(c, v) for side, c, v in pair.literals if side == "a"]
+    same = " AND ".join(f"{{r}}.{quote(c)} IS a.{quote(c)}" for c in series.values)
+    # The partitions name each row's file (those stored as ids are left out: no route then).
+    parts_a = [p for p in layout.dataset.partition_names if p not in layout.lookups]
+    parts_r = [p for p in reference.dataset.partition_names if p not in reference.lookups]
+    select = (
+        [f"a.{quote(c)}" for c in keys + list(series.values)]
+        + [f"r.{quote(c)}" for c in series.values]
+        + [f"a.{quote(p)}" for p in parts_a]
+        + [f"r.{quote(p)}" for p in parts_r]
+    )
+    where = [f"NOT ({same.format(r='r')})"]
+    where += [f"a.{quote(c)} = ?" for c, _ in own_literals]
+    where.append(
+        f"NOT EXISTS (SELECT 1 FROM {quote(reference.table)} r2 WHERE {match('r2')} AND {same.format(r='r2')})"
+    )
+    sql = (
+        f"SELECT {', '.join(select)} FROM {quote(layout.table)} a JOIN {quote(reference.table)} r ON {match('r')} "
+        f"WHERE {' AND '.join(where)} ORDER BY {', '.join(str(i + 1) for i in range(len(keys)))}"
+    )
+    params = literal_values + [v for _, v in own_literals] + literal_values
+    rows = db.execute(sql, params).fetchall()
+    n, m = len(series.by), len(series.values)
+    partial = len(layout.dataset.partition_names) != len(parts_a)
+    partial_r = len(reference.dataset.partition_names) != len(parts_r)
+    out = []
+    for row in rows:
+        ours = row[n + 1 : n + 1 + m]
+        theirs = row[n + 1 + m : n + 1 + 2 * m]
+        at = n + 1 + 2 * m
+        route = None if partial else routes.of(layout, tuple(row[at : at + len(parts_a)]))
+        route_r = None if partial_r else routes.of(reference, tuple(row[at + len(parts_a) :]))
+        out.append(
+            Finding(
+                layout.table,
+                calidad.DISAGREEMENT,
+                route,
+                None,
+                ", ".join(series.values),
+                as_json([list(ours), list(theirs)]),
+                _disagreement_text(series.values, ours, theirs, (layout.table, route), (reference.table, route_r)),
+                fecha=row[n],
+                serie=_label(series.by, row[:n]),
+            )
+        )
+    return out
+
+
+def _disagreement_text(columns: Sequence[str], ours: Sequence, theirs: Sequence, here, there) -> str:
+    differ = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
+    agree = [i for i in range(len(columns)) if i not in differ]
+
+    def values(row: Sequence) -> str:
+        return ", ".join(f"{columns[i]} {_number(row[i])}" for i in differ)
+
+    def where(table: str, route: Optional[str]) -> str:
+        return f"{route} ({table})" if route else table
+
+    text = f"el mismo registro con otros valores: {values(ours)} en {where(*here)}, {values(theirs)} en {where(*there)}"
+    if agree:
+        text += "; " + ", ".join(f"{columns[i]} igual ({_number(ours[i])})" for i in agree)
+    return text
+
+
+def _number(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return str(value)
 
 
 # ---- broken encoding -------------------------------------------------------------

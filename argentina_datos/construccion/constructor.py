@@ -419,7 +419,7 @@ class Builder:
             view = layout.view_select()
             if view:
                 lite.create_view(layout.view_name, view)
-        audited = audit(db, layouts, self.today)
+        audited = audit(db, layouts, self.today, fuentes)
         report.findings.extend(audited)
         self._warn(audited)
         since = self.previous.failed if self.previous else {}
