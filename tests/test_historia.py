@@ -181,3 +181,31 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
     # a known revision (country risk rewrote values of 2003 on) and no same-day update among them
     assert conn.execute("SELECT count(*) FROM revisiones WHERE ruta = '/v1/finanzas/indices/riesgo-pais'").fetchone()[0]
     assert conn.execute("SELECT count(*) FROM revisiones WHERE fecha >= revisado").fetchone()[0] == 0
+
+
+@pytest.mark.mirror
+def test_the_history_table_of_the_docs_comes_from_the_built_database(conn):
+    """docs/construir.md carries a snapshot of the table (python -m argentina_datos.documentacion.historia): each
+    route it names has a history in the database built from the mirror, with the same place for its versions.
+    The mirror grows: the counts may have grown since, the routes stay."""
+    from paths import REPO
+
+    from argentina_datos.documentacion import historia as doc
+
+    page = (REPO / doc.PAGE).read_text()
+    start, end = doc.MARKERS
+    snapshot = page[page.index(start) + len(start) : page.index(end)]
+    named = {line.split("`")[1]: line.split("`")[3] for line in snapshot.splitlines() if line.startswith("| `")}
+    built = {ruta: where for ruta, where, *_ in doc.routes_with_history(conn)}
+    assert len(named) > 20 and named.items() <= built.items()
+    assert doc.markdown_table(conn).count("\n") == len(built) + 2
+    # the last version of a route read today is dated by the build: the page says so instead of a date
+    assert "el de la construcción" in snapshot
+
+
+@pytest.mark.mirror
+async def test_recent_revisions_are_a_canned_query_and_an_atom_feed(ds):
+    page = await ds.client.get("/argentina/revisiones_recientes.json?_shape=array")
+    assert page.status_code == 200 and page.json() and {"ruta", "antes", "despues"} <= page.json()[0].keys()
+    feed = await ds.client.get("/argentina/revisiones_recientes.atom")
+    assert feed.status_code == 200 and "<feed" in feed.text and "<entry>" in feed.text

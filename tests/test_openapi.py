@@ -56,9 +56,14 @@ async def test_served_document_is_the_generated_one(ds, conn):
     response = await ds.client.get(OPENAPI_PATH)
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json; charset=utf-8"
-    # With the database's year maxima (the spec's, or the last year with data) and its CPI's months.
+    # With the database's year maxima (the spec's, or the last year with data), its CPI's months and the routes
+    # with stored versions (which take ?fecha=).
     responder = Responder(ROUTER)
-    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn))
+    versioned = responder.versioned_paths(conn)
+    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned)
+    assert "/v1/cotizaciones/dolares/{casa}" in versioned and "/v1/feriados/{año}" not in versioned
+    fecha = [p for p in orjson.loads(response.content)["paths"]["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]]
+    assert any(p["name"] == "fecha" and p["in"] == "query" for p in fecha)
     assert len(orjson.loads(response.content)["components"]["schemas"]["MesIPC"]["enum"]) > 100
     assert orjson.loads(response.content) == orjson.loads(orjson.dumps(served))
 

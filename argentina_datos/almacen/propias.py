@@ -333,7 +333,8 @@ class Finding:
         "Qué se encontró: campo no declarado, tipo inesperado, falta un campo obligatorio, null donde no se espera, "
         "fecha imposible, clave repetida, no coincide con su archivo, archivo ilegible (al cargar); compra mayor que "
         "venta, faltan días, serie detenida, salto, cambio de unidad, dos valores para una fecha, codificación rota, "
-        "fuera de rango, valor viejo en un listado, rutas en desacuerdo (la auditoría)."
+        "fuera de rango, valor viejo en un listado, rutas en desacuerdo (la auditoría); valor revisado (un dato que "
+        "upstream cambió después de publicarlo: la tabla revisiones)."
     )
     ruta: Optional[str] = column(
         "Ruta /v1 del archivo donde está el registro (en «rutas en desacuerdo», el de esta tabla; el otro lo nombra "

@@ -388,8 +388,18 @@ AJUSTE = {
 }
 
 
-def _query_parameters(endpoint) -> list[dict]:
-    versions = [VERSION] if endpoint.versioned else []
+STORED_VERSION = _query(
+    "fecha",
+    "la versión que upstream había publicado al final de ese día (AAAA-MM-DD, UTC), tal como la publicó; "
+    "404 si no hay ninguna anterior. Sólo en las rutas con versiones guardadas (tabla versiones: el paquete de "
+    "versiones, el árbol de versiones, lo que leyó cada construcción); en las demás se ignora",
+    {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
+    "2025-06-30",
+)
+
+
+def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
+    versions = [VERSION] if endpoint.versioned else [STORED_VERSION] if endpoint.path in versioned else []
     if endpoint.shape != "list":
         return versions
     fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
@@ -400,10 +410,13 @@ def _query_parameters(endpoint) -> list[dict]:
     return versions + POR_FECHA + measured + pesos + [FORMATO]
 
 
-def build_document(router: Router, maxima: Optional[dict] = None, months: Sequence[str] = ()) -> dict:
+def build_document(
+    router: Router, maxima: Optional[dict] = None, months: Sequence[str] = (), versioned: Sequence[str] = ()
+) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
-    database's CPI, the values ``base`` takes (without them, any month AAAA-MM)."""
+    database's CPI, the values ``base`` takes (without them, any month AAAA-MM).  ``versioned``: the routes
+    with stored versions (Responder.versioned_paths), which take ``fecha``."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):
@@ -411,7 +424,14 @@ def build_document(router: Router, maxima: Optional[dict] = None, months: Sequen
         first = BY_TABLE[e.datasets[0]]
         description = first.description + (f" Origen: {first.origin}." if first.origin else "")
         paths[e.path] = _operation(
-            e.summary, description, e.params, _response_schema(e), first.title, e.path, maxima, _query_parameters(e)
+            e.summary,
+            description,
+            e.params,
+            _response_schema(e),
+            first.title,
+            e.path,
+            maxima,
+            _query_parameters(e, versioned),
         )
     paths[OPENAPI_PATH] = _operation(
         "Este documento",
@@ -448,8 +468,8 @@ def build_document(router: Router, maxima: Optional[dict] = None, months: Sequen
 
 
 @lru_cache(maxsize=None)
-def openapi_document(router: Router, maxima: tuple = (), months: tuple = ()) -> bytes:
-    return orjson.dumps(build_document(router, dict(maxima), months))
+def openapi_document(router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = ()) -> bytes:
+    return orjson.dumps(build_document(router, dict(maxima), months, versioned))
 
 
 # ---- the route table of docs/api.md ----------------------------------------------------

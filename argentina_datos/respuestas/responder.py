@@ -113,6 +113,13 @@ class Responder:
         deflator = variaciones.Deflator(self._cpi, query.base)
         return lambda records: deflator.adjust(records, pesos)
 
+    def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
+        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
+        if self._versioned is None:
+            self._versioned = historia.versioned_routes(conn)
+        found = (self.router.match_strict(route) for route in self._versioned)
+        return sorted({f[0].path for f in found if f is not None and not f[0].versioned})
+
     def version(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
         """With ``?fecha=``, on a route with stored versions: the version in force that day, as published."""
         if self._versioned is None:

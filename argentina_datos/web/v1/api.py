@@ -179,7 +179,8 @@ class V1:
         if path == OPENAPI_PATH:
             self.responder.answer(conn, path)  # the document declares the maxima the data has
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
-            return make_response(200, openapi_document(self.router, maxima, tuple(self.responder.cpi_months(conn))))
+            months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
+            return make_response(200, openapi_document(self.router, maxima, months, versioned))
         return as_response(self.responder.answer(conn, path, query), query)
 
     def cached(self, path: str) -> Optional[Response]:
