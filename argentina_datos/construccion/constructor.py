@@ -339,8 +339,8 @@ class Builder:
         self._warn(revised)
         h = report.history
         self._message(
-            f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas;"
-            f" {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
+            f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
+            f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
         )
 
     @staticmethod

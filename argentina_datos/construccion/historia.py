@@ -78,6 +78,7 @@ class Summary:
     routes: int = 0
     bundle_read: bool = False
     revisions: int = 0
+    bytes: int = 0  # of the versions' files read (the bundle's blobs, the tree's files, the current files)
 
 
 class History:
@@ -395,6 +396,7 @@ def build(
             found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
             for c in found:
                 body = next(blobs) if c.body is None else c.body
+                history.summary.bytes += len(body)
                 history.add(c, body)
         for _ in blobs:  # nothing should be left: drain it so that git ends
             pass

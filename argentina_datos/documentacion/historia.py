@@ -28,7 +28,9 @@ def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, str, int, s
     ):
         out.append((ruta, VERSIONES.name, n, first[:10], last[:10], revisions.get(ruta, 0)))
     versioned = {r[0] for r in out}
-    for history in (d for d in DATASETS if d.versions_of):
+    for history in DATASETS:
+        if not history.versions_of:
+            continue
         ruta = "/" + BY_TABLE[history.versions_of].sources[0].route
         n, first, last = conn.execute(
             f"SELECT count(*), min(substr(ruta, -10)), max(substr(ruta, -10)) FROM {quote(FUENTES.name)} "
