@@ -330,6 +330,7 @@ class Builder:
             today=self.today,
             previous=self.output if self.output.exists() else None,
             bundle=self.bundle,
+            latest_only=frozenset(r.lstrip("/") for r in TYPED_HISTORY_ROUTES),
             say=self._message,
         )
         revised = historia.revision_findings(

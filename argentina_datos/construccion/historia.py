@@ -362,16 +362,19 @@ def build(
     today: dt.date,
     previous: Optional[Path],
     bundle: Optional[Path],
+    latest_only: frozenset[str] = frozenset(),
     say: Callable[[str], None] = lambda _: None,
 ) -> Summary:
-    """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached)."""
+    """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached).
+    ``latest_only``: routes upstream overwrites (v1/..., no leading slash), which get a version from what the
+    source publishes even without a past in the tree or the bundle: each build adds its day."""
     import sqlite_utils
 
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
     stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
     tree = _tree_candidates(source)
-    routes = set(tree) | {r.lstrip("/") for r in stored.versioned_routes(db)}
+    routes = set(tree) | set(latest_only) | {r.lstrip("/") for r in stored.versioned_routes(db)}
     commits: list[paquete.Commit] = []
     bundle_dir: Optional[paquete.Bundle] = None
     if bundle is not None and not (stored_commits and paquete.head(bundle) in stored_commits):
