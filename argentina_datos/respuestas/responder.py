@@ -48,6 +48,16 @@ def unreadable(e: sqlite3.Error) -> bool:
     return type(e) is sqlite3.DatabaseError or str(e) in ("disk I/O error", "unable to open database file")
 
 
+def _as_published(body: bytes, query: Query) -> Answer:
+    """A stored file's bytes as they came or, with a query that cuts or groups, its records so treated."""
+    if query.empty:
+        return Answer(200, raw=body)
+    data = orjson.loads(body)
+    if query.formato == "csv" and not isinstance(data, list):
+        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+    return Answer(200, series.apply(data, query))
+
+
 def fill_path(template: str, values: dict) -> str:
     return re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
 
@@ -130,13 +140,7 @@ class Responder:
         version = historia.version_on(conn, path, fecha)
         if version is None:
             raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {fecha}", "fecha")
-        body = historia.document(conn, path, version)
-        if query.empty:
-            return Answer(200, raw=body)
-        data = orjson.loads(body)
-        if query.formato == "csv" and not isinstance(data, list):
-            raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-        return Answer(200, series.apply(data, query))
+        return _as_published(historia.document(conn, path, version), query)
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
@@ -149,12 +153,7 @@ class Responder:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
                 body = document(conn, path)
                 if body is not None:
-                    if query.empty:
-                        return Answer(200, raw=body)
-                    data = orjson.loads(body)
-                    if query.formato == "csv" and not isinstance(data, list):
-                        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-                    return Answer(200, series.apply(data, query))
+                    return _as_published(body, query)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
