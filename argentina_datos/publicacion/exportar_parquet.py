@@ -115,7 +115,7 @@ def to_array(values: list, kind: pa.DataType) -> pa.Array:
     if kind == pa.bool_():
         return pa.array([None if v is None else bool(v) for v in values], pa.bool_())
     if kind == pa.string():
-        return pa.array([None if v is None or isinstance(v, str) else str(v) for v in values], pa.string())
+        return pa.array([v if v is None or isinstance(v, str) else str(v) for v in values], pa.string())
     return pa.array(values, kind)
 
 
@@ -134,7 +134,7 @@ def export_table(conn: sqlite3.Connection, table: str, path: Path, meta: dict, r
     schema = schema_for(table, names, types, meta)
     columns = ", ".join(f'"{n}"' for n in names)
     # rowid order where there is one: the table's own order (a list's order, for /v1's tables).
-    order = " ORDER BY rowid" if _has_rowid(conn, table) else ""
+    order = " ORDER BY rowid" if has_rowid(conn, table) else ""
     cursor = conn.execute(f'SELECT {columns} FROM "{table}"{order}')
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -153,7 +153,7 @@ def export_table(conn: sqlite3.Connection, table: str, path: Path, meta: dict, r
     report.bytes += path.stat().st_size
 
 
-def _has_rowid(conn: sqlite3.Connection, table: str) -> bool:
+def has_rowid(conn: sqlite3.Connection, table: str) -> bool:
     sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()[0] or ""
     return "WITHOUT ROWID" not in sql.upper()
 
