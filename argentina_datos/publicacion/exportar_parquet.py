@@ -20,7 +20,7 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -162,15 +162,17 @@ def export(
     db: Path,
     out: Path,
     progress: Optional[Callable[[int], Callable[[], None]]] = None,
+    only: Optional[Sequence[str]] = None,
 ) -> Report:
-    """One Parquet file per table of ``db`` under ``out``; ``progress(total)`` gives a function called per table."""
+    """One Parquet file per table of ``db`` under ``out`` (or of the tables in ``only``); ``progress(total)``
+    gives a function called per table."""
     started = time.perf_counter()
     report = Report()
     out.mkdir(parents=True, exist_ok=True)
     described = build_metadata()["databases"][DATABASE]["tables"]
     conn = sqlite3.connect(f"file:{Path(db).resolve()}?mode=ro", uri=True)
     try:
-        todo = tables(conn)
+        todo = [t for t in tables(conn) if only is None or t in only]
         step = progress(len(todo)) if progress else (lambda: None)
         for table in todo:
             export_table(conn, table, out / f"{table}.parquet", described.get(table, {}), report)
