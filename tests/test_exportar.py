@@ -170,6 +170,27 @@ def test_an_interrupted_export_leaves_no_half_written_file(small_db, tmp_path, m
     ).body
 
 
+def test_a_route_that_fails_stops_the_export_before_removing_anything(small_db, tmp_path, monkeypatch, capsys):
+    from argentina_datos.respuestas.responder import Answer, Responder
+
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    before = tree_files(out)
+    answer = Responder.answer
+    monkeypatch.setattr(
+        Responder,
+        "answer",
+        lambda self, conn, path, *q: (
+            Answer(503, message="la base no se puede leer")
+            if path == "/v1/feriados/2024"
+            else answer(self, conn, path, *q)
+        ),
+    )
+    assert cli.exportar_v1([str(small_db), str(out)]) == 1
+    assert "/v1/feriados/2024: la base no se puede leer (HTTP 503)" in capsys.readouterr().err
+    assert tree_files(out) == before
+
+
 def test_the_command_prints_its_counts(small_db, tmp_path, capsys):
     out = tmp_path / "publicado"
     assert cli.exportar_v1([str(small_db), str(out)]) == 0
@@ -178,6 +199,16 @@ def test_the_command_prints_its_counts(small_db, tmp_path, capsys):
     assert "0 escritos" in printed[1] and "sin cambios" in printed[1] and "0 borrados" in printed[1], printed
     with pytest.raises(SystemExit):
         cli.exportar_v1([str(tmp_path / "no-existe.db"), str(out)])
+    assert cli.exportar_parquet([str(small_db), str(tmp_path / "parquet")]) == 0
+    assert "6 tablas" in capsys.readouterr().out  # the datasets' and the build's own (fuentes, calidad, cambios)
+    assert sorted(p.name for p in (tmp_path / "parquet").iterdir()) == [
+        "calidad.parquet",
+        "cambios.parquet",
+        "cotizaciones_dolares.parquet",
+        "cotizaciones_dolares_fecha.parquet",
+        "feriados.parquet",
+        "fuentes.parquet",
+    ]
 
 
 # ---- Parquet ------------------------------------------------------------------------------------

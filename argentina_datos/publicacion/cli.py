@@ -43,7 +43,7 @@ def _arguments(prog: str, description: str, argv) -> argparse.Namespace:
 
 
 def exportar_v1(argv=None) -> int:
-    from argentina_datos.publicacion.exportar_v1 import export
+    from argentina_datos.publicacion.exportar_v1 import ExportError, export
 
     args = _arguments(
         "exportar-v1",
@@ -51,8 +51,12 @@ def exportar_v1(argv=None) -> int:
         "DIRECTORIO/v1/openapi.json; sólo reescribe los archivos que cambian y borra los de rutas que ya no están.",
         argv,
     )
-    with progress_bar("exportando /v1") as progress:
-        report = export(args.base, args.directorio, progress)
+    try:
+        with progress_bar("exportando /v1") as progress:
+            report = export(args.base, args.directorio, progress)
+    except ExportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     print(f"{args.directorio}/v1: {report.summary()}")
     return 0
 

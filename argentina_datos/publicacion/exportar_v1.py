@@ -11,7 +11,8 @@ Incremental: a file whose bytes are unchanged is not touched (it keeps its modif
 ``rsync``, ``rclone`` or ``aws s3 sync`` upload only what changed); the files of routes that no longer
 exist are removed.  Each file is written under a temporary name beside it and renamed over the real one,
 so an interrupted export never leaves a half-written file under a route's name (its temporary files are
-removed by the next export).
+removed by the next export).  A route the database fails to answer (a 5xx: a damaged file) stops the
+export before anything is removed.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ OPENAPI_FILE = OPENAPI_PATH.lstrip("/")  # v1/openapi.json
 TEMP = re.compile(r"\..+\.tmp")  # .index.json.<pid>.tmp: a file being written (or left by an interrupted export)
 OWN_NAMES = {INDEX, INDEX + GZ_SUFFIX}
 ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class ExportError(Exception):
+    """A route the database fails to answer (a 5xx): the export stops before removing anything."""
 
 
 @dataclass
@@ -271,6 +276,9 @@ def export(
             if answer.status == 200:
                 tree.put_route(route, answer.json())
                 report.routes += 1
+            elif answer.status >= 500:
+                # A broken database (or a bug) must not read as "this route is gone" and empty the tree.
+                raise ExportError(f"{route}: {answer.message} (HTTP {answer.status}); no se borró nada")
             step()
         maxima = tuple(sorted((responder.maxima or {}).items()))
         tree.put_route(OPENAPI_PATH, orjson.dumps(static_document(responder.router, dict(maxima))), name="")
