@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -295,7 +296,8 @@ def exported(db_path, tmp_path_factory):
     out = tmp_path_factory.mktemp("publicado")
     report = exportar_v1.export(db_path, out)
     print(f"exportar-v1: {report.summary()}")
-    return out, report
+    yield out, report
+    shutil.rmtree(out)  # ~50,000 files, 600 MB on disk: not kept with pytest's last runs
 
 
 @pytest.fixture(scope="module")
