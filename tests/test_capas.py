@@ -1,4 +1,4 @@
-"""The layers import only downwards (README «Dónde está cada cosa»):
+"""The layers import only downwards (docs/arquitectura.md «Dónde está cada cosa»):
 
 catalogo (declarations) -> almacen (records <-> rows) -> respuestas (what /v1 means)
 -> construccion, documentacion -> web (HTTP only), publicacion (static files)

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import sqlite3
+from pathlib import Path
 
 import datasette
 import pytest
 
 from argentina_datos.construccion import cli
-from argentina_datos.web import compatibilidad
+from argentina_datos.web import compatibilidad, paginas
 from argentina_datos.web.servidor import datasette_for
 
 UVA = "v1/finanzas/indices/uva"
@@ -79,3 +81,25 @@ async def test_execute_can_be_wrapped(ds):
     compatibilidad.replace_execute(ds, recording)
     await ds.execute("argentina", "select 42")
     assert seen == ["select 42"]
+
+
+def test_the_copied_templates_are_translations_of_the_installed_datasettes():
+    """The pages' Spanish templates replace Datasette's: a Datasette whose templates changed would show
+    the old copies. Copy each again from datasette/templates/, translate its text, update its digest."""
+    assert compatibilidad.changed_templates() == []
+    ours = Path(paginas.__file__).parent / "templates"
+    copies = {p.name for p in ours.glob("*.html") if (compatibilidad.DATASETTE_TEMPLATES / p.name).exists()}
+    assert copies == set(compatibilidad.COPIED_TEMPLATES)
+    # Only the text is translated: the blocks a plugin's template extends stay where they are.
+    blocks = re.compile(r"{%-?\s*block\s+(\w+)")
+    for name in copies:
+        original = (compatibilidad.DATASETTE_TEMPLATES / name).read_text()
+        assert blocks.findall((ours / name).read_text()) == blocks.findall(original), name
+
+
+def test_a_changed_datasette_template_is_named(tmp_path):
+    for name in compatibilidad.COPIED_TEMPLATES:
+        (tmp_path / name).write_bytes((compatibilidad.DATASETTE_TEMPLATES / name).read_bytes())
+    (tmp_path / "table.html").write_text((tmp_path / "table.html").read_text() + "<!-- 0.65.6 -->")
+    (tmp_path / "row.html").unlink()
+    assert compatibilidad.changed_templates(tmp_path) == ["row.html", "table.html"]

@@ -201,15 +201,12 @@ def test_the_command_prints_its_counts(small_db, tmp_path, capsys):
     with pytest.raises(SystemExit):
         cli.exportar_v1([str(tmp_path / "no-existe.db"), str(out)])
     assert cli.exportar_parquet([str(small_db), str(tmp_path / "parquet")]) == 0
-    assert "6 tablas" in capsys.readouterr().out  # the datasets' and the build's own (fuentes, calidad, cambios)
-    assert sorted(p.name for p in (tmp_path / "parquet").iterdir()) == [
-        "calidad.parquet",
-        "cambios.parquet",
-        "cotizaciones_dolares.parquet",
-        "cotizaciones_dolares_fecha.parquet",
-        "feriados.parquet",
-        "fuentes.parquet",
-    ]
+    tables = exportar_parquet.tables(sqlite3.connect(small_db))
+    assert f"{len(tables)} tablas" in capsys.readouterr().out
+    # the datasets' tables and the build's own (fuentes, calidad, ...), not _construccion or the search indexes
+    assert {"cotizaciones_dolares", "cotizaciones_dolares_fecha", "feriados", "fuentes", "calidad"} <= set(tables)
+    assert sorted(p.stem for p in (tmp_path / "parquet").iterdir()) == sorted(tables)
+    assert not [t for t in tables if t.startswith("_") or "_fts" in t]
 
 
 # ---- Parquet ------------------------------------------------------------------------------------

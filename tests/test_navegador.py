@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -30,6 +31,7 @@ import yaml
 from paths import TEST_DB
 
 from argentina_datos.documentacion.metadatos import METADATA, REPO
+from argentina_datos.web.paginas.castellano import number, rows, thousands
 
 CHROMIUM = Path(os.environ.get("ARGENTINA_DATOS_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = REPO / "screenshots"
@@ -240,20 +242,20 @@ def test_tabla_con_faceta(visita, servidor):
     configured = "casa" in (_table_metadata(servidor, table).get("facets") or [])
     page = visita.go(f"/{servidor['name']}/{table}" + ("" if configured else "?_facet=casa"))
     ((total,),) = _sql(servidor["db"], f"SELECT count(*) FROM {table}")
-    assert f"{total:,} row" in page.locator("h3").first.inner_text()
+    assert rows(total) in page.locator("h3").first.inner_text()
     assert _rows(page).count() > 0
     facets = page.locator('.facet-info[data-column="casa"]')
     assert facets.count() == 1, f"la faceta casa aparece {facets.count()} veces"
     shown = [(" ".join(t.split()[:-1]), t.split()[-1]) for t in facets.locator("li").all_inner_texts()]
     expected = _sql(servidor["db"], f"SELECT casa, count(*) FROM {table} GROUP BY casa")
-    assert sorted(shown) == sorted((casa, f"{n:,}") for casa, n in expected), shown
+    assert sorted(shown) == sorted((casa, thousands(n)) for casa, n in expected), shown
     visita.check("02_tabla_faceta_casa")
 
     # Choosing a value filters the table, as a user clicking it would.
     with page.expect_navigation(wait_until="networkidle"):
         facets.get_by_role("link", name="blue", exact=True).click()
     ((blue,),) = _sql(servidor["db"], f"SELECT count(*) FROM {table} WHERE casa = 'blue'")
-    assert f"{blue:,} row" in page.locator("h3").first.inner_text()
+    assert rows(blue) in page.locator("h3").first.inner_text()
     assert set(page.locator("table.rows-and-columns td.col-casa").all_inner_texts()) == {"blue"}
     visita.check("02b_tabla_casa_blue")
 
@@ -274,6 +276,7 @@ def test_consulta_guardada(visita, servidor):
     page = visita.go(f"/{servidor['name']}/{name}")
     expected_title = spec.get("title") or name
     assert expected_title in page.locator("h1").first.inner_text()
+    assert page.title() == expected_title  # the tab says what the query is, not its SQL
     assert _rows(page).count() > 0, f"la consulta guardada {name} no devolvió filas"
     visita.check("03_consulta_guardada")
 
@@ -284,7 +287,7 @@ def test_busqueda_de_texto(visita, servidor):
     assert expected > 1
     page = visita.go(f"/{servidor['name']}/senadores?_search={term}")
     assert page.locator("input#_search").input_value() == term
-    assert f"{expected:,} row" in page.locator("h3").first.inner_text()
+    assert rows(expected) in page.locator("h3").first.inner_text()
     names = page.locator("table.rows-and-columns tbody td.col-nombre").all_inner_texts()
     assert len(names) == min(expected, 100)
     # FTS ignores accents (remove_diacritics): "Rodríguez" matches too.
@@ -336,7 +339,13 @@ def test_graficos(visita, servidor):
         "WHERE casa = 'blue' ORDER BY fecha DESC LIMIT 1",
     )
     metric = page.locator("#chart-blue-ultimo").inner_text()
-    assert f"{blue:g}" in metric and fecha in metric, metric
+    # As Argentines read it: "$ 1.430,00".
+    assert f"$ {thousands(int(round(blue, 2)))},{f'{blue:.2f}'[-2:]}" in metric and fecha in metric, metric
+    # The axes too (config.locale of tableros.yml): "1.600", not "1,600"; the plugin's words in Spanish.
+    labels = page.locator("#chart-dolar g.role-axis-label text").all_text_contents()
+    assert any(re.fullmatch(r"\d{1,3}\.\d{3}", t) for t in labels) and not any("," in t for t in labels), labels
+    assert page.locator(".crumbs").inner_text().split() == ["Inicio", "/", "Gráficos"]
+    assert page.get_by_role("button", name="Aplicar").is_visible()
     visita.check("05_graficos")
 
 
@@ -395,7 +404,7 @@ def test_fila_con_titulo_y_enlaces(visita, servidor):
     assert page.locator("h1").first.inner_text().strip() == f"senadores: {nombre}"
     related = page.locator(".filas-relacionadas li", has_text="senado_viajes_internacionales.senadorId")
     assert related.count() == 1, "la fila del senador no enlaza sus viajes"
-    related.filter(has_text=f": {viajes} filas").wait_for()  # the count, asked of this server
+    related.filter(has_text=f": {rows(viajes)}").wait_for()  # the count, asked of this server
     link = related.locator("a")
     visita.check("07_fila_senador")
     with page.expect_navigation(wait_until="networkidle"):
@@ -406,6 +415,49 @@ def test_fila_con_titulo_y_enlaces(visita, servidor):
 def test_pagina_de_calidad(visita, servidor):
     ((total,),) = _sql(servidor["db"], "SELECT count(*) FROM calidad")
     page = visita.go(f"/{servidor['name']}/calidad")
-    assert f"{total:,} row" in page.locator("h3").first.inner_text()
+    assert rows(total) in page.locator("h3").first.inner_text()
     assert page.locator("details.descripciones-de-columnas").count() == 1
     visita.check("08_calidad")
+
+
+ENGLISH = ("rows where", "sorted by", "Apply", "Run SQL", "Format SQL", "Next page", "This data as", "Powered by")
+
+
+def test_tabla_en_castellano(visita, servidor):
+    """A filtered table as a reader sees it: Datasette's words in Spanish, numbers as Argentines read them."""
+    page = visita.go(f"/{servidor['name']}/cotizaciones_dolares?casa=blue&_sort_desc=fecha")
+    ((blue, venta),) = _sql(
+        servidor["db"],
+        "SELECT (SELECT count(*) FROM cotizaciones_dolares WHERE casa = 'blue'), "
+        "(SELECT venta FROM cotizaciones_dolares WHERE casa = 'blue' ORDER BY fecha DESC LIMIT 1)",
+    )
+    heading = page.locator("h3").first
+    assert heading.is_visible()
+    assert (
+        heading.inner_text().split() == f'{rows(blue)} donde casa = "blue", ordenadas por fecha (descendente)'.split()
+    )
+    assert page.get_by_role("button", name="Aplicar").is_visible()
+    assert page.get_by_text("Siguiente página").is_visible()
+    cell = page.locator("table.rows-and-columns tbody td.col-venta").first
+    assert cell.is_visible() and cell.inner_text().strip() == number(venta), (cell.inner_text(), venta)
+    # Datasette's column menu (table.js), translated by paginas.js.
+    page.locator('th[data-column="venta"] svg.dropdown-menu-icon').click()
+    menu = page.locator(".dropdown-menu").last
+    assert menu.get_by_text("Ordenar de menor a mayor").is_visible()
+    assert menu.get_by_text("Tipo: REAL").is_visible()
+    shown = page.locator("body").inner_text()
+    assert not [e for e in ENGLISH if e in shown], shown[:500]
+    visita.check("09_tabla_en_castellano")
+
+
+def test_consulta_en_castellano(visita, servidor):
+    page = visita.go(f"/{servidor['name']}?sql=select+1430.5+as+venta,+12389+as+filas")
+    assert page.get_by_role("button", name="Ejecutar SQL").is_visible()
+    assert page.get_by_role("button", name="Formatear SQL").is_visible()  # shown by Datasette's script
+    assert page.locator("h3").first.inner_text().startswith("Consulta SQL: 1 fila")
+    assert page.locator("td.col-venta").inner_text().strip() == "1.430,5"
+    assert page.locator("td.col-filas").inner_text().strip() == "12.389"
+    shown = page.locator("body").inner_text()
+    assert "Hecho con Datasette" in shown and "Inicio" in shown
+    assert not [e for e in ENGLISH if e in shown], shown[:500]
+    visita.check("10_consulta_en_castellano")

@@ -1,7 +1,7 @@
 """/v1/openapi.json: a valid OpenAPI 3 document of exactly what is served, with the spec's bounds.
 
 The spec (../shared/spec/interface.md) is read here, not copied: its limits table and its route
-tables are what the document and the README must agree with.
+tables are what the document and the API page (docs/api.md) must agree with.
 """
 
 import re
@@ -13,14 +13,20 @@ from openapi_spec_validator import validate
 from paths import REPO, SHARED
 
 from argentina_datos.catalogo.parametros import BadParam
-from argentina_datos.documentacion.openapi import OPENAPI_PATH, build_document, markdown_table
+from argentina_datos.documentacion.openapi import (
+    OPENAPI_PATH,
+    ROUTE_TABLE_MARKERS,
+    ROUTE_TABLE_PAGE,
+    build_document,
+    markdown_table,
+)
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.respuestas.rutas import Router
 
 SPEC_PATH = SHARED / "spec" / "interface.md"
 # The specification is in ../shared beside the mirror: the tests that read it are marked mirror.
 SPEC = SPEC_PATH.read_text() if SPEC_PATH.exists() else ""
-README = (REPO / "README.md").read_text()
+API_PAGE = (REPO / ROUTE_TABLE_PAGE).read_text()
 ROUTER = Router()
 DOC = build_document(ROUTER)
 OPERATIONS = {path: item["get"] for path, item in DOC["paths"].items()}
@@ -202,23 +208,26 @@ def routes_beyond_the_spec() -> list[str]:
     return sorted({e.path for e in ROUTER.endpoints} - {served_path(r) for r in spec_routes()})
 
 
-# ---- the README ----------------------------------------------------------------
-def test_readme_route_table_is_current():
-    start, end = "<!-- rutas:inicio -->\n", "<!-- rutas:fin -->"
-    assert start in README and end in README, "README.md debe tener la tabla de rutas entre los marcadores"
-    table = README[README.index(start) + len(start) : README.index(end)]
+# ---- the API page (docs/api.md) ---------------------------------------------------
+def test_api_page_route_table_is_current():
+    start, end = ROUTE_TABLE_MARKERS
+    assert start in API_PAGE and end in API_PAGE, (
+        f"{ROUTE_TABLE_PAGE} debe tener la tabla de rutas entre los marcadores"
+    )
+    table = API_PAGE[API_PAGE.index(start) + len(start) : API_PAGE.index(end)]
     assert table.strip() == markdown_table(ROUTER).strip(), (
-        "la tabla de rutas del README no está al día: regenerarla con python -m argentina_datos.documentacion.openapi --markdown"
+        f"la tabla de rutas de {ROUTE_TABLE_PAGE} no está al día: "
+        "regenerarla con python -m argentina_datos.documentacion.openapi --markdown"
     )
 
 
 @pytest.mark.mirror
-def test_readme_names_every_route_beyond_the_spec():
-    section = README[README.index("## API /v1") :]
+def test_api_page_names_every_route_beyond_the_spec():
+    section = API_PAGE[API_PAGE.index("# API /v1") :]
     beyond = routes_beyond_the_spec()
     assert "/v1/feriados" in beyond and "/v1/rems/ultimo" in beyond
-    missing = [r for r in beyond if f"`{r}`" not in section.split("<!-- rutas:fin -->")[1]]
-    assert not missing, f"el README no explica estas rutas fuera de la especificación: {missing}"
+    missing = [r for r in beyond if f"`{r}`" not in section.split(ROUTE_TABLE_MARKERS[1])[1]]
+    assert not missing, f"{ROUTE_TABLE_PAGE} no explica estas rutas fuera de la especificación: {missing}"
     assert OPENAPI_PATH in section
 
 

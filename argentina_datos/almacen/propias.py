@@ -153,7 +153,7 @@ DOCUMENTOS = OwnTable(
 
 @dataclass(frozen=True)
 class VersionChange:
-    tabla: str = column("Tabla *_historico de las versiones.")
+    tabla: str = column("Tabla *_historico de las versiones, o la ruta /v1 de un archivo de la tabla versiones.")
     fecha: str = column("Fecha de la versión (AAAA-MM-DD).")
     anterior: Optional[str] = column("Fecha de la versión anterior; null para la primera.")
     agregados: int = column("Registros que no estaban en la versión anterior.")
@@ -169,12 +169,123 @@ CAMBIOS = OwnTable(
     "cambios",
     VersionChange,
     "Cambios entre versiones",
-    "Para cada conjunto que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, "
-    "préstamos, ...): qué cambió de una versión guardada a la siguiente. Las versiones están en las tablas "
-    "*_historico; /v1/<ruta>?fecha=AAAA-MM-DD responde la vigente ese día.",
+    "Para cada archivo con versiones: qué cambió de una versión guardada a la siguiente. Las de lo que upstream sólo "
+    "publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están en las tablas "
+    "*_historico; las de cualquier otra ruta con versiones, en la tabla versiones. /v1/<ruta>?fecha=AAAA-MM-DD "
+    "responde la vigente ese día.",
     pk="id",
     id_description="Número de la fila.",
     facets=("tabla",),
+)
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a route's file that upstream published (a commit of its repository, a day of the
+    history tree, what a build read), told apart from the one before by its content."""
+
+    ruta: str = column("Ruta /v1 del archivo.")
+    publicado: str = column(
+        "Cuándo lo publicó upstream, en UTC (AAAA-MM-DDTHH:MM:SSZ): la hora del commit en el paquete de versiones; "
+        "las 23:59:59 del día en el árbol de versiones diarias y para lo que leyó una construcción."
+    )
+    origen: str = column(
+        "De dónde se sabe: paquete de versiones (git), archivo de versiones (un archivo por día), fuente actual "
+        "(lo que leyó una construcción). La misma versión en dos orígenes es una sola, la primera."
+    )
+    commit_upstream: Optional[str] = column(
+        "Commit de upstream (en el paquete de versiones); null en los otros orígenes."
+    )
+    huella: str = column("SHA-256 del contenido (el JSON sin espacios, con sus claves en su orden).")
+    registros: int = column("Registros de la versión (1 si el archivo no es una lista).")
+    agregados: int = column("Registros que no estaban en la versión anterior.")
+    quitados: int = column("Registros de la versión anterior que ya no están.")
+    cambiados: int = column("Registros que siguen (misma clave) con algún valor distinto.")
+    forma: str = column(
+        "lista (el archivo es una lista de registros), sobre (un objeto con una lista: `lista` la nombra) o "
+        "documento (otra cosa: un solo registro)."
+    )
+    lista: Optional[str] = column("En un sobre, la clave de la lista de registros.")
+    envoltorio: Optional[str] = column(
+        "En un sobre, el objeto sin los registros (la lista en su lugar, null), como texto JSON."
+    )
+    orden: Optional[str] = column(
+        "Orden de los registros (sus `elemento`, JSON) cuando no es el de la versión anterior con los nuevos al final; "
+        "null casi siempre."
+    )
+
+
+VERSIONES = OwnTable(
+    "versiones",
+    Version,
+    "Versiones publicadas",
+    "Cada versión que upstream publicó de un archivo, hasta donde se sabe: los commits del paquete de versiones "
+    "(upstream-versions), los días del árbol de versiones (upstream-history) y lo que leyó cada construcción. Los "
+    "registros de cada versión están en versiones_registros, guardados una vez por valor distinto; "
+    "/v1/<ruta>?fecha=AAAA-MM-DD responde la última versión publicada hasta el final de ese día (UTC).",
+    pk="id",
+    id_description="Número de la versión (en cada ruta, crece con `publicado`).",
+    label_column="ruta",
+    facets=("ruta", "origen"),
+    source=UPSTREAM[0],
+    source_url=UPSTREAM[1],
+)
+
+
+@dataclass(frozen=True)
+class RecordVersion:
+    ruta: str = column("Ruta /v1 del archivo.")
+    elemento: int = column(
+        "El registro a lo largo de las versiones (sus campos de identidad, `clave`, no cambian); los números crecen "
+        "en el orden en que aparecieron."
+    )
+    clave: str = column("Campos que identifican al registro (fecha, casa, moneda, entidad...), como texto.")
+    registro: str = column("El registro tal como lo publicó upstream, como texto JSON.")
+    desde: int = column("Versión (id en versiones) en que apareció este valor del registro.")
+    hasta: Optional[int] = column("Versión que lo reemplazó o quitó; null = sigue en la última.")
+
+
+REGISTROS_VERSIONES = OwnTable(
+    "versiones_registros",
+    RecordVersion,
+    "Registros de las versiones",
+    "Cada valor distinto que tuvo cada registro de un archivo versionado, con la versión en que apareció y la que "
+    "lo reemplazó (el modelo de git-history: un elemento y sus versiones). Los registros de la versión v de una "
+    "ruta son los de `desde <= v AND (hasta IS NULL OR hasta > v)`.",
+    pk="id",
+    id_description="Número del valor del registro.",
+    label_column="clave",
+    facets=("ruta",),
+    source=UPSTREAM[0],
+    source_url=UPSTREAM[1],
+)
+
+
+@dataclass(frozen=True)
+class Revision:
+    ruta: str = column("Ruta /v1 del archivo.")
+    serie: Optional[str] = column("Qué serie, por sus campos de texto (casa=blue, moneda=USD); null si hay una sola.")
+    fecha: str = column("Fecha del registro revisado (su campo fecha).")
+    campo: str = column("Campo que cambió.")
+    antes: Optional[str] = column("Valor anterior, como texto JSON; null = el campo no estaba.")
+    despues: Optional[str] = column("Valor nuevo, como texto JSON; null = el campo ya no está.")
+    publicado: str = column("Día (AAAA-MM-DD, UTC) en que apareció el valor anterior.")
+    revisado: str = column("Día (AAAA-MM-DD, UTC) de la versión que lo cambió.")
+
+
+REVISIONES = OwnTable(
+    "revisiones",
+    Revision,
+    "Revisiones de upstream",
+    "Un registro por campo que upstream cambió en un dato que ya había publicado otro día: un valor de una fecha "
+    "pasada corregido después. Las actualizaciones del mismo día del dato (la cotización del día que se corrige "
+    "durante el día, `fecha` = `revisado`) no son revisiones y no están. Sale de versiones_registros.",
+    pk="id",
+    id_description="Número de la revisión.",
+    label_column="campo",
+    facets=("ruta", "campo"),
+    source=UPSTREAM[0],
+    source_url=UPSTREAM[1],
 )
 
 
@@ -251,7 +362,7 @@ CALIDAD = OwnTable(
     "archivo que no se pudo leer. Al terminar, una auditoría de las tablas construidas: compra mayor que venta, días "
     "hábiles (o meses) sin dato, series detenidas, saltos, cambios de unidad (fracción / porcentaje), dos valores "
     "para una fecha y texto con la codificación rota. Una fila por hallazgo; la consulta calidad_resumen los cuenta "
-    "y el README («Cómo leer la tabla calidad») explica cada control y su umbral.",
+    "y docs/investigadores.md («Cómo leer la tabla calidad») explica cada control y su umbral.",
     pk="id",
     id_description="Número del hallazgo.",
     label_column="detalle",
@@ -276,4 +387,15 @@ CONSTRUCCION = OwnTable(
 )
 
 # In the order the database page lists them.
-TABLES = (FUENTES, DOCUMENTOS, CAMBIOS, FALLIDOS, AUSENTES, CALIDAD, CONSTRUCCION)
+TABLES = (
+    FUENTES,
+    DOCUMENTOS,
+    CAMBIOS,
+    VERSIONES,
+    REGISTROS_VERSIONES,
+    REVISIONES,
+    FALLIDOS,
+    AUSENTES,
+    CALIDAD,
+    CONSTRUCCION,
+)

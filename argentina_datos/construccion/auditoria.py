@@ -7,7 +7,7 @@ upstream's data is kept as it came, and this says where it looks wrong.
 The checks read the catalogue, never a table name: compra > venta runs on every dataset with both
 fields, the series checks on every dataset that declares a ``Series`` (its frequency, the columns
 telling one series from another and its measures), the encoding check on every text column.  The
-thresholds are the constants below; the README ("Cómo leer la tabla calidad") explains them.
+thresholds are the constants below; docs/investigadores.md ("Cómo leer la tabla calidad") explains them.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import traceback
 
 from argentina_datos.construccion.constructor import Builder, BuildError, Outcome
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
+from argentina_datos.construccion.paquete import default_bundle
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
@@ -56,6 +57,9 @@ class LineReporter:
 
     def warn(self, line: str) -> None:
         print(f"aviso: {line}", file=self.stream, flush=True)
+
+    def message(self, line: str) -> None:
+        print(line, file=self.stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -105,6 +109,9 @@ class BarReporter(LineReporter):
     def warn(self, line: str) -> None:
         self.progress.console.print(f"[yellow]aviso:[/] {line}", highlight=False, markup=True)
 
+    def message(self, line: str) -> None:
+        self.progress.console.print(line, highlight=False, markup=False)
+
     def close(self) -> None:
         self.progress.stop()
 
@@ -151,6 +158,13 @@ def parse_args(argv):
         "su hermano upstream-history",
     )
     p.add_argument(
+        "--versiones",
+        default=os.environ.get("ARGENTINA_DATOS_VERSIONES"),
+        help="paquete git con cada versión que upstream publicó (upstream.bundle); por defecto "
+        "$ARGENTINA_DATOS_VERSIONES o, si la fuente es un directorio, upstream-versions/upstream.bundle a su lado",
+    )
+    p.add_argument("--sin-versiones", action="store_true", help="no leer el paquete de versiones aunque exista")
+    p.add_argument(
         "--keep-going",
         action="store_true",
         help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
@@ -192,6 +206,7 @@ def fail(reporter, output: str, message: str) -> int:
 def main(argv=None) -> int:
     args = parse_args(argv)
     history = args.history or default_history(args.source)
+    bundle = None if args.sin_versiones else (args.versiones or default_bundle(args.source))
     reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
     start = time.perf_counter()
     try:
@@ -207,9 +222,9 @@ def main(argv=None) -> int:
             retries=args.retries,
             previous=previous,
         )
-        report = Builder(source, args.output, keep_going=args.keep_going, reporter=reporter, previous=previous).run(
-            force=args.force
-        )
+        report = Builder(
+            source, args.output, keep_going=args.keep_going, reporter=reporter, previous=previous, bundle=bundle
+        ).run(force=args.force)
     except (BuildError, SourceError) as e:
         return fail(reporter, args.output, str(e))
     except OSError as e:

@@ -24,9 +24,9 @@ import sqlite_utils
 from argentina_datos import __version__
 from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
-from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
+from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, versiones
+from argentina_datos.construccion import derivadas, historia, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -41,6 +41,8 @@ from argentina_datos.construccion.fuentes import (
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+# The routes whose versions have their own table (*_historico) and rows in cambios.
+TYPED_HISTORY_ROUTES = {"/" + BY_TABLE[d.versions_of].sources[0].route for d in DATASETS if d.versions_of}
 
 
 @dataclass
@@ -63,6 +65,7 @@ class Report:
     unchanged: bool = False
     findings: list[calidad.Finding] = field(default_factory=list)
     derived: list[Outcome] = field(default_factory=list)  # the derived tables computed
+    history: Optional[historia.Summary] = None  # the versions stored (construccion/historia.py)
 
     @property
     def skipped(self):
@@ -107,8 +110,11 @@ class Builder:
         reporter=None,
         today: Optional[dt.date] = None,
         previous: Optional[PreviousBuild] = None,
+        bundle: Optional[str | os.PathLike] = None,
     ):
         self.source = source
+        # upstream's repository history (a git bundle): every version of the routes it holds
+        self.bundle = Path(bundle) if bundle else None
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there.
         self.previous = previous or (PreviousBuild(self.output) if self.output.exists() else None)
@@ -299,6 +305,7 @@ class Builder:
             derivadas.build_all(
                 db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
+            self._history(db, plan, report)
             if plan.documents:
                 self._load_documents(db, plan, fuentes, failed, report)
             elif self.keeps_documents:
@@ -308,6 +315,23 @@ class Builder:
             self._check(db, loaded)
         finally:
             db.close()
+
+    def _history(self, db: sqlite3.Connection, plan: Plan, report: Report) -> None:
+        """Every version of the routes with a past (the bundle, the history tree, the previous build)."""
+        start = time.perf_counter()
+        report.history = historia.build(
+            db,
+            plan.source,
+            today=self.today,
+            previous=self.output if self.output.exists() else None,
+            bundle=self.bundle,
+            say=self._message,
+        )
+        h = report.history
+        self._message(
+            f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas;"
+            f" {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
+        )
 
     @staticmethod
     def _link(db: sqlite3.Connection, layouts: list[Layout]) -> None:
@@ -398,7 +422,7 @@ class Builder:
                     r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
                 }.values()
             ),
-            propias.CAMBIOS: plan.changes,
+            propias.CAMBIOS: plan.changes + [c for c in historia.changes(db) if c.tabla not in TYPED_HISTORY_ROUTES],
             propias.FUENTES: fuentes,
             propias.CONSTRUCCION: [
                 propias.BuildFact("huella", fingerprint),
@@ -452,6 +476,11 @@ class Builder:
         outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
         report.derived.append(outcome)
         self._say(outcome)
+
+    def _message(self, text: str) -> None:
+        # a reporter of other code (a test's) may only know datasets
+        if self.reporter and hasattr(self.reporter, "message"):
+            self.reporter.message(text)
 
     def _say(self, outcome: Outcome) -> None:
         if self.reporter:

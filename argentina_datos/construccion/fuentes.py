@@ -90,6 +90,10 @@ class Upstream(Protocol):
         """The routes of files no dataset's pattern took (documents)."""
         ...
 
+    def history_files(self) -> list[str]:
+        """Every file of the history tree, as v1/<ruta>/<AAAA-MM-DD> (none without a tree)."""
+        ...
+
 
 def _pattern_regex(source: Source, params: dict[str, Param]) -> re.Pattern:
     return _compiled(source.route, tuple(params.values()))
@@ -149,6 +153,9 @@ class DirectorySource:
     def unclaimed(self, claimed: set) -> list[str]:
         """Routes of the mirror that no dataset's pattern took."""
         return [r for r in self._all_routes(False) if r not in claimed]
+
+    def history_files(self) -> list[str]:
+        return self._all_routes(True)
 
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         routes = self._all_routes(source.history)
@@ -305,6 +312,9 @@ class HttpSource:
 
     def url(self, route: str) -> str:
         return f"{self.base}/{route}"
+
+    def history_files(self) -> list[str]:
+        return self._history.history_files() if self._history else []
 
     def name(self, route: str, history: bool = False) -> str:
         return self._history_dir().name(route, True) if history else self.url(route)

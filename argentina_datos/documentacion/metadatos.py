@@ -432,7 +432,11 @@ def name_chart_databases(metadata: dict) -> None:
 
 
 class _Dumper(yaml.SafeDumper):
-    """Multi-line strings (SQL, HTML) as literal blocks, so metadata.yml stays readable."""
+    """Multi-line strings (SQL, HTML) as literal blocks, so metadata.yml stays readable; a part's YAML
+    anchors (the charts' shared config) written out in full rather than as &id001 / *id001."""
+
+    def ignore_aliases(self, data):
+        return True
 
 
 def _str(dumper, value: str):

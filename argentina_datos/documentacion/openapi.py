@@ -1,7 +1,7 @@
 """The OpenAPI 3 document of /v1, generated from the catalogue and the router.
 
 ``python -m argentina_datos.documentacion.openapi`` prints the document; ``--markdown`` prints the route
-table that the README carries (tests/test_openapi.py checks that it is current).
+table that docs/api.md carries between its markers (tests/test_openapi.py checks that it is current).
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import Router
 
 OPENAPI_PATH = "/v1/openapi.json"
+# The documentation page that carries the route table of --markdown, between these two markers.
+ROUTE_TABLE_PAGE = "docs/api.md"
+ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -475,7 +478,7 @@ def openapi_document(router: Router, maxima: tuple = (), months: tuple = ()) -> 
     return orjson.dumps(build_document(router, dict(maxima), months))
 
 
-# ---- the README's route table ----------------------------------------------------
+# ---- the route table of docs/api.md ----------------------------------------------------
 def _bounds(p) -> str:
     if p.choices and p.kind != INTEGER:
         return f"`{p.name}`: " + " · ".join(p.choices)
@@ -486,7 +489,7 @@ def _bounds(p) -> str:
 
 
 def markdown_table(router: Router) -> str:
-    """The route table of the README: path, what it answers, parameters and their bounds."""
+    """The route table of docs/api.md: path, what it answers, parameters and their bounds."""
     doc = build_document(router)
     by_path = {e.path: e for e in router.endpoints}
     lines = ["| ruta | qué devuelve | parámetros (límites) | ejemplo |", "|---|---|---|---|"]
@@ -511,7 +514,11 @@ def main(argv=None) -> int:
         prog="python -m argentina_datos.documentacion.openapi",
         description="Imprime el documento OpenAPI de /v1, o la tabla de rutas.",
     )
-    parser.add_argument("--markdown", action="store_true", help="la tabla de rutas del README, en Markdown")
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help=f"la tabla de rutas de {ROUTE_TABLE_PAGE}, en Markdown (va entre sus marcadores)",
+    )
     args = parser.parse_args(argv)
     router = Router()
     if args.markdown:

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 import orjson
 
+from argentina_datos.almacen import historia
 from argentina_datos.almacen.documentos import document
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Field
@@ -58,6 +59,7 @@ class Responder:
         self.router = router or Router()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
         self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
+        self._versioned: Optional[frozenset[str]] = None  # routes with stored versions (the versiones table)
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -111,9 +113,31 @@ class Responder:
         deflator = variaciones.Deflator(self._cpi, query.base)
         return lambda records: deflator.adjust(records, pesos)
 
+    def version(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
+        """With ``?fecha=``, on a route with stored versions: the version in force that day, as published."""
+        if self._versioned is None:
+            self._versioned = historia.versioned_routes(conn)
+        if path not in self._versioned:
+            return None
+        fecha = query.checked_fecha()
+        version = historia.version_on(conn, path, fecha)
+        if version is None:
+            raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {fecha}", "fecha")
+        body = historia.document(conn, path, version)
+        if query.empty:
+            return Answer(200, raw=body)
+        data = orjson.loads(body)
+        if query.formato == "csv" and not isinstance(data, list):
+            raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+        return Answer(200, series.apply(data, query))
+
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
             found = self.router.match_strict(path)
+            if found is None and query.fecha is not None:
+                versioned = self.version(conn, path, query)
+                if versioned is not None:
+                    return versioned
             if found is None:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
                 body = document(conn, path)
@@ -129,6 +153,8 @@ class Responder:
             path = endpoint.canonical_path(match, values)
             if query.fecha is not None and endpoint.versioned:
                 data = endpoint.versioned(conn, query.checked_fecha())
+            elif query.fecha is not None and (versioned := self.version(conn, path, query)) is not None:
+                return versioned
             else:
                 data = endpoint.answer(conn, values, path)
             if query.formato == "csv" and not isinstance(data, list):

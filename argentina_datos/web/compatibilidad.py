@@ -11,14 +11,21 @@ rest of the package uses Datasette's documented plugin hooks only.
   them by name only, so a new build's Database would read the old file), and which releases a failed
   query's cursor in the thread that ran it (see ``execute_fn``);
 - ``replace_execute``: a wrapper around ``Datasette.execute`` (the facets' shared time budget);
-- ``check_version``: refuses to run these on a Datasette they were not written for.
+- ``check_version``: refuses to run these on a Datasette they were not written for;
+- ``COPIED_TEMPLATES``: the Datasette page templates that web/paginas/templates/ holds translated
+  copies of (the pages in Spanish), with a digest of each original; ``changed_templates`` names those
+  whose original the installed Datasette no longer has. On an upgrade, copy each again from
+  datasette/templates/ and translate only its text (the git history shows each translation as a diff
+  against the original), then update its digest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import traceback
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import datasette
@@ -28,6 +35,37 @@ if TYPE_CHECKING:
     from datasette.app import Datasette
 
 SERIES = "0.65."  # the Datasette versions these internals were read from
+
+
+# Datasette's template -> sha256 (first 16 hex digits) of the Datasette 0.65.5 original translated.
+COPIED_TEMPLATES = {
+    "_crumbs.html": "882c9d69e13363b4",
+    "_description_source_license.html": "13fcf73b733dadc5",
+    "_facet_results.html": "622d3c764aa14f17",
+    "_footer.html": "d190d9e7dc5046c1",
+    "_suggested_facets.html": "da43051a548a47be",
+    "_table.html": "f75a8872713f28fd",
+    "base.html": "bb22df33caea147e",
+    "error.html": "c2115d1fdbff1a48",
+    "index.html": "ed57b14bb5656bcd",
+    "query.html": "bc3559df0e209da9",
+    "row.html": "ff5dde41541c39dd",
+    "table.html": "81cec4b0f7948bf0",
+}
+DATASETTE_TEMPLATES = Path(datasette.__file__).parent / "templates"
+
+
+def template_digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def changed_templates(templates: Path = DATASETTE_TEMPLATES) -> list[str]:
+    """The copied templates whose original in ``templates`` is not the one translated (or is gone)."""
+    return [
+        name
+        for name, digest in COPIED_TEMPLATES.items()
+        if not (templates / name).exists() or template_digest(templates / name) != digest
+    ]
 
 
 class UntestedDatasette(RuntimeError):

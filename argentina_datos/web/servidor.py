@@ -60,8 +60,8 @@ APP = "argentina_datos.web.servidor:app"
 
 def run_granian(args) -> None:
     # granian (an HTTP server written in Rust) answered the 2 KB /v1 route at twice uvicorn's rate on
-    # this machine, and every other route as fast or faster (benchmarks/bench_api.py --servers, README
-    # "Velocidad"). It enforces the head limits itself, with an empty body: web/complementos/cabeza.py.
+    # this machine, and every other route as fast or faster (benchmarks/bench_api.py --servers,
+    # docs/velocidad.md). It enforces the head limits itself, with an empty body: web/complementos/cabeza.py.
     from granian import Granian
     from granian.constants import Interfaces
 

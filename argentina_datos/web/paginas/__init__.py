@@ -5,11 +5,16 @@
   every name A→Z (starting with ``_construccion``).
 - Table and row pages fold the column descriptions into a closed ``<details>`` (they filled the first
   screen before any data) and show the `code` in them as code.
+- The pages are in Spanish: ``templates/`` holds copies of Datasette 0.65's own templates (base, index,
+  table, row, query, error and their includes) with only their text translated, which a Datasette
+  upgrade must copy again (web/compatibilidad.py, ``COPIED_TEMPLATES``); the numbers of the HTML tables
+  read "1.430,5" (``castellano.py``), while their JSON and CSV stay as stored.
 """
 
 from __future__ import annotations
 
 import json
+import weakref
 
 from datasette import hookimpl
 from markupsafe import Markup
@@ -18,6 +23,7 @@ from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
 from argentina_datos.catalogo.esquema import EXTRA, INTS, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
+from argentina_datos.web.paginas import castellano
 
 INTERNAL = "Tablas de la construcción"
 INTERNAL_TABLES = tuple(own.name for own in propias.TABLES)
@@ -50,6 +56,35 @@ def summary(description: str) -> str:
         return description
     cut = description.rfind(". ", 0, SUMMARY_CHARS)
     return description[: cut + 1] if cut > 40 else description[:SUMMARY_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+@hookimpl
+def prepare_jinja2_environment(env, datasette):
+    # What the copied templates use for Spanish text and Argentine numbers.
+    env.filters["miles"] = castellano.thousands
+    env.filters["filas"] = castellano.rows
+    env.globals["describir_filtros"] = castellano.describe
+    env.globals["operacion_de_filtro"] = castellano.lookup
+
+
+# datasette -> (database, table) -> the table's units (metadata "units"): asked once per table, not per cell.
+_units: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def table_units(datasette, database: str, table: str) -> dict:
+    by_table = _units.setdefault(datasette, {})
+    if (database, table) not in by_table:
+        by_table[database, table] = dict(datasette.table_metadata(database, table).get("units") or {})
+    return by_table[database, table]
+
+
+@hookimpl
+def render_cell(value, column, table, database, datasette):
+    # Only the HTML pages call this hook: the JSON and CSV keep the stored number.
+    if not isinstance(value, (int, float)):
+        return None
+    unit = table_units(datasette, database, table).get(column) if table and database else None
+    return castellano.cell(value, column, unit)
 
 
 @hookimpl
@@ -97,9 +132,13 @@ def _table_or_row(template: str) -> bool:
     return template.startswith("table") or template.startswith("row")
 
 
+def _dashboard(template: str) -> bool:
+    return template.startswith("dashboard_")  # datasette-dashboards' pages
+
+
 @hookimpl
 def extra_js_urls(template, datasette):
-    if not _table_or_row(template):
+    if not _table_or_row(template) and not _dashboard(template):
         return None
     # Datasette serves a plugin package's static/ under its distribution's name.
     return [datasette.urls.static_plugins("argentina-datos", SCRIPT)]
@@ -107,9 +146,12 @@ def extra_js_urls(template, datasette):
 
 @hookimpl
 def extra_body_script(template, database, table, datasette):
+    if _dashboard(template):
+        return "argentinaDatos.translateDashboard();"
     if not _table_or_row(template):
         return None
     calls = [
+        "argentinaDatos.translateColumnMenus();",
         "argentinaDatos.foldColumnDescriptions();",
         f"argentinaDatos.hideInternalColumns({json.dumps(INTERNAL_COLUMNS)});",
     ]

@@ -23,6 +23,11 @@ window.argentinaDatos = (function () {
     });
   }
 
+  // "1 fila", "12.389 filas": as the pages' templates write a count (castellano.rows).
+  function rows(n) {
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ".") + (n === 1 ? " fila" : " filas");
+  }
+
   // A row page is titled by the row's label (a senator's name) rather than by its key.
   function titleRowByLabel(label) {
     var cell = document.querySelector("table.rows-and-columns td.col-" + label);
@@ -56,7 +61,7 @@ window.argentinaDatos = (function () {
       list.appendChild(item);
       fetch(r.url + ".json?_size=0&" + encodeURIComponent(r.column) + "=" + encodeURIComponent(value))
         .then(function (res) { return res.json(); })
-        .then(function (data) { item.appendChild(document.createTextNode(": " + data.filtered_table_rows_count + " filas")); });
+        .then(function (data) { item.appendChild(document.createTextNode(": " + rows(data.filtered_table_rows_count))); });
     });
     if (!list.children.length) return;
     box.appendChild(title);
@@ -81,7 +86,60 @@ window.argentinaDatos = (function () {
     });
   }
 
+  // Datasette's table.js (deferred: it runs after this page's body script) writes its column menu and
+  // the filters' remove buttons in English: once it has run, they are put in Spanish.
+  var MENU = {
+    "dropdown-sort-asc": "Ordenar de menor a mayor",
+    "dropdown-sort-desc": "Ordenar de mayor a menor",
+    "dropdown-facet": "Facetar por esta columna",
+    "dropdown-hide-column": "Ocultar esta columna",
+    "dropdown-show-all-columns": "Mostrar todas las columnas",
+    "dropdown-not-blank": "Sólo las filas con valor"
+  };
+
+  function translateColumnMenus() {
+    function translate() {
+      Object.keys(MENU).forEach(function (name) {
+        document.querySelectorAll(".dropdown-menu a." + name).forEach(function (a) { a.textContent = MENU[name]; });
+      });
+      document.querySelectorAll('.filter-row a[aria-label="Remove this filter"]').forEach(function (a) {
+        a.setAttribute("aria-label", "Quitar este filtro");
+      });
+      // The menu's "Type: REAL NOT NULL" is rewritten by table.js each time the menu opens.
+      document.querySelectorAll(".dropdown-menu .dropdown-column-type").forEach(function (p) {
+        new MutationObserver(function () {
+          if (p.textContent.indexOf("Type: ") === 0) p.textContent = "Tipo: " + p.textContent.slice(6);
+        }).observe(p, { childList: true, characterData: true, subtree: true });
+      });
+    }
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", translate);
+    else translate();
+  }
+
+  // The pages of datasette-dashboards (its own templates, which this plugin cannot reliably take the
+  // place of: Datasette orders the plugins' template folders at random) put in Spanish.
+  var DASHBOARD_WORDS = {
+    "home": "Inicio",
+    "dashboards": "Gráficos",
+    "Dashboards": "Gráficos",
+    "Fullscreen": "Pantalla completa",
+    "View and edit SQL": "Ver y editar el SQL",
+    "No dashboards found": "No hay gráficos"
+  };
+
+  function translateDashboard() {
+    document.querySelectorAll(".crumbs a, h1, button, p, span.underlined").forEach(function (el) {
+      if (el.children.length) return;
+      var words = el.textContent.trim();
+      if (Object.prototype.hasOwnProperty.call(DASHBOARD_WORDS, words)) el.textContent = DASHBOARD_WORDS[words];
+    });
+    document.querySelectorAll('input[type="submit"][value="Apply"]').forEach(function (input) { input.value = "Aplicar"; });
+    if (document.title === "Dashboards") document.title = "Gráficos";
+  }
+
   return {
+    translateDashboard: translateDashboard,
+    translateColumnMenus: translateColumnMenus,
     foldColumnDescriptions: foldColumnDescriptions,
     titleRowByLabel: titleRowByLabel,
     listRelatedRows: listRelatedRows,

@@ -1,0 +1,459 @@
+"""Every version of every route we know a past of, stored as record versions (the tables ``versiones``,
+``versiones_registros`` and ``revisiones``; almacen/historia.py reads them back).
+
+Versions come from three places, in the order of their publication time:
+- the git bundle of upstream's repository (``upstream-versions/upstream.bundle``): one version per commit
+  that changed the file, at the commit's time (construccion/paquete.py reads it);
+- the history tree (``upstream-history``): any route with a folder of ``AAAA-MM-DD.json`` files, without a
+  declaration in the catalogue, each the last of its day (dated 23:59:59 UTC of that day);
+- what this build reads for those routes, dated by its own update date, else the day of the build.
+The same content twice in a row is one version (the first); every build carries what the previous build of the
+same output stored and adds only what is newer than its last version of each route, so the bundle is read
+again only when it has commits the database lacks.
+
+A record is identified across versions by its fecha and its naming fields (casa, moneda, entidad...); each
+distinct value of it is a row, with the version it appeared in (``desde``) and the one that replaced or removed
+it (``hasta``).  A changed value of a record with a date before the day of the change is a revision of
+something upstream had published: one row of ``revisiones`` per changed field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+import orjson
+
+from argentina_datos.almacen import historia as stored
+from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
+from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
+from argentina_datos.almacen.tablas import quote
+from argentina_datos.construccion import paquete
+from argentina_datos.construccion.fuentes import SourceError, Upstream
+from argentina_datos.construccion.versiones import current_date
+
+BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
+# The fields that, with fecha, tell one record of a list from another across versions.
+IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo")
+_ABSENT = object()
+
+
+@dataclass
+class Candidate:
+    route: str  # without the leading slash, as the source names it
+    published: str
+    origin: str
+    commit: Optional[str] = None
+    body: Optional[bytes] = None  # None: the next blob of the bundle's stream
+    blob: Optional[str] = None  # the bundle's object id of the file
+
+
+@dataclass
+class RouteState:
+    """A route's last stored version: what the next one is compared with."""
+
+    route: str  # with the leading slash, as the tables name it
+    last_id: Optional[int] = None
+    last_published: str = ""
+    last_hash: Optional[bytes] = None
+    records: list = field(default_factory=list)  # parsed, in the file's order
+    items: list[int] = field(default_factory=list)  # each record's elemento
+    key_item: dict = field(default_factory=dict)  # identity -> elemento (alive)
+    item_key: dict[int, tuple] = field(default_factory=dict)
+    value: dict[int, object] = field(default_factory=dict)  # elemento -> its record now
+    row: dict[int, int] = field(default_factory=dict)  # elemento -> id of its current value's row
+    born: dict[int, str] = field(default_factory=dict)  # elemento -> day its current value appeared
+
+
+@dataclass
+class Summary:
+    versions: int = 0  # new versions stored by this build
+    carried: int = 0  # versions carried from the previous build
+    routes: int = 0
+    bundle_read: bool = False
+    revisions: int = 0
+
+
+class History:
+    """Gathers and stores the versions; one per build."""
+
+    def __init__(self, db: sqlite3.Connection, today: dt.date):
+        self.db = db
+        self.today = today
+        self.states: dict[str, RouteState] = {}
+        self.version_rows: list[list] = []
+        self.record_rows: list[list] = []  # mutable: hasta is set when the value is replaced
+        self.record_at: dict[int, list] = {}  # id -> its row, for rows of this build
+        self.closed_before: list[tuple[int, int]] = []  # (hasta, id) of rows carried from the previous build
+        self.revision_rows: list[tuple] = []
+        self.next_version = 1
+        self.next_record = 1
+        self.next_item = 1
+        self.summary = Summary()
+
+    # ---- the tables -------------------------------------------------------------------------------------
+    def create(self, lite) -> None:
+        for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
+            table.create(lite)
+
+    def carry(self, previous: Path) -> Optional[set[str]]:
+        """Copies what the previous build stored; returns the bundle commits it had (None: nothing carried)."""
+        try:
+            self.db.execute("ATTACH DATABASE ? AS anterior", [f"file:{previous}?mode=ro"])
+        except sqlite3.Error:
+            return None
+        try:
+            have = {
+                r[0] for r in self.db.execute("SELECT name FROM anterior.sqlite_master WHERE type = 'table'").fetchall()
+            }
+            if not {VERSIONES.name, REGISTROS_VERSIONES.name, REVISIONES.name} <= have:
+                return None
+            for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
+                self.db.execute(f"INSERT INTO main.{quote(table.name)} SELECT * FROM anterior.{quote(table.name)}")
+            commits = {
+                c
+                for (c,) in self.db.execute(
+                    f"SELECT commit_upstream FROM {VERSIONES.name} WHERE commit_upstream IS NOT NULL"
+                )
+            }
+            for name, attr in ((VERSIONES.name, "next_version"), (REGISTROS_VERSIONES.name, "next_record")):
+                setattr(self, attr, (self.db.execute(f"SELECT max(id) FROM {name}").fetchone()[0] or 0) + 1)
+            self.next_item = (
+                self.db.execute(f"SELECT max(elemento) FROM {REGISTROS_VERSIONES.name}").fetchone()[0] or 0
+            ) + 1
+            self.summary.carried = self.db.execute(f"SELECT count(*) FROM {VERSIONES.name}").fetchone()[0]
+            return commits
+        except sqlite3.Error:
+            return None
+        finally:
+            self.db.execute("DETACH DATABASE anterior")
+
+    def state(self, route: str) -> RouteState:
+        """The route's state after its last stored version (carried ones read back from the tables)."""
+        found = self.states.get(route)
+        if found is not None:
+            return found
+        st = RouteState(route)
+        row = self.db.execute(
+            f"SELECT id, publicado, huella FROM {VERSIONES.name} WHERE ruta = ? ORDER BY id DESC LIMIT 1", [route]
+        ).fetchone()
+        if row:
+            st.last_id, st.last_published, huella = row
+            st.last_hash = bytes.fromhex(huella)
+            born = dict(
+                self.db.execute(
+                    f"SELECT r.id, substr(v.publicado, 1, 10) FROM {REGISTROS_VERSIONES.name} r "
+                    f"JOIN {VERSIONES.name} v ON v.id = r.desde WHERE r.ruta = ? AND r.hasta IS NULL",
+                    [route],
+                ).fetchall()
+            )
+            ids = dict(
+                self.db.execute(
+                    f"SELECT elemento, id FROM {REGISTROS_VERSIONES.name} WHERE ruta = ? AND hasta IS NULL", [route]
+                ).fetchall()
+            )
+            for item, text in stored.items(self.db, route, st.last_id):
+                record = orjson.loads(text)
+                st.items.append(item)
+                st.records.append(record)
+                st.value[item] = record
+                st.row[item] = ids[item]
+                st.born[item] = born[ids[item]]
+            for item, key in zip(st.items, _keys(st.records)):
+                st.key_item[key] = item
+                st.item_key[item] = key
+        self.states[route] = st
+        return st
+
+    # ---- one version ------------------------------------------------------------------------------------
+    def add(self, c: Candidate, body: bytes) -> None:
+        """Stores ``body`` as the next version of its route, unless it is the same content as the last."""
+        route = "/" + c.route
+        st = self.state(route)
+        if c.published <= st.last_published:
+            return  # stored by an earlier build (or an older file than what is stored: left out)
+        try:
+            data = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return  # a file that is not JSON is no version (the dataset reading it reports it)
+        canonical = orjson.dumps(data)
+        digest = hashlib.sha256(canonical).digest()
+        if digest == st.last_hash:
+            return
+        form, list_key, envelope, records = _split(data)
+        vid = self.next_version
+        self.next_version += 1
+        day = c.published[:10]
+        added, removed, changed, order = self._records(st, vid, day, records)
+        self.version_rows.append(
+            [
+                vid,
+                route,
+                c.published,
+                c.origin,
+                c.commit,
+                digest.hex(),
+                len(records),
+                added,
+                removed,
+                changed,
+                form,
+                list_key,
+                envelope,
+                order,
+            ]
+        )
+        st.last_id, st.last_published, st.last_hash = vid, c.published, digest
+        self.summary.versions += 1
+
+    def _records(self, st: RouteState, vid: int, day: str, records: list) -> tuple[int, int, int, Optional[str]]:
+        n = len(st.records)
+        if n and len(records) >= n and records[:n] == st.records:
+            new = records[n:]
+            keys = _keys(new)
+            if not any(k in st.key_item for k in keys):  # only appended: the common case
+                for record, key in zip(new, keys):
+                    st.items.append(self._new_item(st, vid, day, record, key))
+                st.records = records
+                return len(new), 0, 0, None
+        added = removed = changed = 0
+        now: list[int] = []
+        seen: set[int] = set()
+        for record, key in zip(records, _keys(records)):
+            item = st.key_item.get(key)
+            if item is None or item in seen:
+                item = self._new_item(st, vid, day, record, key)
+                added += 1
+            elif st.value[item] != record:
+                self._revise(st, item, vid, day, record)
+                changed += 1
+            seen.add(item)
+            now.append(item)
+        for item in [i for i in st.items if i not in seen]:
+            self._close(st.row[item], vid)
+            del st.key_item[st.item_key.pop(item)]
+            del st.value[item], st.row[item], st.born[item]
+            removed += 1
+        expected = [i for i in st.items if i in seen]
+        expected += sorted(set(now) - set(expected))
+        st.items, st.records = now, records
+        return added, removed, changed, None if now == expected else orjson.dumps(now).decode()
+
+    def _new_item(self, st: RouteState, vid: int, day: str, record, key: tuple) -> int:
+        item = self.next_item
+        self.next_item += 1
+        st.key_item[key] = item
+        st.item_key[item] = key
+        st.value[item] = record
+        st.born[item] = day
+        st.row[item] = self._value_row(st.route, item, key, record, vid)
+        return item
+
+    def _revise(self, st: RouteState, item: int, vid: int, day: str, record) -> None:
+        old = st.value[item]
+        self._close(st.row[item], vid)
+        fecha = record.get("fecha") if type(record) is dict else None
+        if type(old) is dict and type(record) is dict and type(fecha) is str and fecha[:10] < day:
+            serie = " ".join(f"{k}={record[k]}" for k in IDENTITY if k in record) or None
+            for name in dict.fromkeys([*record, *old]):
+                before, after = old.get(name, _ABSENT), record.get(name, _ABSENT)
+                if before != after:
+                    self.revision_rows.append(
+                        (st.route, serie, fecha[:10], name, _json(before), _json(after), st.born[item], day)
+                    )
+        st.value[item] = record
+        st.born[item] = day
+        st.row[item] = self._value_row(st.route, item, st.item_key[item], record, vid)
+
+    def _value_row(self, route: str, item: int, key: tuple, record, vid: int) -> int:
+        rid = self.next_record
+        self.next_record += 1
+        row = [rid, route, item, _key_text(key), orjson.dumps(record).decode(), vid, None]
+        self.record_rows.append(row)
+        self.record_at[rid] = row
+        return rid
+
+    def _close(self, rid: int, vid: int) -> None:
+        row = self.record_at.get(rid)
+        if row is not None:
+            row[6] = vid
+        else:
+            self.closed_before.append((vid, rid))
+
+    # ---- writing ----------------------------------------------------------------------------------------
+    def write(self) -> None:
+        def insert(table, rows):
+            names = ["id", *[f.name for f in table.fields()]]
+            self.db.executemany(
+                f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, names))}) VALUES ({', '.join('?' * len(names))})",
+                rows,
+            )
+
+        insert(VERSIONES, self.version_rows)
+        insert(REGISTROS_VERSIONES, self.record_rows)
+        self.db.executemany(f"UPDATE {REGISTROS_VERSIONES.name} SET hasta = ? WHERE id = ?", self.closed_before)
+        first = (self.db.execute(f"SELECT max(id) FROM {REVISIONES.name}").fetchone()[0] or 0) + 1
+        insert(REVISIONES, [(first + i, *r) for i, r in enumerate(self.revision_rows)])
+        self.summary.revisions = len(self.revision_rows)
+        self.summary.routes = len(self.states)
+        for cols in (("ruta", "publicado"),):
+            self.db.execute(
+                f"CREATE INDEX IF NOT EXISTS {VERSIONES.name}_{'_'.join(cols)} ON {VERSIONES.name} ({', '.join(cols)})"
+            )
+        self.db.execute(
+            f"CREATE INDEX IF NOT EXISTS {REGISTROS_VERSIONES.name}_ruta_desde "
+            f"ON {REGISTROS_VERSIONES.name} (ruta, desde)"
+        )
+
+
+def changes(db: sqlite3.Connection) -> list[VersionChange]:
+    """The cambios rows of the stored versions: each against the one before, on its route."""
+    out = []
+    previous: dict[str, str] = {}
+    for ruta, publicado, agregados, quitados, cambiados in db.execute(
+        f"SELECT ruta, publicado, agregados, quitados, cambiados FROM {VERSIONES.name} ORDER BY ruta, id"
+    ):
+        out.append(
+            VersionChange(ruta, publicado[:10], previous.get(ruta), agregados, quitados, cambiados, "fecha y nombre")
+        )
+        previous[ruta] = publicado[:10]
+    return out
+
+
+# ---- gathering the versions ---------------------------------------------------------------------------------
+def build(
+    db: sqlite3.Connection,
+    source: Upstream,
+    *,
+    today: dt.date,
+    previous: Optional[Path],
+    bundle: Optional[Path],
+    say: Callable[[str], None] = lambda _: None,
+) -> Summary:
+    """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached)."""
+    import sqlite_utils
+
+    history = History(db, today)
+    history.create(sqlite_utils.Database(db))
+    stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
+    tree = _tree_candidates(source)
+    routes = set(tree) | {r.lstrip("/") for r in stored.versioned_routes(db)}
+    commits: list[paquete.Commit] = []
+    bundle_dir: Optional[paquete.Bundle] = None
+    if bundle is not None and not (stored_commits and paquete.head(bundle) in stored_commits):
+        bundle_dir = paquete.Bundle(bundle).__enter__()
+        last = _last_commit(db) if stored_commits else None
+        commits = bundle_dir.commits(after=last)
+        history.summary.bundle_read = True
+        say(f"paquete de versiones: {len(commits):,} commits nuevos")
+    db.execute("BEGIN")
+    try:
+        per_route: dict[str, list[Candidate]] = defaultdict(list)
+        for commit in commits:
+            for route, blob in commit.changed:
+                per_route[route].append(Candidate(route, commit.published, BUNDLE, commit.id, blob=blob))
+        routes |= set(per_route)
+        order = sorted(routes)
+        for route in order:
+            per_route[route].sort(key=lambda c: c.published)
+        blobs = bundle_dir.blobs([c.blob for r in order for c in per_route[r] if c.blob]) if bundle_dir else iter(())
+        for route in order:
+            found = per_route[route] + tree.get(route, []) + _current(source, route, today)
+            found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
+            for c in found:
+                body = next(blobs) if c.body is None else c.body
+                history.add(c, body)
+        for _ in blobs:  # nothing should be left: drain it so that git ends
+            pass
+        history.write()
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    finally:
+        if bundle_dir is not None:
+            bundle_dir.__exit__()
+    return history.summary
+
+
+def _last_commit(db: sqlite3.Connection) -> Optional[str]:
+    row = db.execute(
+        f"SELECT commit_upstream FROM {VERSIONES.name} WHERE commit_upstream IS NOT NULL ORDER BY publicado DESC, id DESC LIMIT 1"
+    ).fetchone()
+    return row[0] if row else None
+
+
+def _tree_candidates(source: Upstream) -> dict[str, list[Candidate]]:
+    """Every file of the history tree, by route: any folder of AAAA-MM-DD.json files is a route's past."""
+    out: dict[str, list[Candidate]] = defaultdict(list)
+    for path in source.history_files():
+        route, _, day = path.rpartition("/")
+        if _is_day(day):
+            out[route].append(Candidate(route, day + END_OF_DAY, TREE, None, _read_tree(source, path)))
+    return out
+
+
+def _read_tree(source: Upstream, path: str) -> bytes:
+    """A day's file of the tree; one that cannot be read is no version (b"" is no JSON)."""
+    try:
+        return source.read(path, True)
+    except SourceError:
+        return b""
+
+
+def _current(source: Upstream, route: str, today: dt.date) -> list[Candidate]:
+    """What the source publishes now at ``route``, dated by its own update date, else today."""
+    try:
+        body = source.read(route)
+    except SourceError:
+        return []
+    last_modified = source.validators.get(route, (None, None))[1]
+    return [Candidate(route, current_date(body, today, last_modified) + END_OF_DAY, CURRENT, None, body)]
+
+
+def _is_day(text: str) -> bool:
+    try:
+        return len(text) == 10 and dt.date.fromisoformat(text).isoformat() == text
+    except ValueError:
+        return False
+
+
+def _split(data) -> tuple[str, Optional[str], Optional[str], list]:
+    """(forma, list key, envelope JSON, records) of a file."""
+    if type(data) is list:
+        return LIST, None, None, data
+    if type(data) is dict:
+        lists = [k for k, v in data.items() if type(v) is list and v and all(type(x) is dict for x in v)]
+        if len(lists) == 1:
+            key = lists[0]
+            envelope = {k: (None if k == key else v) for k, v in data.items()}
+            return ENVELOPE, key, orjson.dumps(envelope).decode(), data[key]
+    return DOCUMENT, None, None, [data]
+
+
+def _keys(records: list) -> list[tuple]:
+    """Each record's identity: its fecha and naming fields, and which repetition of them it is."""
+    seen: dict[tuple, int] = {}
+    out = []
+    for r in records:
+        if type(r) is dict:
+            base = tuple((k, r[k]) for k in ("fecha", *IDENTITY) if k in r and type(r[k]) in (str, int))
+        else:
+            base = (("valor", orjson.dumps(r).decode()),)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(base + ((("repeticion", n),) if n else ()))
+    return out
+
+
+def _key_text(key: tuple) -> str:
+    return " ".join(f"{k}={v}" for k, v in key)
+
+
+def _json(value) -> Optional[str]:
+    return None if value is _ABSENT else orjson.dumps(value).decode()
