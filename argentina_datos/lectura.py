@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 INTERNAL = (INTS, EXTRA, OMITTED)
 
 
-def _dates_and_booleans() -> tuple[set[str], set[str]]:
+def dates_and_booleans() -> tuple[set[str], set[str]]:
     """Every column name the catalogue declares as a date, and as a boolean (in any table)."""
     dates, booleans = set(), set()
     fields = [f for d in DATASETS for _, f in flat_columns(d.fields)]
@@ -99,7 +99,7 @@ def typed(frame: "pandas.DataFrame", dates: Optional[set[str]] = None) -> "panda
     """``frame`` with its catalogue date columns as datetime64 (an impossible date becomes NaT) and its boolean
     columns as bool where they have no nulls."""
     pd = _pandas()
-    known_dates, booleans = _dates_and_booleans()
+    known_dates, booleans = dates_and_booleans()
     for column in frame.columns:
         if column in (dates if dates is not None else known_dates):
             frame[column] = pd.to_datetime(frame[column], format="%Y-%m-%d", errors="coerce")

@@ -44,9 +44,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from argentina_datos.web.v1.api import CACHE_BYTES
-
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # servidor_nginx: nginx's configuration and command, shared with the tests
+
+from servidor_nginx import mirror_server, nginx_command, write_conf  # noqa: E402
+
+from argentina_datos.web.v1.api import CACHE_BYTES  # noqa: E402
+
 SHARED = Path(os.environ.get("ARGENTINA_DATOS_SHARED", REPO.parent / "shared"))
 UPSTREAM = Path(os.environ.get("ARGENTINA_DATOS_SOURCE", SHARED / "upstream"))
 HISTORY = Path(os.environ.get("ARGENTINA_DATOS_HISTORY", SHARED / "upstream-history"))
@@ -60,31 +64,6 @@ ROUTES = [
 ]
 FIRST_LARGE_TARGET_MS = 100.0
 SMALL_P99_CONNECTIONS, SMALL_P99_TARGET_MS = 64, 5.0
-
-NGINX_CONF = """\
-daemon off;
-master_process on;
-worker_processes auto;
-pid {tmp}/nginx.pid;
-error_log {tmp}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    default_type application/json;
-    client_body_temp_path {tmp}/client_body;
-    proxy_temp_path {tmp}/proxy;
-    fastcgi_temp_path {tmp}/fastcgi;
-    uwsgi_temp_path {tmp}/uwsgi;
-    scgi_temp_path {tmp}/scgi;
-    server {{
-        listen {host}:{port};
-        root {root};
-        location / {{ try_files $uri/index.json =404; }}
-    }}
-}}
-"""
 
 
 class BenchError(Exception):
@@ -166,16 +145,15 @@ class Processes:
             self.stop(proc)
 
 
-def start_nginx(procs: Processes, nginx: str, tmp: Path) -> int:
+def start_nginx(procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx") -> int:
+    """nginx on a free port: the mirror (``try_files $uri/index.json``), or the server block ``server(port)``
+    gives (benchmarks/bench_export.py: deploy/nginx.conf serving an export)."""
     port = free_port()
-    prefix = tmp / "nginx"
-    prefix.mkdir()
-    conf = prefix / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(tmp=prefix, host=HOST, port=port, root=UPSTREAM.resolve()))
+    prefix = tmp / name
+    conf = write_conf(prefix, server(port) if server else mirror_server(port, UPSTREAM))
     log = prefix / "stdout.log"
-    # -e: nginx opens its compiled-in error log before reading the config unless told otherwise.
-    proc = procs.start("nginx", [nginx, "-p", str(prefix), "-c", str(conf), "-e", str(prefix / "error.log")], log)
-    wait_ready(proc, port, "/v1/feriados/2025", "nginx", log)
+    proc = procs.start(name, nginx_command(nginx, prefix, conf), log)
+    wait_ready(proc, port, "/v1/feriados/2025", name, log)
     return port
 
 

@@ -7,13 +7,9 @@ export ARGENTINA_DATOS_SOURCE="${ARGENTINA_DATOS_SOURCE:-../shared/upstream}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
-# tests/test_navegador.py drives Debian's chromium (no browser download): install it when missing
-# and we can (root with apt-get, as in CI); otherwise that test says how to install it.
-if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    # A failed install must not hide the other tests' results: the browser test then explains itself.
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
-        || echo "aviso: no se pudo instalar chromium con apt-get" >&2
-fi
+# The Debian packages some tests drive (chromium for tests/test_navegador.py, nginx-light for
+# tests/test_exportar.py), installed when missing and we can (root with apt-get, as in CI).
+bash scripts/paquetes.sh
 # Lint, format and types first: a finding is a one-line message, before minutes of tests.
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

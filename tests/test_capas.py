@@ -1,7 +1,7 @@
 """The layers import only downwards (docs/arquitectura.md «Dónde está cada cosa»):
 
 catalogo (declarations) -> almacen (records <-> rows) -> respuestas (what /v1 means)
--> construccion, documentacion -> web (HTTP only)
+-> construccion, documentacion -> web (HTTP only), publicacion (static files)
 
 Every import counts: at the top, inside a function, under TYPE_CHECKING."""
 

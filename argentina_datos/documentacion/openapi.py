@@ -467,6 +467,32 @@ def build_document(
     }
 
 
+STATIC_NOTE = """
+
+Este documento describe el árbol estático que escribe `exportar-v1`: las mismas rutas y las mismas \
+respuestas 200, byte por byte, servidas como archivos (`v1/<ruta>/index.json`). Un servidor de archivos \
+no lee parámetros de consulta (`desde`, `agrupar`, `formato`, `fecha`...: los responde `serve-datos`) y \
+responde 404 a todo lo que no es un archivo, también a un valor mal formado."""
+
+
+def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
+    """The document of the static tree (publicacion/exportar_v1.py): the same routes and answers, without
+    the query parameters and the answers a static host has no way to give (400, 414, 431, CSV)."""
+    doc = build_document(router, maxima)
+    kept = {"200", "404"}
+    for item in doc["paths"].values():
+        op = item["get"]
+        op["parameters"] = [p for p in op["parameters"] if p.get("in") != "query"]
+        op["responses"]["200"]["content"].pop("text/csv", None)
+        op["responses"] = {status: r for status, r in op["responses"].items() if status in kept}
+    doc["components"]["responses"] = {
+        name: r for name, r in doc["components"]["responses"].items() if ERROR_RESPONSES[name][0] in kept
+    }
+    del doc["components"]["schemas"]["MesIPC"]  # only ajuste (a query parameter) names it
+    doc["info"]["description"] += STATIC_NOTE
+    return doc
+
+
 @lru_cache(maxsize=None)
 def openapi_document(router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = ()) -> bytes:
     return orjson.dumps(build_document(router, dict(maxima), months, versioned))

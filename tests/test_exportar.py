@@ -1,0 +1,417 @@
+"""exportar-v1 and exportar-parquet (argentina_datos/publicacion/).
+
+On a small database of their own: each exported body is byte for byte the /v1 answer, a second export
+writes nothing, a changed row rewrites only its routes' files, a route gone has its files removed, an
+interrupted export leaves no half-written file. On the database built from the mirror (marked mirror):
+the tree exported once per run and served by a real nginx with deploy/nginx.conf answers every mirror
+file's JSON and the per-date answers of dates without a file; a second export writes nothing; every
+table survives a Parquet round trip with its row count and its types."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import orjson
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from ayudas import build_tables, mirror_file, write_file
+from paths import UPSTREAM
+from servidor_nginx import Nginx, deploy_server, find_nginx
+from test_conformance import MIRROR_FILES, strictly_equal
+from test_por_fecha import FAMILIES, by_date
+
+from argentina_datos.lectura import INTERNAL, dates_and_booleans
+from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
+from argentina_datos.web.v1.api import V1
+
+DOLARES = [
+    {"casa": "oficial", "compra": 1000, "venta": 1050.5, "fecha": "2025-01-02"},
+    {"casa": "blue", "compra": 1200, "venta": 1230, "fecha": "2025-01-02"},
+    {"casa": "oficial", "compra": 1001, "venta": 1051, "fecha": "2025-01-03"},
+]
+FERIADOS = {
+    "2024": [{"fecha": "2024-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+    "2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+}
+
+
+@pytest.fixture
+def small_db(tmp_path) -> Path:
+    src = tmp_path / "src"
+    write_file(src, "v1/cotizaciones/dolares", DOLARES)
+    write_file(src, "v1/cotizaciones/dolares/2025/01/02", DOLARES[:2])  # 2025/01/03 has no file: derived
+    write_file(src, "v1/feriados", FERIADOS["2025"])
+    for year, records in FERIADOS.items():
+        write_file(src, f"v1/feriados/{year}", records)
+    db = tmp_path / "chica.db"
+    build_tables(src, db, ["cotizaciones_dolares", "cotizaciones_dolares_fecha", "feriados"]).close()
+    return db
+
+
+def tree_files(root: Path) -> dict[str, int]:
+    """Every file under root/v1 -> its modification time (ns)."""
+    return {p.relative_to(root).as_posix(): p.stat().st_mtime_ns for p in (root / "v1").rglob("*") if p.is_file()}
+
+
+def route_of(relative: str) -> str:
+    return "/" + relative.removesuffix("/index.json")
+
+
+def test_every_body_is_the_v1_answer_byte_for_byte(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    report = exportar_v1.export(small_db, out)
+    files = tree_files(out)
+    bodies = sorted(f for f in files if f.endswith("/index.json"))
+    assert sorted(route_of(f) for f in bodies) == [
+        "/v1/cotizaciones/dolares",
+        "/v1/cotizaciones/dolares/2025/01/02",
+        "/v1/cotizaciones/dolares/2025/01/03",  # no file upstream: the list's records of that day
+        "/v1/feriados",
+        "/v1/feriados/2024",
+        "/v1/feriados/2025",
+    ]
+    assert report.routes == len(bodies) and report.written == report.files == len(files)
+    api, conn = V1(), sqlite3.connect(small_db)
+    for f in bodies:
+        response = api.compute(conn, route_of(f))
+        assert response.status == 200 and (out / f).read_bytes() == response.body, f
+        gz = out / (f + ".gz")
+        if gz.exists():  # only where it compresses
+            assert gzip.decompress(gz.read_bytes()) == response.body
+    assert orjson.loads((out / "v1/cotizaciones/dolares/2025/01/03/index.json").read_bytes()) == [DOLARES[2]]
+    spec = orjson.loads((out / "v1/openapi.json").read_bytes())
+    assert not [p for item in spec["paths"].values() for p in item["get"]["parameters"] if p["in"] == "query"]
+
+
+def test_a_second_export_writes_nothing(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    before = tree_files(out)
+    report = exportar_v1.export(small_db, out)
+    assert (report.written, report.removed, report.unchanged) == (0, 0, len(before))
+    assert tree_files(out) == before  # same files, same modification times
+
+
+def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    before = tree_files(out)
+    with sqlite3.connect(small_db) as conn:
+        conn.execute("UPDATE cotizaciones_dolares SET venta = 1052 WHERE fecha = '2025-01-03'")
+    report = exportar_v1.export(small_db, out)
+    after = tree_files(out)
+    changed = sorted(f for f in after if after[f] != before.get(f))
+    assert changed == [
+        "v1/cotizaciones/dolares/2025/01/03/index.json",
+        "v1/cotizaciones/dolares/index.json",
+        "v1/cotizaciones/dolares/index.json.gz",
+    ]
+    assert (report.written, report.removed) == (3, 0)
+    assert orjson.loads((out / "v1/cotizaciones/dolares/2025/01/03/index.json").read_bytes())[0]["venta"] == 1052
+
+
+def test_the_files_of_a_route_gone_are_removed(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    (out / "v1/feriados/2024/notas.txt").write_text("not ours: kept")
+    with sqlite3.connect(small_db) as conn:
+        conn.execute("DELETE FROM feriados WHERE listado = '2024'")
+        conn.execute("DELETE FROM fuentes WHERE ruta = '/v1/feriados/2024'")
+    report = exportar_v1.export(small_db, out)
+    assert not (out / "v1/feriados/2024/index.json").exists()
+    assert (out / "v1/feriados/2024/notas.txt").exists()
+    assert (report.removed, report.written) == (1, 0)
+    (out / "v1/feriados/2024/notas.txt").unlink()
+    exportar_v1.export(small_db, out)
+    assert not (out / "v1/feriados/2024").exists()  # an emptied directory goes too
+
+
+def test_an_interrupted_export_leaves_no_half_written_file(small_db, tmp_path, monkeypatch):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    with sqlite3.connect(small_db) as conn:
+        conn.execute("UPDATE cotizaciones_dolares SET compra = 999")
+    old = (out / "v1/cotizaciones/dolares/index.json").read_bytes()
+
+    class Cut:
+        """A file whose write stops halfway, as a killed process would."""
+
+        def __init__(self, path, mode):
+            self.f = open(path, mode)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            self.f.write(data[: len(data) // 2])
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(exportar_v1, "open", Cut, raising=False)
+    with pytest.raises(KeyboardInterrupt):
+        exportar_v1.export(small_db, out)
+    monkeypatch.undo()
+    assert (out / "v1/cotizaciones/dolares/index.json").read_bytes() == old  # the old file, whole
+    assert not [p for p in out.rglob("*.tmp")]
+    # What a kill -9 between write and rename leaves: a temporary file, removed by the next export.
+    stray = out / "v1/cotizaciones/dolares/.index.json.12345.tmp"
+    stray.write_bytes(b"[{")
+    report = exportar_v1.export(small_db, out)
+    assert not stray.exists() and report.removed == 1
+    api, conn = V1(), sqlite3.connect(small_db)
+    assert (out / "v1/cotizaciones/dolares/index.json").read_bytes() == api.compute(
+        conn, "/v1/cotizaciones/dolares"
+    ).body
+
+
+def test_a_route_that_fails_stops_the_export_before_removing_anything(small_db, tmp_path, monkeypatch, capsys):
+    from argentina_datos.respuestas.responder import Answer, Responder
+
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    before = tree_files(out)
+    answer = Responder.answer
+    monkeypatch.setattr(
+        Responder,
+        "answer",
+        lambda self, conn, path, *q: (
+            Answer(503, message="la base no se puede leer")
+            if path == "/v1/feriados/2024"
+            else answer(self, conn, path, *q)
+        ),
+    )
+    assert cli.exportar_v1([str(small_db), str(out)]) == 1
+    assert "/v1/feriados/2024: la base no se puede leer (HTTP 503)" in capsys.readouterr().err
+    assert tree_files(out) == before
+
+
+def test_the_command_prints_its_counts(small_db, tmp_path, capsys):
+    out = tmp_path / "publicado"
+    assert cli.exportar_v1([str(small_db), str(out)]) == 0
+    assert cli.exportar_v1([str(small_db), str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert "0 escritos" in printed[1] and "sin cambios" in printed[1] and "0 borrados" in printed[1], printed
+    with pytest.raises(SystemExit):
+        cli.exportar_v1([str(tmp_path / "no-existe.db"), str(out)])
+    assert cli.exportar_parquet([str(small_db), str(tmp_path / "parquet")]) == 0
+    tables = exportar_parquet.tables(sqlite3.connect(small_db))
+    assert f"{len(tables)} tablas" in capsys.readouterr().out
+    # the datasets' tables and the build's own (fuentes, calidad, ...), not _construccion or the search indexes
+    assert {"cotizaciones_dolares", "cotizaciones_dolares_fecha", "feriados", "fuentes", "calidad"} <= set(tables)
+    assert sorted(p.stem for p in (tmp_path / "parquet").iterdir()) == sorted(tables)
+    assert not [t for t in tables if t.startswith("_") or "_fts" in t]
+
+
+# ---- Parquet ------------------------------------------------------------------------------------
+def expected_type(table: str, column: str, declared: str) -> set:
+    """The Parquet types a column may have: lectura's rules (dates, booleans), else its SQLite type; a
+    date column may stay text when its values are not all calendar dates (exportar_parquet names it)."""
+    dates, booleans = dates_and_booleans()
+    if declared == "TEXT":
+        return {pa.date32(), pa.string()} if column in dates else {pa.string()}
+    if declared == "INTEGER":
+        return {pa.bool_()} if column in booleans else {pa.int64()}
+    return {pa.float64()} if declared == "REAL" else {pa.string()}
+
+
+def check_round_trip(db: Path, out: Path) -> exportar_parquet.Report:
+    report = exportar_parquet.export(db, out)
+    conn = sqlite3.connect(db)
+    tables = exportar_parquet.tables(conn)
+    assert sorted(p.stem for p in out.glob("*.parquet")) == sorted(tables)
+    assert report.tables == len(tables)
+    for table in tables:
+        read = pq.read_table(out / f"{table}.parquet")
+        assert read.num_rows == conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0], table
+        columns = [(r[1], r[2]) for r in conn.execute(f'PRAGMA table_info("{table}")') if r[1] not in INTERNAL]
+        assert read.column_names == [c for c, _ in columns], table
+        for name, declared in columns:
+            assert read.schema.field(name).type in expected_type(table, name, declared), (table, name)
+            if read.schema.field(name).type == pa.string() and name in dates_and_booleans()[0]:
+                assert f"{table}.{name}" in report.as_text
+        # the values too, on the first rows in the table's order
+        select = ", ".join(f'"{c}"' for c, _ in columns)
+        order = " ORDER BY rowid" if exportar_parquet.has_rowid(conn, table) else ""
+        stored = conn.execute(f'SELECT {select} FROM "{table}"{order} LIMIT {ROWS_COMPARED}').fetchall()
+        assert [tuple(map(as_stored, row.values())) for row in read.slice(0, ROWS_COMPARED).to_pylist()] == stored
+    return report
+
+
+ROWS_COMPARED = 2000
+
+
+def as_stored(value):
+    """A Parquet value as SQLite keeps it: a date as text AAAA-MM-DD, a boolean as 0 or 1."""
+    if isinstance(value, bool):
+        return int(value)
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def test_parquet_round_trip_of_a_small_database(small_db, tmp_path):
+    check_round_trip(small_db, tmp_path / "parquet")
+    read = pq.read_table(tmp_path / "parquet" / "cotizaciones_dolares.parquet")
+    assert read.schema.field("fecha").type == pa.date32() and read.schema.field("venta").type == pa.float64()
+    assert read.schema.field("arrastrado").type == pa.bool_()
+    assert str(read.column("fecha")[2]) == "2025-01-03" and read.column("compra").to_pylist() == [
+        1000.0,
+        1200.0,
+        1001.0,
+    ]
+    assert b"description" in read.schema.field("venta").metadata
+    assert read.schema.metadata[b"title"].decode() == "Cotizaciones del dólar"
+
+
+def test_parquet_keeps_what_is_not_a_date_as_text(small_db, tmp_path):
+    with sqlite3.connect(small_db) as conn:
+        conn.execute("UPDATE feriados SET fecha = '2025-02-30' WHERE listado = '2024'")  # an impossible date
+    report = exportar_parquet.export(small_db, tmp_path / "parquet")
+    read = pq.read_table(tmp_path / "parquet" / "feriados.parquet")
+    assert read.schema.field("fecha").type == pa.string() and "2025-02-30" in read.column("fecha").to_pylist()
+    assert report.as_text == ["feriados.fecha"]
+
+
+def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_path):
+    import duckdb
+
+    report = check_round_trip(db_path, tmp_path)
+    print(f"exportar-parquet: {report.summary()}")
+    [(count,)] = duckdb.sql(f"SELECT count(*) FROM '{tmp_path / 'fci_valores.parquet'}'").fetchall()
+    assert count == sqlite3.connect(db_path).execute("SELECT count(*) FROM fci_valores").fetchone()[0]
+
+
+# ---- the tree of the mirror's database, served by nginx ---------------------------------------
+@pytest.fixture(scope="session")
+def exported(db_path, tmp_path_factory):
+    """The mirror database's /v1 tree, exported once per run."""
+    out = tmp_path_factory.mktemp("publicado")
+    report = exportar_v1.export(db_path, out)
+    print(f"exportar-v1: {report.summary()}")
+    yield out, report
+    shutil.rmtree(out)  # ~50,000 files, 600 MB on disk: not kept with pytest's last runs
+
+
+@pytest.fixture(scope="module")
+def nginx_url(exported):
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("nginx no está instalado: apt-get install nginx-light (scripts/paquetes.sh lo instala como root)")
+    with Nginx(nginx, lambda port: deploy_server(port, exported[0])) as url:
+        yield url
+
+
+def test_nginx_serves_every_mirror_file(nginx_url):
+    import httpx
+
+    failures = []
+    with httpx.Client(base_url=nginx_url, timeout=30) as client:
+        for path in MIRROR_FILES:
+            route = "/" + str(path.parent.relative_to(UPSTREAM))
+            response = client.get(route)
+            if response.status_code != 200:
+                failures.append(f"{route}: HTTP {response.status_code}")
+                continue
+            mirror = path.read_bytes()
+            if response.content != mirror:
+                diff = strictly_equal(orjson.loads(mirror), orjson.loads(response.content), route)
+                if diff:
+                    failures.append(diff)
+    assert len(MIRROR_FILES) > 100
+    assert not failures, f"{len(failures)}/{len(MIRROR_FILES)} rutas difieren:\n" + "\n".join(failures[:20])
+
+
+SAMPLE_PER_FAMILY = 150
+
+
+@pytest.mark.parametrize("lista, por_fecha, uno", FAMILIES)
+def test_nginx_serves_the_dates_without_a_file(nginx_url, lista, por_fecha, uno):
+    """The per-date routes upstream has no file for answer the list's records of that day (as /v1 does:
+    tests/test_por_fecha.py), from the static tree: a sample spread over each list."""
+    import httpx
+
+    records = mirror_file(lista)
+    if records is None:
+        pytest.skip(f"the mirror has no {lista}")
+    days = by_date(records)
+    without = [f for f in days if mirror_file(por_fecha.format(fecha=f.replace("-", "/"))) is None]
+    step = max(1, len(without) // SAMPLE_PER_FAMILY)
+    failures = []
+    with httpx.Client(base_url=nginx_url, timeout=30) as client:
+        for fecha in without[::step]:
+            route = "/" + por_fecha.format(fecha=fecha.replace("-", "/"))
+            response = client.get(route)
+            expected = days[fecha][0] if uno else days[fecha]
+            if response.status_code != 200:
+                failures.append(f"{route}: HTTP {response.status_code}")
+                continue
+            diff = strictly_equal(expected, orjson.loads(response.content), route)
+            if diff:
+                failures.append(diff)
+    assert not failures, "\n".join(failures[:10])
+
+
+def test_nginx_answers_with_the_headers_of_the_api(nginx_url, v1_response):
+    import httpx
+
+    with httpx.Client(base_url=nginx_url, timeout=30) as client:
+        plain = client.get("/v1/cotizaciones/dolares", headers={"Accept-Encoding": "identity"})
+        assert plain.status_code == 200 and plain.content == v1_response("/v1/cotizaciones/dolares").body
+        assert plain.headers["content-type"] == "application/json; charset=utf-8"
+        assert plain.headers["access-control-allow-origin"] == "*"
+        assert plain.headers["cache-control"] == "public, max-age=3600"
+        zipped = client.get("/v1/cotizaciones/dolares", headers={"Accept-Encoding": "gzip"})
+        assert zipped.headers["content-encoding"] == "gzip" and zipped.content == plain.content  # the .gz file
+        assert int(zipped.headers["content-length"]) < len(plain.content) // 5
+        for first in (plain, zipped):  # each representation has its own ETag, as in /v1
+            encoding = first.headers.get("content-encoding", "identity")
+            again = client.get(
+                "/v1/cotizaciones/dolares",
+                headers={"If-None-Match": first.headers["etag"], "Accept-Encoding": encoding},
+            )
+            assert again.status_code == 304
+        assert client.get("/v1/feriados/2025/").content == v1_response("/v1/feriados/2025").body
+        missing = client.get("/v1/feriados/1800")
+        assert missing.status_code == 404 and missing.json()["status"] == 404
+        assert missing.headers["access-control-allow-origin"] == "*"
+        spec = client.get("/v1/openapi.json")
+        assert spec.status_code == 200 and "/v1/cotizaciones/dolares/{fecha}" in spec.json()["paths"]
+
+
+def test_the_static_openapi_document_is_valid_and_has_no_query_parameters(exported):
+    from openapi_spec_validator import validate
+
+    spec = orjson.loads((exported[0] / "v1/openapi.json").read_bytes())
+    validate(spec)
+    operations = [item["get"] for item in spec["paths"].values()]
+    assert not [p for op in operations for p in op["parameters"] if p["in"] == "query"]
+    assert {s for op in operations for s in op["responses"]} == {"200", "404"}
+    # every route without parameters is a file of the tree
+    for path in spec["paths"]:
+        if "{" not in path and path != "/v1/openapi.json":
+            assert (exported[0] / path.lstrip("/") / "index.json").exists(), path
+
+
+def test_every_exported_body_is_the_v1_answer(exported, v1_response):
+    """A spread sample (the mirror test above compares parsed JSON; this, the bytes)."""
+    out, report = exported
+    bodies = sorted(out.glob("v1/**/index.json"))
+    assert len(bodies) == report.routes > len(MIRROR_FILES)
+    for path in bodies[:: max(1, len(bodies) // 500)]:
+        route = route_of(path.relative_to(out).as_posix())
+        assert path.read_bytes() == v1_response(route).body, route
+
+
+def test_a_second_export_of_the_mirror_database_writes_nothing(exported, db_path):
+    out, first = exported
+    mtimes = {p: p.stat().st_mtime_ns for p in (out / "v1" / "feriados").rglob("*")}
+    report = exportar_v1.export(db_path, out)
+    print(f"exportar-v1 otra vez: {report.summary()}")
+    assert (report.written, report.removed, report.files) == (0, 0, first.files)
+    assert {p: p.stat().st_mtime_ns for p in (out / "v1" / "feriados").rglob("*")} == mtimes
+    assert os.path.getsize(out / "v1/openapi.json") > 0
