@@ -178,9 +178,18 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
             assert answer.json() == orjson.dumps(orjson.loads(blob)), (route, d)
             checked += 1
     assert checked > 100
-    # a known revision (country risk rewrote values of 2003 on) and no same-day update among them
+    # a known revision (the wholesale dollar's venta of 2024-10-23 published as 1, corrected on 2024-11-01)...
+    known = conn.execute(
+        "SELECT antes, despues, publicado, revisado FROM revisiones WHERE ruta = '/v1/cotizaciones/dolares/mayorista' "
+        "AND fecha = '2024-10-23' AND campo = 'venta'"
+    ).fetchall()
+    assert known == [("1", "985.5", "2024-10-23", "2024-11-01")]
     assert conn.execute("SELECT count(*) FROM revisiones WHERE ruta = '/v1/finanzas/indices/riesgo-pais'").fetchone()[0]
+    # ... and no same-day update among them (the blue dollar's own day is updated within the day, every day)
     assert conn.execute("SELECT count(*) FROM revisiones WHERE fecha >= revisado").fetchone()[0] == 0
+    assert (
+        conn.execute("SELECT count(*) FROM revisiones WHERE ruta = '/v1/cotizaciones/dolares/blue'").fetchone()[0] == 0
+    )
 
 
 @pytest.mark.mirror
