@@ -114,6 +114,23 @@ def test_a_rebuild_does_not_read_the_bundle_again(built):
     assert not report.history.bundle_read and report.history.versions == 0 and report.history.carried == 3
 
 
+async def test_a_bundle_given_to_a_database_built_without_it_adds_the_older_versions(tmp_path):
+    """A database whose past of a route began after the bundle's: the bundle given later brings what came before."""
+    source, history = tmp_path / "fuente", tmp_path / "historia"
+    write(source / RIESGO / "index.json", V4)
+    write(history / RIESGO / "2024-03-06.json", V4)
+    db = tmp_path / "a.db"
+    Builder(DirectorySource(source, history), db).run()
+    assert rows(db, f"SELECT origen FROM versiones WHERE ruta = '/{RIESGO}'") == [("archivo de versiones",)]
+    report = Builder(DirectorySource(source, history), db, bundle=bundle_of(tmp_path, COMMITS)).run()
+    assert report.history.bundle_read
+    origins = rows(db, f"SELECT origen FROM versiones WHERE ruta = '/{RIESGO}' ORDER BY publicado")
+    assert origins == [("paquete de versiones",)] * 3 + [("archivo de versiones",)]
+    assert (await at(db, RIESGO, "2024-03-01"))[0] == V3
+    assert (await at(db, RIESGO, "2024-03-06"))[0] == V4
+    assert len(rows(db, "SELECT * FROM revisiones")) == 1  # 2024-02-28: 1000 -> 990
+
+
 async def test_any_folder_of_the_history_tree_is_a_route_s_past(tmp_path):
     """No catalogue entry declares this route nor its history: its folder is enough."""
     source, history = tmp_path / "fuente", tmp_path / "historia"

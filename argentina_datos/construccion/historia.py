@@ -59,6 +59,7 @@ class RouteState:
     """A route's last stored version: what the next one is compared with."""
 
     route: str  # with the leading slash, as the tables name it
+    carried_until: str = ""  # publicado of the last version the previous build stored ("": none)
     last_id: Optional[int] = None
     last_published: str = ""
     last_hash: Optional[bytes] = None
@@ -147,6 +148,7 @@ class History:
         if row:
             st.last_id, st.last_published, huella = row
             st.last_hash = bytes.fromhex(huella)
+            st.carried_until = st.last_published
             born = dict(
                 self.db.execute(
                     f"SELECT r.id, substr(v.publicado, 1, 10) FROM {REGISTROS_VERSIONES.name} r "
@@ -171,6 +173,37 @@ class History:
                 st.item_key[item] = key
         self.states[route] = st
         return st
+
+    def is_new_and_older(self, c: Candidate, body: bytes) -> bool:
+        """A version older than the route's last stored one that is not what was stored for its time (the
+        bundle given to a database that has only built since): the route must be stored again whole."""
+        st = self.state("/" + c.route)
+        if c.published > st.carried_until:  # newer than all that was carried (or nothing was)
+            return False
+        try:
+            digest = hashlib.sha256(orjson.dumps(orjson.loads(body))).hexdigest()
+        except orjson.JSONDecodeError:
+            return False
+        in_force = self.db.execute(
+            f"SELECT huella FROM {VERSIONES.name} WHERE ruta = ? AND publicado <= ? ORDER BY publicado DESC, id DESC "
+            "LIMIT 1",
+            ["/" + c.route, c.published],
+        ).fetchone()
+        return in_force is None or in_force[0] != digest
+
+    def forget(self, route: str) -> None:
+        """Removes what is stored of ``route`` (to store it again, with versions older than its last)."""
+        path = "/" + route
+        for table in (REVISIONES, REGISTROS_VERSIONES, VERSIONES):
+            self.db.execute(f"DELETE FROM {quote(table.name)} WHERE ruta = ?", [path])
+        self.version_rows = [r for r in self.version_rows if r[1] != path]
+        kept = [r for r in self.record_rows if r[1] != path]
+        for r in self.record_rows:
+            if r[1] == path:
+                self.record_at.pop(r[0], None)
+        self.record_rows = kept
+        self.revision_rows = [r for r in self.revision_rows if r[0] != path]
+        self.states[path] = RouteState(path)
 
     # ---- one version ------------------------------------------------------------------------------------
     def add(self, c: Candidate, body: bytes) -> None:
@@ -211,7 +244,6 @@ class History:
             ]
         )
         st.last_id, st.last_published, st.last_hash = vid, c.published, digest
-        self.summary.versions += 1
 
     def _records(self, st: RouteState, vid: int, day: str, records: list) -> tuple[int, int, int, Optional[str]]:
         n = len(st.records)
@@ -302,6 +334,7 @@ class History:
         first = (self.db.execute(f"SELECT max(id) FROM {REVISIONES.name}").fetchone()[0] or 0) + 1
         insert(REVISIONES, [(first + i, *r) for i, r in enumerate(self.revision_rows)])
         self.summary.revisions = len(self.revision_rows)
+        self.summary.versions = len(self.version_rows)
         self.summary.routes = len(self.states)
         for cols in (("ruta", "publicado"),):
             self.db.execute(
@@ -394,15 +427,30 @@ def build(
         for route in order:
             per_route[route].sort(key=lambda c: c.published)
         blobs = bundle_dir.blobs([c.blob for r in order for c in per_route[r] if c.blob]) if bundle_dir else iter(())
+        redo = []  # routes with a version older than their last stored one, and new: stored again whole
         for route in order:
             found = per_route[route] + tree.get(route, []) + _current(source, route, today)
             found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
             for c in found:
                 body = next(blobs) if c.body is None else c.body
                 history.summary.bytes += len(body)
+                if history.is_new_and_older(c, body):
+                    redo.append(route)
                 history.add(c, body)
         for _ in blobs:  # nothing should be left: drain it so that git ends
             pass
+        for route in dict.fromkeys(redo):
+            say(f"versiones: /{route} recibe versiones anteriores a las guardadas; se vuelve a guardar entera")
+            assert previous is not None  # only carried versions can be newer than what a source gives
+            found = per_route[route] + tree.get(route, []) + _current(source, route, today)
+            found += _stored_candidates(previous, route)
+            found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
+            blobs = bundle_dir.blobs([c.blob for c in found if c.blob]) if bundle_dir else iter(())
+            history.forget(route)
+            for c in found:
+                history.add(c, next(blobs) if c.body is None else c.body)
+            for _ in blobs:
+                pass
         history.write()
         db.execute("COMMIT")
     except BaseException:
@@ -412,6 +460,22 @@ def build(
         if bundle_dir is not None:
             bundle_dir.__exit__()
     return history.summary
+
+
+def _stored_candidates(previous: Path, route: str) -> list[Candidate]:
+    """The versions of ``route`` the previous build stored, as files again."""
+    conn = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
+    try:
+        path = "/" + route
+        rows = conn.execute(
+            f"SELECT id, publicado, origen, commit_upstream FROM {VERSIONES.name} WHERE ruta = ? ORDER BY id", [path]
+        ).fetchall()
+        return [
+            Candidate(route, when, origin, commit, stored.document(conn, path, vid))
+            for vid, when, origin, commit in rows
+        ]
+    finally:
+        conn.close()
 
 
 def _last_commit(db: sqlite3.Connection) -> Optional[str]:
