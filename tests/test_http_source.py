@@ -6,7 +6,7 @@ import sqlite3
 import time
 
 import pytest
-from paths import HISTORY, UPSTREAM
+from paths import BUNDLE, HISTORY, UPSTREAM
 from servidor_local import LocalServer, LocalServerProcess
 
 from argentina_datos.catalogo import BY_TABLE
@@ -31,7 +31,9 @@ def test_http_build_of_the_mirror_has_the_same_rows_as_the_directory_build(db_pa
     salida = tmp_path / "http.db"
     with LocalServerProcess(UPSTREAM) as srv:
         start = time.perf_counter()
-        code = cli.main(["--source", srv.url, "--output", str(salida), "--history", str(HISTORY)])
+        # the same bundle of versions as the directory build (beside a directory it is found by default)
+        versions = ["--versiones", str(BUNDLE)] if BUNDLE.is_file() else []
+        code = cli.main(["--source", srv.url, "--output", str(salida), "--history", str(HISTORY), *versions])
         seconds = time.perf_counter() - start
     err = capsys.readouterr().err
     assert code == 0, err

@@ -145,6 +145,17 @@ def _keyed_by(ds) -> dict:
     }
 
 
+def _past_or_present(schema: dict) -> dict:
+    """A route with stored versions: with ?fecha= it answers a past version exactly as upstream published it,
+    whose records may lack fields added since (fci/otros/ultimo before «condiciones»): only its shape is known."""
+    kind = "array" if schema.get("type") == "array" else "object"
+    past = {
+        "type": kind,
+        "description": "con ?fecha=: la versión de ese día tal como la publicó upstream, con los campos de entonces",
+    }
+    return {"anyOf": [schema, past]}
+
+
 def _response_schema(endpoint) -> dict:
     tables = endpoint.datasets
     if endpoint.shape == "list":
@@ -427,7 +438,7 @@ def build_document(
             e.summary,
             description,
             e.params,
-            _response_schema(e),
+            _past_or_present(_response_schema(e)) if e.path in versioned else _response_schema(e),
             first.title,
             e.path,
             maxima,
