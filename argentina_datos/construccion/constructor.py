@@ -339,6 +339,8 @@ class Builder:
         report.findings.extend(revised)
         self._warn(revised)
         h = report.history
+        if h.not_carried:
+            self._warn_text(f"no se pudieron copiar las versiones de la construcción anterior: {h.not_carried}")
         self._message(
             f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
@@ -487,6 +489,10 @@ class Builder:
         outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
         report.derived.append(outcome)
         self._say(outcome)
+
+    def _warn_text(self, line: str) -> None:
+        if self.reporter:
+            self.reporter.warn(line)
 
     def _message(self, text: str) -> None:
         # a reporter of other code (a test's) may only know datasets

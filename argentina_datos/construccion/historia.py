@@ -80,6 +80,7 @@ class Summary:
     bundle_read: bool = False
     revisions: int = 0
     bytes: int = 0  # of the versions' files read (the bundle's blobs, the tree's files, the current files)
+    not_carried: Optional[str] = None  # why the previous build's versions could not be copied
 
 
 class History:
@@ -107,34 +108,38 @@ class History:
     def carry(self, previous: Path) -> Optional[set[str]]:
         """Copies what the previous build stored; returns the bundle commits it had (None: nothing carried)."""
         try:
-            self.db.execute("ATTACH DATABASE ? AS anterior", [f"file:{previous}?mode=ro"])
+            # A plain path: a URI (mode=ro) in ATTACH needs SQLite built or opened for URIs.
+            self.db.execute("ATTACH DATABASE ? AS anterior", [str(previous)])
         except sqlite3.Error:
             return None
+        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
         try:
-            have = {
-                r[0] for r in self.db.execute("SELECT name FROM anterior.sqlite_master WHERE type = 'table'").fetchall()
-            }
-            if not {VERSIONES.name, REGISTROS_VERSIONES.name, REVISIONES.name} <= have:
-                return None
-            for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
-                self.db.execute(f"INSERT INTO main.{quote(table.name)} SELECT * FROM anterior.{quote(table.name)}")
-            commits = {
-                c
-                for (c,) in self.db.execute(
-                    f"SELECT commit_upstream FROM {VERSIONES.name} WHERE commit_upstream IS NOT NULL"
+            for table in tables:
+                columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
+                self.db.execute(
+                    f"INSERT INTO main.{quote(table.name)} ({columns}) SELECT {columns} FROM anterior.{quote(table.name)}"
                 )
-            }
-            for name, attr in ((VERSIONES.name, "next_version"), (REGISTROS_VERSIONES.name, "next_record")):
-                setattr(self, attr, (self.db.execute(f"SELECT max(id) FROM {name}").fetchone()[0] or 0) + 1)
-            self.next_item = (
-                self.db.execute(f"SELECT max(elemento) FROM {REGISTROS_VERSIONES.name}").fetchone()[0] or 0
-            ) + 1
-            self.summary.carried = self.db.execute(f"SELECT count(*) FROM {VERSIONES.name}").fetchone()[0]
-            return commits
-        except sqlite3.Error:
+        except sqlite3.Error as e:  # a previous build without these tables (or of another shape): nothing to carry
+            for table in tables:
+                self.db.execute(f"DELETE FROM main.{quote(table.name)}")
+            if "no such table" not in str(e):
+                self.summary.not_carried = str(e)
             return None
         finally:
             self.db.execute("DETACH DATABASE anterior")
+        commits = {
+            c
+            for (c,) in self.db.execute(
+                f"SELECT commit_upstream FROM {VERSIONES.name} WHERE commit_upstream IS NOT NULL"
+            )
+        }
+        for name, attr in ((VERSIONES.name, "next_version"), (REGISTROS_VERSIONES.name, "next_record")):
+            setattr(self, attr, (self.db.execute(f"SELECT max(id) FROM {name}").fetchone()[0] or 0) + 1)
+        self.next_item = (
+            self.db.execute(f"SELECT max(elemento) FROM {REGISTROS_VERSIONES.name}").fetchone()[0] or 0
+        ) + 1
+        self.summary.carried = self.db.execute(f"SELECT count(*) FROM {VERSIONES.name}").fetchone()[0]
+        return commits
 
     def state(self, route: str) -> RouteState:
         """The route's state after its last stored version (carried ones read back from the tables)."""
