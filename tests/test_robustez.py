@@ -96,6 +96,7 @@ BAD_TABLE_ARGS = [
     {"_facet": '{"simple": 1}'},
     {"_facet": "nonexistent"},
     {"_facet_array": "{"},
+    {"_facet_array": "fecha"},  # a column that holds no JSON lists
     {"_facet_date": "{}"},
     {"_facet": "\x00"},
     {"_through": "{"},
@@ -118,18 +119,22 @@ async def test_bad_table_parameters_are_400(ds, page, args):
     assert_datasette_error(await ds.client.get(path), 400, path)
 
 
-@pytest.mark.parametrize("value", ["nonexistent", "\x00", '{"column": "nonexistent"}'])
-async def test_a_facet_on_a_missing_column_is_400_and_leaves_no_coroutine_unawaited(ds, value):
+@pytest.mark.parametrize(
+    "facet, value",
+    [("_facet", "nonexistent"), ("_facet", "\x00"), ("_facet", '{"column": "nonexistent"}'), ("_facet_array", "fecha")],
+)
+async def test_a_facet_on_a_missing_column_is_400_and_leaves_no_coroutine_unawaited(ds, facet, value):
     """Datasette runs a page's facets in turn: the first one failing left the others never awaited."""
     import gc
     import warnings
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        response = await ds.client.get("/argentina/feriados.json", params={"_facet": value})
+        response = await ds.client.get("/argentina/feriados.json", params={facet: value})
         gc.collect()
     assert response.status_code == 400
-    assert "la tabla feriados no tiene la columna" in response.json()["error"]
+    error = response.json()["error"]
+    assert error.startswith(facet) and ("no tiene la columna" in error or "no guarda listas JSON" in error)
     assert not [w for w in caught if "never awaited" in str(w.message)]
 
 

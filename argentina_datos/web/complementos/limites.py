@@ -79,10 +79,26 @@ async def check_facet_columns(args, datasette, database, table) -> None:
     asked = facet_columns(args)
     if not asked:
         return
-    columns = set(await datasette.get_database(database).table_columns(table))
+    db = datasette.get_database(database)
+    columns = set(await db.table_columns(table))
     for key, column in asked:
         if column not in columns:
             raise BadRequest(f"{key}: la tabla {table} no tiene la columna «{column[:100]}»")
+        if key == "_facet_array" and not await _holds_json_arrays(db, table, column):
+            # Datasette's array facet reads the column with json_each: «malformed JSON», and the same
+            # never-awaited coroutine of the page's suggested facets.
+            raise BadRequest(f"_facet_array: la columna «{column[:100]}» de {table} no guarda listas JSON")
+
+
+async def _holds_json_arrays(db, table: str, column: str) -> bool:
+    """Whether the column's first values (a thousand at most) are JSON arrays."""
+    q = '"' + column.replace('"', '""') + '"'
+    t = '"' + table.replace('"', '""') + '"'
+    sql = (
+        f"SELECT count(*) FROM (SELECT {q} AS v FROM {t} WHERE {q} IS NOT NULL LIMIT 1000) "
+        "WHERE NOT json_valid(v) OR json_type(v) <> 'array'"
+    )
+    return (await db.execute(sql)).first()[0] == 0
 
 
 def check_through(args) -> None:
