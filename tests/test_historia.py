@@ -235,3 +235,18 @@ async def test_recent_revisions_are_a_canned_query_and_an_atom_feed(ds):
     assert page.status_code == 200 and page.json() and {"ruta", "antes", "despues"} <= page.json()[0].keys()
     feed = await ds.client.get("/argentina/revisiones_recientes.atom")
     assert feed.status_code == 200 and "<feed" in feed.text and "<entry>" in feed.text
+
+
+def test_a_bundle_git_cannot_read_stops_the_build_naming_it_or_is_skipped_with_keep_going(tmp_path):
+    from argentina_datos.construccion.cargador import BuildError
+
+    source = tmp_path / "fuente"
+    write(source / RIESGO / "index.json", V1)
+    broken = tmp_path / "roto.bundle"
+    broken.write_bytes(b"not a bundle")
+    db = tmp_path / "a.db"
+    with pytest.raises(BuildError, match="roto.bundle"):
+        Builder(DirectorySource(source), db, bundle=broken).run()
+    assert not db.exists()
+    report = Builder(DirectorySource(source), db, bundle=broken, keep_going=True).run()
+    assert db.exists() and not report.history.bundle_read

@@ -218,6 +218,7 @@ class Builder:
             stale.unlink(missing_ok=True)
 
     def _run(self, force: bool) -> Report:
+        self._check_bundle()
         plan = self.plan()
         if not any(routes for _, routes in plan.files) and not plan.errors:
             raise BuildError(
@@ -320,6 +321,18 @@ class Builder:
             self._check(db, loaded)
         finally:
             db.close()
+
+    def _check_bundle(self) -> None:
+        """A bundle that git cannot read stops the build, naming it; with keep_going the build goes on without it."""
+        if self.bundle is None:
+            return
+        try:
+            paquete.head(self.bundle)
+        except SourceError as e:
+            if not self.keep_going:
+                raise BuildError(str(e)) from None
+            self._warn_text(f"{e}: se construye sin el paquete de versiones")
+            self.bundle = None
 
     def _history(self, db: sqlite3.Connection, plan: Plan, report: Report) -> None:
         """Every version of the routes with a past (the bundle, the history tree, the previous build)."""

@@ -42,7 +42,12 @@ def default_bundle(source: str) -> Optional[str]:
 
 def head(bundle: Path) -> str:
     """The commit the bundle's branch points to: whether there is anything new, without unbundling."""
-    out = _git(["bundle", "list-heads", str(bundle)], cwd=None)
+    if not Path(bundle).is_file():
+        raise SourceError(f"{bundle}: no existe el paquete de versiones")
+    try:
+        out = _git(["bundle", "list-heads", str(bundle)], cwd=None)
+    except SourceError as e:
+        raise SourceError(f"{bundle}: no es un paquete de git legible ({e})") from None
     ids = [line.split()[0] for line in out.decode().splitlines() if line.strip()]
     if not ids:
         raise SourceError(f"{bundle}: el paquete de versiones no tiene ninguna rama")
