@@ -25,7 +25,7 @@ import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 import orjson
 
@@ -50,8 +50,17 @@ class Candidate:
     published: str
     origin: str
     commit: Optional[str] = None
-    body: Optional[bytes] = None  # None: the next blob of the bundle's stream
-    blob: Optional[str] = None  # the bundle's object id of the file
+    body: Optional[bytes] = None  # the file's bytes, when already read
+    blob: Optional[str] = None  # or the bundle's object id of the file: the next blob of the bundle's stream
+    tree_file: Optional[str] = None  # or the history tree's file, read when its turn comes
+
+    def read(self, source: Upstream, blobs: Iterator[bytes]) -> bytes:
+        if self.body is not None:
+            return self.body
+        if self.blob is not None:
+            return next(blobs)
+        assert self.tree_file is not None
+        return _read_tree(source, self.tree_file)
 
 
 @dataclass
@@ -437,7 +446,7 @@ def build(
             found = per_route[route] + tree.get(route, []) + _current(source, route, today)
             found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
             for c in found:
-                body = next(blobs) if c.body is None else c.body
+                body = c.read(source, blobs)
                 history.summary.bytes += len(body)
                 if history.is_new_and_older(c, body):
                     redo.append(route)
@@ -453,7 +462,7 @@ def build(
             blobs = bundle_dir.blobs([c.blob for c in found if c.blob]) if bundle_dir else iter(())
             history.forget(route)
             for c in found:
-                history.add(c, next(blobs) if c.body is None else c.body)
+                history.add(c, c.read(source, blobs))
             for _ in blobs:
                 pass
         history.write()
@@ -496,7 +505,7 @@ def _tree_candidates(source: Upstream) -> dict[str, list[Candidate]]:
     for path in source.history_files():
         route, _, day = path.rpartition("/")
         if _is_day(day):
-            out[route].append(Candidate(route, day + END_OF_DAY, TREE, None, _read_tree(source, path)))
+            out[route].append(Candidate(route, day + END_OF_DAY, TREE, tree_file=path))
     return out
 
 
