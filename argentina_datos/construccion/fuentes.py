@@ -143,9 +143,11 @@ class DirectorySource:
                     )
             return self._history_routes
         if self._routes is None:
+            # os.walk's paths all start with the root's: cut it off (os.path.relpath took a third of the walk)
+            skip = len(os.path.join(str(self.root), ""))
             self._routes = sorted(
-                os.path.relpath(dirpath, self.root)
-                for dirpath, _, files in os.walk(self.root / "v1")
+                dirpath[skip:]
+                for dirpath, _, files in os.walk(os.path.join(str(self.root), "v1"))
                 if "index.json" in files
             )
         return self._routes
