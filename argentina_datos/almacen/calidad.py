@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 import orjson
 
@@ -59,6 +59,11 @@ AUDIT_CHECKS = (
 )
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def series_label(columns: Sequence[str], values: Sequence) -> Optional[str]:
+    """The ``serie`` of a finding (and of a revision): the fields that tell the series apart, «casa=blue»."""
+    return ", ".join(f"{c}={v}" for c, v in zip(columns, values)) or None
 
 
 def kept_text(kept: Optional[int]) -> str:

@@ -14,6 +14,7 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, VERSIONES
 
 LIST, ENVELOPE, DOCUMENT = "lista", "sobre", "documento"
@@ -22,10 +23,9 @@ END_OF_DAY = "T23:59:59Z"
 
 def versioned_routes(conn: sqlite3.Connection) -> frozenset[str]:
     """The /v1 routes (with the leading slash) that have stored versions; none in a database without the table."""
-    try:
-        return frozenset(r for (r,) in conn.execute(f"SELECT DISTINCT ruta FROM {VERSIONES.name}"))
-    except sqlite3.OperationalError:
+    if not table_exists(conn, VERSIONES.name):
         return frozenset()
+    return frozenset(r for (r,) in conn.execute(f"SELECT DISTINCT ruta FROM {VERSIONES.name}"))
 
 
 def version_on(conn: sqlite3.Connection, route: str, day: str) -> Optional[int]:

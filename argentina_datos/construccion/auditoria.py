@@ -154,7 +154,7 @@ def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
     n = len(labels)
     out = []
     for key, series in groupby(rows, key=lambda r: r[:n]):
-        serie = _label(labels, key)
+        serie = calidad.series_label(labels, key)
         for above, run in groupby(series, key=lambda r: r[n + 1] > r[n + 2]):
             if not above:
                 continue
@@ -432,7 +432,7 @@ def disagreements(db: sqlite3.Connection, pair: Pair, routes: FileRoutes) -> lis
                 as_json([list(ours), list(theirs)]),
                 _disagreement_text(series.values, ours, theirs, (layout.table, route), (reference.table, route_r)),
                 fecha=row[n],
-                serie=_label(series.by, row[:n]),
+                serie=calidad.series_label(series.by, row[:n]),
             )
         )
     return out
@@ -532,7 +532,7 @@ def series_checks(db: sqlite3.Connection, layout: Layout, calendar: Calendar, to
     # Repeated dates under the natural key are already the codec's "clave repetida".
     keyed = set(layout.dataset.unique) == set(series.by) | {series.date}
     for key, rows in groupby(_series_rows(db, layout, series), key=lambda r: r[0]):
-        label = _label(series.by, key)
+        label = calidad.series_label(series.by, key)
         points: list[tuple[dt.date, tuple]] = []
         for day, same_day in groupby(((r[1], r[2:]) for r in rows), key=lambda r: r[0]):
             values = [v for _, v in same_day]
@@ -726,7 +726,3 @@ def _day(value) -> Optional[dt.date]:
         return dt.date.fromisoformat(value)
     except ValueError:
         return None
-
-
-def _label(columns: Sequence[str], values: Sequence) -> Optional[str]:
-    return ", ".join(f"{c}={v}" for c, v in zip(columns, values)) or None

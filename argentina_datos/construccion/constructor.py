@@ -115,6 +115,7 @@ class Builder:
         self.source = source
         # upstream's repository history (a git bundle): every version of the routes it holds
         self.bundle = Path(bundle) if bundle else None
+        self.bundle_head: Optional[str] = None  # its last commit, read once per run (_check_bundle)
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there.
         self.previous = previous or (PreviousBuild(self.output) if self.output.exists() else None)
@@ -192,8 +193,8 @@ class Builder:
         # the history tree's files of routes without a *_historico table, and the bundle
         for route in plan.source.history_files():
             h.update(f"{route}\0".encode() + plan.source.stamp(route, True))
-        if self.bundle is not None:
-            h.update(paquete.head(self.bundle).encode())
+        if self.bundle_head is not None:
+            h.update(self.bundle_head.encode())
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -327,7 +328,7 @@ class Builder:
         if self.bundle is None:
             return
         try:
-            paquete.head(self.bundle)
+            self.bundle_head = paquete.head(self.bundle)
         except SourceError as e:
             if not self.keep_going:
                 raise BuildError(str(e)) from None
@@ -343,6 +344,7 @@ class Builder:
             today=self.today,
             previous=self.output if self.output.exists() else None,
             bundle=self.bundle,
+            bundle_head=self.bundle_head,
             latest_only=frozenset(r.lstrip("/") for r in TYPED_HISTORY_ROUTES),
             say=self._message,
         )

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 import orjson
+import sqlite_utils
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen import historia as stored
@@ -195,7 +196,7 @@ class History:
         if c.published > st.carried_until:  # newer than all that was carried (or nothing was)
             return False
         try:
-            digest = hashlib.sha256(orjson.dumps(orjson.loads(body))).hexdigest()
+            digest = _digest(orjson.loads(body)).hex()
         except orjson.JSONDecodeError:
             return False
         in_force = self.db.execute(
@@ -230,8 +231,7 @@ class History:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
             return  # a file that is not JSON is no version (the dataset reading it reports it)
-        canonical = orjson.dumps(data)
-        digest = hashlib.sha256(canonical).digest()
+        digest = _digest(data)
         if digest == st.last_hash:
             return
         form, list_key, envelope, records = _split(data)
@@ -307,7 +307,8 @@ class History:
         self._close(st.row[item], vid)
         fecha = record.get("fecha") if type(record) is dict else None
         if type(old) is dict and type(record) is dict and type(fecha) is str and fecha[:10] < day:
-            serie = " ".join(f"{k}={record[k]}" for k in IDENTITY if k in record) or None
+            named = [k for k in IDENTITY if k in record]
+            serie = calidad.series_label(named, [record[k] for k in named])
             for name in dict.fromkeys([*record, *old]):
                 before, after = old.get(name, _ABSENT), record.get(name, _ABSENT)
                 if before != after:
@@ -409,14 +410,14 @@ def build(
     today: dt.date,
     previous: Optional[Path],
     bundle: Optional[Path],
+    bundle_head: Optional[str] = None,
     latest_only: frozenset[str] = frozenset(),
     say: Callable[[str], None] = lambda _: None,
 ) -> Summary:
     """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached).
     ``latest_only``: routes upstream overwrites (v1/..., no leading slash), which get a version from what the
-    source publishes even without a past in the tree or the bundle: each build adds its day."""
-    import sqlite_utils
-
+    source publishes even without a past in the tree or the bundle: each build adds its day.  ``bundle_head``:
+    the bundle's last commit, when the caller has read it already."""
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
     stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
@@ -424,7 +425,8 @@ def build(
     routes = set(tree) | set(latest_only) | {r.lstrip("/") for r in stored.versioned_routes(db)}
     commits: list[paquete.Commit] = []
     bundle_dir: Optional[paquete.Bundle] = None
-    if bundle is not None and not (stored_commits and paquete.head(bundle) in stored_commits):
+    head = bundle_head or (paquete.head(bundle) if bundle is not None else None)
+    if bundle is not None and not (stored_commits and head in stored_commits):
         bundle_dir = paquete.Bundle(bundle).__enter__()
         last = _last_commit(db) if stored_commits else None
         commits = bundle_dir.commits(after=last)
@@ -562,8 +564,13 @@ def _keys(records: list) -> list[tuple]:
     return out
 
 
+def _digest(data) -> bytes:
+    """A version's content hash (versiones.huella): of its JSON without spaces, its keys in their order."""
+    return hashlib.sha256(orjson.dumps(data)).digest()
+
+
 def _key_text(key: tuple) -> str:
-    return " ".join(f"{k}={v}" for k, v in key)
+    return calidad.series_label([k for k, _ in key], [v for _, v in key]) or ""
 
 
 def _json(value) -> Optional[str]:

@@ -123,18 +123,19 @@ class Responder:
         deflator = variaciones.Deflator(self._cpi, query.base)
         return lambda records: deflator.adjust(records, pesos)
 
-    def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
-        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
+    def _versioned_routes(self, conn: sqlite3.Connection) -> frozenset[str]:
         if self._versioned is None:
             self._versioned = historia.versioned_routes(conn)
-        found = (self.router.match_strict(route) for route in self._versioned)
+        return self._versioned
+
+    def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
+        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
+        found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
         return sorted({f[0].path for f in found if f is not None and not f[0].versioned})
 
     def version(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
         """With ``?fecha=``, on a route with stored versions: the version in force that day, as published."""
-        if self._versioned is None:
-            self._versioned = historia.versioned_routes(conn)
-        if path not in self._versioned:
+        if path not in self._versioned_routes(conn):
             return None
         fecha = query.checked_fecha()
         version = historia.version_on(conn, path, fecha)
