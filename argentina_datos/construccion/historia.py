@@ -19,6 +19,7 @@ something upstream had published: one row of ``revisiones`` per changed field.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import sqlite3
@@ -423,58 +424,55 @@ def build(
     stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
     tree = _tree_candidates(source)
     routes = set(tree) | set(latest_only) | {r.lstrip("/") for r in stored.versioned_routes(db)}
-    commits: list[paquete.Commit] = []
-    bundle_dir: Optional[paquete.Bundle] = None
     head = bundle_head or (paquete.head(bundle) if bundle is not None else None)
-    if bundle is not None and not (stored_commits and head in stored_commits):
-        bundle_dir = paquete.Bundle(bundle).__enter__()
-        last = _last_commit(db) if stored_commits else None
-        commits = bundle_dir.commits(after=last)
-        history.summary.bundle_read = True
-        say(f"paquete de versiones: {len(commits):,} commits nuevos")
-    db.execute("BEGIN")
-    try:
+    with contextlib.ExitStack() as stack:
+        commits: list[paquete.Commit] = []
+        bundle_dir: Optional[paquete.Bundle] = None
+        if bundle is not None and not (stored_commits and head in stored_commits):
+            bundle_dir = stack.enter_context(paquete.Bundle(bundle))
+            commits = bundle_dir.commits(after=_last_commit(db) if stored_commits else None)
+            history.summary.bundle_read = True
+            say(f"paquete de versiones: {len(commits):,} commits nuevos")
+
+        def blobs_of(candidates: list[Candidate]) -> Iterator[bytes]:
+            return bundle_dir.blobs([c.blob for c in candidates if c.blob]) if bundle_dir else iter(())
+
         per_route: dict[str, list[Candidate]] = defaultdict(list)
         for commit in commits:
             for route, blob in commit.changed:
                 per_route[route].append(Candidate(route, commit.published, BUNDLE, commit.id, blob=blob))
-        routes |= set(per_route)
-        order = sorted(routes)
-        for route in order:
-            per_route[route].sort(key=lambda c: c.published)
-        blobs = bundle_dir.blobs([c.blob for r in order for c in per_route[r] if c.blob]) if bundle_dir else iter(())
-        redo = []  # routes with a version older than their last stored one, and new: stored again whole
-        for route in order:
-            found = per_route[route] + tree.get(route, []) + _current(source, route, today)
-            found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
-            for c in found:
-                body = c.read(source, blobs)
-                history.summary.bytes += len(body)
-                if history.is_new_and_older(c, body):
-                    redo.append(route)
-                history.add(c, body)
-        for _ in blobs:  # nothing should be left: drain it so that git ends
-            pass
-        for route in dict.fromkeys(redo):
-            say(f"versiones: /{route} recibe versiones anteriores a las guardadas; se vuelve a guardar entera")
-            assert previous is not None  # only carried versions can be newer than what a source gives
-            found = per_route[route] + tree.get(route, []) + _current(source, route, today)
-            found += _stored_candidates(previous, route)
-            found.sort(key=lambda c: (c.published, c.origin != BUNDLE))
-            blobs = bundle_dir.blobs([c.blob for c in found if c.blob]) if bundle_dir else iter(())
-            history.forget(route)
-            for c in found:
-                history.add(c, c.read(source, blobs))
-            for _ in blobs:
+        found = {
+            route: _in_time_order(per_route[route] + tree.get(route, []) + _current(source, route, today))
+            for route in sorted(routes | set(per_route))
+        }
+        db.execute("BEGIN")
+        try:
+            blobs = blobs_of([c for candidates in found.values() for c in candidates])
+            redo = []  # routes with a version older than their stored past, and new: stored again whole
+            for route, candidates in found.items():
+                for c in candidates:
+                    body = c.read(source, blobs)
+                    history.summary.bytes += len(body)
+                    if history.is_new_and_older(c, body) and route not in redo:
+                        redo.append(route)
+                    history.add(c, body)
+            for _ in blobs:  # nothing should be left: drain it so that git ends
                 pass
-        history.write()
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    finally:
-        if bundle_dir is not None:
-            bundle_dir.__exit__()
+            for route in redo:
+                say(f"versiones: /{route} recibe versiones anteriores a las guardadas; se vuelve a guardar entera")
+                assert previous is not None  # only carried versions can be newer than what a source gives
+                candidates = _in_time_order(found[route] + _stored_candidates(previous, route))
+                blobs = blobs_of(candidates)
+                history.forget(route)
+                for c in candidates:
+                    history.add(c, c.read(source, blobs))
+                for _ in blobs:
+                    pass
+            history.write()
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
     return history.summary
 
 
@@ -492,6 +490,12 @@ def _stored_candidates(previous: Path, route: str) -> list[Candidate]:
         ]
     finally:
         conn.close()
+
+
+def _in_time_order(candidates: list[Candidate]) -> list[Candidate]:
+    """By publication time; at the same time the bundle's first (the same content from two sources is one
+    version: the first one kept)."""
+    return sorted(candidates, key=lambda c: (c.published, c.origin != BUNDLE))
 
 
 def _last_commit(db: sqlite3.Connection) -> Optional[str]:
