@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, paquete, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, reparto, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -257,6 +257,7 @@ class Builder:
 
     def _build(self, path: str, plan: Plan, fingerprint: str, report: Report) -> None:
         db = sqlite3.connect(path, isolation_level=None)
+        shared: dict[str, tuple[int, reparto.OtherProcess]] = {}
         try:
             db.execute("PRAGMA journal_mode = MEMORY")
             db.execute("PRAGMA synchronous = OFF")
@@ -265,6 +266,7 @@ class Builder:
             failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
+            shared = self._share(plan)
             for ds, routes in plan.files:
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
@@ -287,13 +289,19 @@ class Builder:
                     previous=self.previous,
                     stale=plan.stale.get(ds.table),
                 )
+                at, other = shared.get(ds.table, (len(routes), None))
                 db.execute("BEGIN")
                 try:
-                    outcome.rows = loader.load(routes)
+                    outcome.rows = loader.load(routes[:at])
+                    if other is not None:
+                        outcome.rows += self._adopt(db, loader, other)
                     loader.finish()
                     db.execute("COMMIT")
                 except (BuildError, SourceError) as e:
-                    db.execute("ROLLBACK")
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    if other is not None:
+                        loader.discard()  # its first files were committed before the other process's part came
                     if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
                     outcome.error = str(e)
@@ -321,7 +329,48 @@ class Builder:
             self._finish(db, plan, loaded, fuentes, failed, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
+            for _, other in shared.values():
+                other.close()
             db.close()
+
+    def _share(self, plan: Plan) -> dict[str, tuple[int, reparto.OtherProcess]]:
+        """The biggest dataset big enough to share: its later files, from ``at`` on, loaded by another process
+        from now on, while this one loads the datasets before it and its first files (construccion/reparto.py)."""
+        if reparto.cores() < 2:
+            return {}
+        candidates = []
+        for ds, routes in plan.files:
+            directory = reparto.directory_of(plan.source, ds)
+            if directory is None or ds.has_children or ds.links or ds.table in plan.stale or ds.table in plan.errors:
+                continue
+            at = reparto.split_at(directory, routes)
+            if at is not None:
+                candidates.append((len(routes) - at, ds, routes, at, directory))
+        if not candidates:
+            return {}
+        _, ds, routes, at, directory = max(candidates, key=lambda c: c[0])
+        other = reparto.OtherProcess(
+            ds, routes[at:], directory, self.output.parent, keep_going=self.keep_going, previous=self.previous
+        )
+        return {ds.table: (at, other)}
+
+    def _adopt(self, db: sqlite3.Connection, loader: DatasetLoader, other: reparto.OtherProcess) -> int:
+        """The other process's part of the dataset, after this one's: its rows (attached to copy them:
+        outside a transaction), files and findings.  Returns its row count."""
+        db.execute("COMMIT")
+        part = other.part()
+        db.execute("ATTACH DATABASE ? AS parte", (part.path,))
+        try:
+            db.execute("BEGIN")
+            rows = loader.adopt("parte", part)
+            loader.progress(other.files)
+            db.execute("COMMIT")
+        finally:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            db.execute("DETACH DATABASE parte")
+        db.execute("BEGIN")
+        return rows
 
     def _check_bundle(self) -> None:
         """A bundle that git cannot read stops the build, naming it; with keep_going the build goes on without it."""

@@ -206,6 +206,7 @@ class PreviousBuild:
     it for a file that cannot be read today, so a bad day upstream never empties a dataset."""
 
     def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
         self.files: dict[str, tuple] = {}  # route -> (etag, last_modified, sha256)
         self.tables: dict[str, list[str]] = {}  # table -> the routes of its files, in the order read
         self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
