@@ -203,7 +203,7 @@ def tiny_disk(tmp_path):
 
 
 def big_source(root):
-    """A base of ~10 MB: VACUUM's copy outgrows SQLite's page cache (~8 MB) and goes to disk."""
+    """A base of ~10 MB: the sorts of its indexes outgrow SQLite's page cache (~8 MB) and go to disk."""
     start = dt.date(1900, 1, 1)
     quotes = [
         {"casa": casa, "compra": 1000 + i, "venta": 1010 + i, "fecha": (start + dt.timedelta(days=i)).isoformat()}

@@ -40,7 +40,8 @@ def fuente(tmp_path):
 
 
 def build(root, out, *, shared: bool, monkeypatch, keep_going=False):
-    """A build of the listings, by one process or two; returns where the other process's files began."""
+    """A build of the listings, by one process or two; returns where the other process's files began and
+    which derived tables it was asked for."""
     split = []
     original = reparto.split_at
 
@@ -51,6 +52,13 @@ def build(root, out, *, shared: bool, monkeypatch, keep_going=False):
     monkeypatch.setattr(reparto, "MIN_BYTES", 0)
     monkeypatch.setattr(reparto, "cores", lambda: 2 if shared else 1)
     monkeypatch.setattr(reparto, "split_at", spy)
+    asked = reparto.OtherProcess.derive
+
+    def derive(self, build, tables):
+        split.append(tables)
+        return asked(self, build, tables)
+
+    monkeypatch.setattr(reparto.OtherProcess, "derive", derive)
     report = Builder(DirectorySource(root), out, datasets=[BY_TABLE[t] for t in TABLES], keep_going=keep_going).run(
         force=True
     )
@@ -75,6 +83,7 @@ def test_two_processes_build_the_same_database_as_one(fuente, tmp_path, monkeypa
     one, _ = build(fuente, tmp_path / "uno.db", shared=False, monkeypatch=monkeypatch)
     two, split = build(fuente, tmp_path / "dos.db", shared=True, monkeypatch=monkeypatch)
     assert split and 0 < split[0] < 18, split  # the other process had some of the files, not all
+    assert split[1:] == [["fci_serie"]]  # and computed the derived table from the builder's file
     assert [(o.table, o.rows, o.files) for o in two.outcomes] == [(o.table, o.rows, o.files) for o in one.outcomes]
     assert [f.detalle for f in two.findings] == [f.detalle for f in one.findings]
     assert any("vcp" in f.detalle for f in two.findings)  # the record that does not fit, in the other part

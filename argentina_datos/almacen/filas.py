@@ -37,7 +37,7 @@ class RowWriter:
             self.db.execute(statement)
 
     def drop_tables(self) -> None:
-        for table in [self.layout.table, *map(self.layout.lookup_table, self.layout.lookups)]:
+        for table in self.layout.tables:
             self.db.execute(f"DROP TABLE IF EXISTS {quote(table)}")
 
     def finish(self) -> None:

@@ -212,6 +212,11 @@ class Layout:
             statements.append(f"ALTER TABLE {quote(link.table)} ADD COLUMN {quote(link.column)} {SQL_TYPES[link.kind]}")
         return statements
 
+    @property
+    def tables(self) -> list[str]:
+        """Every table the dataset's rows fill: its own, its lookups', its children's."""
+        return [self.table, *map(self.lookup_table, self.lookups), *(c.table for c in self.all_children())]
+
     def link_key(self, link) -> str:
         """The column a Link's (row, value) pairs name their row by."""
         return ROW_ID if link.table != self.table or self.has_children else "rowid"

@@ -48,14 +48,34 @@ def view_sql(derived: DerivedTable) -> str | None:
 
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
     """Creates and fills one derived table; returns its row count."""
+    fill(db, derived)
+    return complete(db, derived)
+
+
+def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
+    """The table and its rows, computed from the tables it reads (another process may do this part)."""
     db.execute(create_sql(derived))
-    fill = FILLS[derived.table]
-    if callable(fill):
-        placeholders = ", ".join("?" for _ in derived.fields)
-        db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", fill(db))
-    else:
-        for statement in fill:
+    how = FILLS[derived.table]
+    if not callable(how):
+        for statement in how:
             db.execute(statement)
+        return
+    rows = how(db)
+    if rows is not None:
+        placeholders = ", ".join("?" for _ in derived.fields)
+        db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", rows)
+
+
+def adopt(db: sqlite3.Connection, derived: DerivedTable, schema: str) -> int:
+    """The table as another process filled it in the attached database ``schema``; returns its row count.
+    Into an empty table of the same shape SQLite copies the pages' records as they are (fast, and full)."""
+    db.execute(create_sql(derived))
+    db.execute(f"INSERT INTO main.{quote(derived.table)} SELECT * FROM {quote(schema)}.{quote(derived.table)}")
+    return complete(db, derived)
+
+
+def complete(db: sqlite3.Connection, derived: DerivedTable) -> int:
+    """The filled table's view and indexes; returns its row count."""
     view = view_sql(derived)
     if view:
         db.execute(view)

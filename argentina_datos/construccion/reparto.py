@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import sqlite3
 import tempfile
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +25,9 @@ from typing import Optional
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.propias import SourceFile
-from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo import BY_TABLE, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
+from argentina_datos.construccion import derivadas
 from argentina_datos.construccion.cargador import DatasetLoader
 from argentina_datos.construccion.fuentes import DirectorySource, PreviousBuild, Upstream
 from argentina_datos.construccion.versiones import VersionedSource
@@ -36,6 +38,7 @@ MIN_BYTES = 48 * 2**20
 # The other process's share of the dataset's bytes: the builder loads the datasets before it while the
 # other process starts, so the halves end together when the other one takes a little more.
 SHARE = 0.5
+DERIVED = {d.table: d for d in DERIVED_TABLES}
 
 
 @dataclass
@@ -87,7 +90,8 @@ def split_at(directory: DirectorySource, routes: list[tuple[Source, str]]) -> Op
 
 
 class OtherProcess:
-    """A process loading the files ``routes[at:]`` of ``dataset``; ``part()`` waits for what it loaded."""
+    """A process loading the files ``routes`` (the later ones) of ``dataset``; ``part()`` waits for what it
+    loaded.  It then computes, on request, derived tables from the builder's file (``derive``)."""
 
     def __init__(
         self,
@@ -100,78 +104,129 @@ class OtherProcess:
         previous: Optional[PreviousBuild],
     ):
         self.files = len(routes)
-        fd, self.path = tempfile.mkstemp(prefix=".parte-", suffix=".db", dir=scratch_dir)
-        os.close(fd)
+        self._scratch_dir = scratch_dir
+        self.path = self._scratch()
+        self.derived_path: Optional[str] = None
         indexes = [(dataset.sources.index(src), route) for src, route in routes]
         context = multiprocessing.get_context("spawn")  # not fork: the builder may have threads (progress bars)
-        self._receive, send = context.Pipe(duplex=False)
+        self._conn, theirs = context.Pipe()
         previous_path = str(previous.path) if previous is not None else None
-        self._process = context.Process(
-            target=_load,
-            args=(
-                send,
-                dataset.table,
-                indexes,
-                directory.root,
-                directory.history,
-                self.path,
-                keep_going,
-                previous_path,
-            ),
-            name=f"argentina-datos: {dataset.table}",
-            daemon=True,
-        )
+        task = (dataset.table, indexes, directory.root, directory.history, self.path, keep_going, previous_path)
+        self._process = context.Process(target=_serve, args=(theirs, task), name=f"argentina-datos: {dataset.table}")
+        self._process.daemon = True
         self._process.start()
-        send.close()
+        theirs.close()
+
+    def _scratch(self) -> str:
+        fd, path = tempfile.mkstemp(prefix=".parte-", suffix=".db", dir=self._scratch_dir)
+        os.close(fd)
+        return path
 
     def part(self) -> Part:
         """The other process's part; raises what stopped it, as the builder's own loader would."""
+        return self._answer()
+
+    def derive(self, build: str, tables: list[str]) -> None:
+        """Asks for the derived ``tables`` (catalogue names), computed from the builder's file ``build`` into a
+        file of their own (``derived_path``): the builder goes on meanwhile, in WAL mode, so both can read it."""
+        self.derived_path = self._scratch()
+        self._conn.send(("derive", build, tables, self.derived_path))
+
+    def derived(self) -> list[tuple[str, float]]:
+        """Waits for the derived tables: (table, seconds it took) of each, in the order asked."""
+        return self._answer()
+
+    def _answer(self):
         try:
-            outcome, value = self._receive.recv()
+            outcome, value = self._conn.recv()
         except EOFError:
             self._process.join()
             raise RuntimeError(
-                f"el proceso que cargaba una parte terminó sin responder (código {self._process.exitcode})"
+                f"el proceso auxiliar de la construcción terminó sin responder ({self._process.exitcode})"
             )
-        self._process.join()
         if outcome == "error":
             raise value
         if outcome == "failure":
-            raise RuntimeError(f"el proceso que cargaba una parte falló:\n{value}")
+            raise RuntimeError(f"el proceso auxiliar de la construcción falló:\n{value}")
         return value
 
     def close(self) -> None:
-        """Stops the process if it still runs (the build failed before asking for its part), removes its file."""
+        """Ends the process (stops it if it still works: the build failed), removes its files."""
+        if self._process.is_alive():
+            try:
+                self._conn.send(("stop",))
+            except OSError:
+                pass
+            self._process.join(timeout=2)
         if self._process.is_alive():
             self._process.terminate()
         self._process.join()
-        self._receive.close()
-        for suffix in ("", "-journal"):
-            Path(self.path + suffix).unlink(missing_ok=True)
+        self._conn.close()
+        for path in filter(None, (self.path, self.derived_path)):
+            for suffix in ("", "-journal"):
+                Path(path + suffix).unlink(missing_ok=True)
 
 
-def _load(send, table, indexes, root, history, path, keep_going, previous_path) -> None:
-    """In the other process: the loader over its files, into the scratch file; the Part, or what stopped it."""
+def _serve(conn, task) -> None:
+    """In the other process: its part of the dataset, then derived tables until the builder says stop."""
     try:
-        dataset = BY_TABLE[table]
-        routes = [(dataset.sources[i], route) for i, route in indexes]
-        db = sqlite3.connect(path, isolation_level=None)
-        db.execute("PRAGMA journal_mode = OFF")
-        db.execute("PRAGMA synchronous = OFF")
-        previous = PreviousBuild(previous_path) if previous_path else None
-        directory = DirectorySource(root, history)  # its files only: the builder's has progress bars
-        loader = DatasetLoader(db, dataset, directory, lambda n: None, keep_going=keep_going, previous=previous)
-        db.execute("BEGIN")
-        rows = loader.load(routes)
-        db.execute("COMMIT")
-        db.close()
-        part = Part(path, rows, loader.fuentes, loader.findings, loader.skipped_files, loader.failed)
-        part.lookup_ids = loader.rows.lookup_ids
-        send.send(("ok", part))
+        _answer(conn, lambda: _load(*task))
+        while True:
+            request = conn.recv()
+            if request[0] != "derive":
+                return
+            _answer(conn, lambda: _derive(*request[1:]))
+    except EOFError:  # the builder is gone
+        return
+    finally:
+        conn.close()
+
+
+def _answer(conn, work) -> None:
+    try:
+        conn.send(("ok", work()))
     except Exception as e:  # noqa: BLE001 - everything goes back to the builder, which decides
         try:
-            send.send(("error", e))
+            conn.send(("error", e))
         except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
-            send.send(("failure", traceback.format_exc()))
-    finally:
-        send.close()
+            conn.send(("failure", traceback.format_exc()))
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode = OFF")  # a scratch file: a failed build discards it
+    db.execute("PRAGMA synchronous = OFF")
+    return db
+
+
+def _load(table, indexes, root, history, path, keep_going, previous_path) -> Part:
+    """The loader over the other process's files, into the scratch file ``path``."""
+    dataset = BY_TABLE[table]
+    routes = [(dataset.sources[i], route) for i, route in indexes]
+    db = _connect(path)
+    previous = PreviousBuild(previous_path) if previous_path else None
+    directory = DirectorySource(root, history)  # its files only: the builder's has progress bars
+    loader = DatasetLoader(db, dataset, directory, lambda n: None, keep_going=keep_going, previous=previous)
+    db.execute("BEGIN")
+    rows = loader.load(routes)
+    db.execute("COMMIT")
+    db.close()
+    part = Part(path, rows, loader.fuentes, loader.findings, loader.skipped_files, loader.failed)
+    part.lookup_ids = loader.rows.lookup_ids
+    return part
+
+
+def _derive(build: str, tables: list[str], path: str) -> list[tuple[str, float]]:
+    """The derived tables, filled in ``path`` from the tables of the builder's file ``build`` (attached: the
+    catalogue's SQL names them unqualified, and SQLite finds them there)."""
+    db = _connect(path)
+    db.execute("ATTACH DATABASE ? AS construida", (build,))
+    out = []
+    for table in tables:
+        start = time.perf_counter()
+        db.execute("BEGIN")
+        derivadas.fill(db, DERIVED[table])
+        db.execute("COMMIT")
+        out.append((table, time.perf_counter() - start))
+    db.close()
+    return out
