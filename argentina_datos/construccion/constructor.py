@@ -365,7 +365,12 @@ class Builder:
             return {}
         _, ds, routes, at, directory = max(candidates, key=lambda c: c[0])
         other = reparto.OtherProcess(
-            ds, routes[at:], directory, self.output.parent, keep_going=self.keep_going, previous=self.previous
+            ds,
+            routes[at:],
+            directory,
+            self.output.parent / f"{self.output.name}.tmp-parte-",
+            keep_going=self.keep_going,
+            previous=self.previous,
         )
         return {ds.table: (at, other)}
 
@@ -403,7 +408,7 @@ class Builder:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             db.execute("DETACH DATABASE calculada")
-        # The other process has closed the file: it can leave WAL mode (VACUUM, the served file, need it out).
+        # The other process has closed the file: it can leave WAL mode (a served file in WAL mode needs its -wal).
         mode = db.execute("PRAGMA journal_mode = MEMORY").fetchone()[0]
         if mode != "memory":
             raise BuildError(f"la base en construcción no pudo dejar el modo WAL (sigue en {mode})")

@@ -91,20 +91,21 @@ def split_at(directory: DirectorySource, routes: list[tuple[Source, str]]) -> Op
 
 class OtherProcess:
     """A process loading the files ``routes`` (the later ones) of ``dataset``; ``part()`` waits for what it
-    loaded.  It then computes, on request, derived tables from the builder's file (``derive``)."""
+    loaded.  It then computes, on request, derived tables from the builder's file (``derive``).  Its files
+    are named ``scratch`` + a random tail (the builder's temporaries: a killed build's are removed by the next)."""
 
     def __init__(
         self,
         dataset: Dataset,
         routes: list[tuple[Source, str]],
         directory: DirectorySource,
-        scratch_dir: Path,
+        scratch: Path,
         *,
         keep_going: bool,
         previous: Optional[PreviousBuild],
     ):
         self.files = len(routes)
-        self._scratch_dir = scratch_dir
+        self._scratch_prefix = scratch
         self.path = self._scratch()
         self.derived_path: Optional[str] = None
         indexes = [(dataset.sources.index(src), route) for src, route in routes]
@@ -118,7 +119,7 @@ class OtherProcess:
         theirs.close()
 
     def _scratch(self) -> str:
-        fd, path = tempfile.mkstemp(prefix=".parte-", suffix=".db", dir=self._scratch_dir)
+        fd, path = tempfile.mkstemp(prefix=self._scratch_prefix.name, suffix=".db", dir=self._scratch_prefix.parent)
         os.close(fd)
         return path
 
