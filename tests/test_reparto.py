@@ -134,3 +134,31 @@ def test_a_small_dataset_or_one_core_is_not_shared(fuente, tmp_path):
     routes = [(BY_TABLE["fci_valores"].sources[0], r) for r in ["v1/finanzas/fci/mercadoDinero/ultimo"] * 3]
     assert reparto.split_at(DirectorySource(fuente), routes) is None  # far below MIN_BYTES
     assert reparto.split_at(DirectorySource(fuente), routes[:1]) is None
+
+
+def test_the_build_leaves_wal_mode(fuente, tmp_path, monkeypatch):
+    build(fuente, tmp_path / "dos.db", shared=True, monkeypatch=monkeypatch)
+    with sqlite3.connect(tmp_path / "dos.db") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert not list(tmp_path.glob("dos.db*-wal")) and not list(tmp_path.glob("dos.db*-shm"))
+
+
+def died(self):
+    """The other process stops without an answer (killed, out of memory)."""
+    self._process.terminate()
+    self._process.join()
+    raise reparto.HelperFailed("el proceso auxiliar de la construcción terminó sin responder (código -15)")
+
+
+@pytest.mark.parametrize("stage", ["part", "derived"])
+def test_when_the_other_process_dies_this_one_does_its_work(fuente, tmp_path, monkeypatch, stage):
+    build(fuente, tmp_path / "uno.db", shared=False, monkeypatch=monkeypatch)
+    monkeypatch.setattr(reparto.OtherProcess, stage, died)
+    report, split = build(fuente, tmp_path / "dos.db", shared=True, monkeypatch=monkeypatch)
+    assert split[0] and not report.skipped and not report.skipped_files
+    a, b = contents(tmp_path / "uno.db"), contents(tmp_path / "dos.db")
+    for table in a:
+        assert b[table] == a[table], table
+    with sqlite3.connect(tmp_path / "dos.db") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert not list(tmp_path.glob("*.tmp-*"))

@@ -67,15 +67,15 @@ def ipc_rows(db: sqlite3.Connection) -> list[tuple]:
     return [(f, f[:7], 100 * lv / base, valor, last / lv) for (f, valor), lv in zip(months, levels)]
 
 
-# The rows of one listing dated its own day, by fund, the lowest category first: the listing is found by the
-# key (each category's), the few hundred rows are sorted in memory.
+# The rows of one listing dated its own day, by fund, the lowest category first (then the first in the listing):
+# the listing is found by the key (each category's), the few hundred rows are sorted in memory.
 _FCI_SERIE_OWN_DAY = """
 INSERT INTO fci_serie (fecha, fondo_id, categoria_id, vcp, ccp, patrimonio, moneda)
 SELECT v.fecha, v.fondo_id, v.categoria_id, v.vcp, v.ccp, v.patrimonio, m.moneda
 FROM fci_valores v LEFT JOIN _fci_moneda m ON m.fondo_id = v.fondo_id
 WHERE v.categoria_id IN (SELECT id FROM fci_valores_categoria) AND v.listado_id = ? AND v.fecha = ?
   AND v.fondo_id IS NOT NULL
-ORDER BY v.fondo_id, v.categoria_id
+ORDER BY v.fondo_id, v.categoria_id, v.orden
 ON CONFLICT DO NOTHING
 """
 

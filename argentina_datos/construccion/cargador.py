@@ -83,13 +83,17 @@ class DatasetLoader:
         self.failed: list[tuple[str, str]] = []  # (route, why) of each file that could not be read
         self._route = ""
         self.claimed_lists = _claimed_lists(dataset)
+        self._created = False
 
     @property
     def findings(self) -> list[calidad.Finding]:
         return self.rows.findings
 
     def load(self, routes) -> int:
-        self.rows.create_tables()
+        """Loads these files (more of them with a second call: the tables are created once)."""
+        if not self._created:
+            self.rows.create_tables()
+            self._created = True
         total = 0
         for src, route in routes:
             self.db.execute("SAVEPOINT archivo")

@@ -295,7 +295,14 @@ class Builder:
                 try:
                     outcome.rows = loader.load(routes[:at])
                     if other is not None:
-                        outcome.rows += self._adopt(db, loader, other)
+                        try:
+                            outcome.rows += self._adopt(db, loader, other)
+                        except reparto.HelperFailed as e:
+                            self._warn_text(f"{ds.table}: {e}; este proceso carga los archivos restantes")
+                            if not db.in_transaction:
+                                db.execute("BEGIN")
+                            outcome.rows += loader.load(routes[at:])
+                            other = None
                     loader.finish()
                     db.execute("COMMIT")
                 except (BuildError, SourceError) as e:
@@ -340,7 +347,7 @@ class Builder:
                 fingerprint if report.complete else "",
                 report,
                 # the derived tables the other process computes, copied in once the audit is done
-                (lambda: self._adopt_derived(db, shared, report)) if elsewhere else None,
+                (lambda: self._adopt_derived(db, shared, elsewhere, report)) if elsewhere else None,
             )
             self._check(db, loaded)
         finally:
@@ -349,8 +356,9 @@ class Builder:
             db.close()
 
     def _share(self, plan: Plan) -> dict[str, tuple[int, reparto.OtherProcess]]:
-        """The biggest dataset big enough to share: its later files, from ``at`` on, loaded by another process
-        from now on, while this one loads the datasets before it and its first files (construccion/reparto.py)."""
+        """The dataset with the most files to share among those big enough: its later files, from ``at`` on, loaded
+        by another process from now on, while this one loads the datasets before it and its first files
+        (construccion/reparto.py)."""
         if reparto.cores() < 2:
             return {}
         candidates = []
@@ -364,14 +372,18 @@ class Builder:
         if not candidates:
             return {}
         _, ds, routes, at, directory = max(candidates, key=lambda c: c[0])
-        other = reparto.OtherProcess(
-            ds,
-            routes[at:],
-            directory,
-            self.output.parent / f"{self.output.name}.tmp-parte-",
-            keep_going=self.keep_going,
-            previous=self.previous,
-        )
+        try:
+            other = reparto.OtherProcess(
+                ds,
+                routes[at:],
+                directory,
+                self.output.parent / f"{self.output.name}.tmp-parte-",
+                keep_going=self.keep_going,
+                previous=self.previous,
+            )
+        except (OSError, RuntimeError, AssertionError) as e:  # AssertionError: a daemon process has no children
+            self._warn_text(f"{ds.table}: no se pudo iniciar un segundo proceso ({e}); lo carga este solo")
+            return {}
         return {ds.table: (at, other)}
 
     @staticmethod
@@ -390,11 +402,26 @@ class Builder:
         return tables
 
     def _adopt_derived(
-        self, db: sqlite3.Connection, shared: dict[str, tuple[int, reparto.OtherProcess]], report: Report
-    ) -> None:
-        """The derived tables the other process computed, copied in; the file leaves WAL mode."""
+        self,
+        db: sqlite3.Connection,
+        shared: dict[str, tuple[int, reparto.OtherProcess]],
+        tables: list[str],
+        report: Report,
+    ) -> bool:
+        """The derived ``tables`` the other process computed, copied in (and True: they come in packed); the
+        file leaves WAL mode.  If that process failed, this one computes them (and False)."""
         ((_, other),) = shared.values()
-        computed = other.derived()
+        try:
+            computed = other.derived()
+        except reparto.HelperFailed as e:
+            self._warn_text(f"{e}; este proceso calcula las tablas derivadas")
+            self._leave_wal(db)
+            derivadas.build_all(
+                db,
+                [d for d in DERIVED_TABLES if d.table in tables],
+                lambda table, rows, seconds: self._derived(report, table, rows, seconds),
+            )
+            return False
         assert other.derived_path is not None
         db.execute("ATTACH DATABASE ? AS calculada", (other.derived_path,))
         try:
@@ -408,7 +435,12 @@ class Builder:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             db.execute("DETACH DATABASE calculada")
-        # The other process has closed the file: it can leave WAL mode (a served file in WAL mode needs its -wal).
+        self._leave_wal(db)
+        return True
+
+    @staticmethod
+    def _leave_wal(db: sqlite3.Connection) -> None:
+        """Once the other process has closed the file (a served file in WAL mode would need its -wal)."""
         mode = db.execute("PRAGMA journal_mode = MEMORY").fetchone()[0]
         if mode != "memory":
             raise BuildError(f"la base en construcción no pudo dejar el modo WAL (sigue en {mode})")
@@ -533,7 +565,7 @@ class Builder:
         failed: list[tuple[str, str]],
         fingerprint: str,
         report: Report,
-        derived_elsewhere: Optional[Callable[[], None]] = None,
+        derived_elsewhere: Optional[Callable[[], bool]] = None,
     ):
         db.execute("BEGIN")
         lite = sqlite_utils.Database(db)
@@ -572,8 +604,7 @@ class Builder:
             own_table.create(lite)
             own_table.write(lite, rows)
         db.execute("COMMIT")
-        if derived_elsewhere:
-            derived_elsewhere()
+        packed = derived_elsewhere() if derived_elsewhere else False
         lite = sqlite_utils.Database(db)
         for layout in layouts:
             for table, columns in layout.fts_targets():
@@ -587,8 +618,17 @@ class Builder:
         db.execute("PRAGMA analysis_limit = 0")
         for outcome in report.derived:
             db.execute(f"ANALYZE {quote(outcome.table)}")
-        # No VACUUM: it repacked the pages inserts leave ~85% full, but fci_serie now comes in packed from the
-        # other process (derivadas.adopt); on the rest it took 0.73 s, 6% of the build, for 5% of the file.
+        # Pages filled by inserts into a WITHOUT ROWID table are ~85% full: VACUUM rewrites them full, about a
+        # tenth off the file.  Not when fci_serie came in packed from the other process (derivadas.adopt) and
+        # nothing was deleted: then it took 0.73 s, 6% of the build, for 5% of the file.
+        free, pages = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("freelist_count", "page_count"))
+        if packed and free * 100 <= pages:
+            return
+        # Without a journal: in MEMORY mode VACUUM kept a copy of every page in RAM (peak RSS
+        # 183 MB -> 737 MB for twice the FCI dates); a failed build discards this file anyway.
+        db.execute("PRAGMA journal_mode = OFF")
+        db.execute("PRAGMA temp_store = FILE")
+        db.execute("VACUUM")
 
     def _check(self, db: sqlite3.Connection, layouts: list[Layout]) -> None:
         # quick_check: every page and record well formed (0.3 s); integrity_check would also match each

@@ -35,10 +35,15 @@ from argentina_datos.construccion.versiones import VersionedSource
 # A dataset is shared when its files add up to this much: below it, starting a process costs more
 # than it saves (about 0.4 s to start and import, against ~0.25 s of loading per 10 MB of listings).
 MIN_BYTES = 48 * 2**20
-# The other process's share of the dataset's bytes: the builder loads the datasets before it while the
-# other process starts, so the halves end together when the other one takes a little more.
+# The other process's share of the dataset's bytes: it starts (~0.6 s) while the builder loads the datasets
+# before this one (~1.5 s on the mirror); with half each, both halves end within a hundredth of a second.
 SHARE = 0.5
 DERIVED = {d.table: d for d in DERIVED_TABLES}
+
+
+class HelperFailed(RuntimeError):
+    """The other process stopped without an answer, or with one that does not travel back: the builder does
+    its work itself."""
 
 
 @dataclass
@@ -55,7 +60,7 @@ class Part:
 
 
 def cores() -> int:
-    """The cores this process may run on (a container's share, not the machine's)."""
+    """The cores this process may run on (its CPU affinity; a cgroup's CPU quota is not seen)."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -66,7 +71,11 @@ def directory_of(source: Upstream, dataset: Dataset) -> Optional[DirectorySource
     """The directory another process can read this dataset's files from, or None (HTTP, versions)."""
     if isinstance(source, VersionedSource) and not dataset.versions_of:
         source = source.source
-    return source if isinstance(source, DirectorySource) else None
+    # The other process rebuilds both from names: a dataset or a source of the builder's own would not be the same.
+    if type(source) is not DirectorySource or BY_TABLE.get(dataset.table) is not dataset:
+        return None
+    assert isinstance(source, DirectorySource)  # for mypy, which does not narrow on type() is
+    return source
 
 
 def split_at(directory: DirectorySource, routes: list[tuple[Source, str]]) -> Optional[int]:
@@ -108,6 +117,7 @@ class OtherProcess:
         self._scratch_prefix = scratch
         self.path = self._scratch()
         self.derived_path: Optional[str] = None
+        self._waiting = True  # the process works and does not read the pipe until it sends its answer
         indexes = [(dataset.sources.index(src), route) for src, route in routes]
         context = multiprocessing.get_context("spawn")  # not fork: the builder may have threads (progress bars)
         self._conn, theirs = context.Pipe()
@@ -125,35 +135,45 @@ class OtherProcess:
 
     def part(self) -> Part:
         """The other process's part; raises what stopped it, as the builder's own loader would."""
-        return self._answer()
+        try:
+            return self._answer()
+        finally:
+            self._waiting = False
 
     def derive(self, build: str, tables: list[str]) -> None:
         """Asks for the derived ``tables`` (catalogue names), computed from the builder's file ``build`` into a
         file of their own (``derived_path``): the builder goes on meanwhile, in WAL mode, so both can read it."""
         self.derived_path = self._scratch()
-        self._conn.send(("derive", build, tables, self.derived_path))
+        try:
+            self._conn.send(("derive", build, tables, self.derived_path))
+        except OSError as e:
+            raise HelperFailed(f"el proceso auxiliar de la construcción no recibe pedidos ({e})") from None
+        self._waiting = True
 
     def derived(self) -> list[tuple[str, float]]:
         """Waits for the derived tables: (table, seconds it took) of each, in the order asked."""
-        return self._answer()
+        try:
+            return self._answer()
+        finally:
+            self._waiting = False
 
     def _answer(self):
         try:
             outcome, value = self._conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             self._process.join()
-            raise RuntimeError(
-                f"el proceso auxiliar de la construcción terminó sin responder ({self._process.exitcode})"
-            )
+            raise HelperFailed(
+                f"el proceso auxiliar de la construcción terminó sin responder (código {self._process.exitcode})"
+            ) from None
         if outcome == "error":
             raise value
         if outcome == "failure":
-            raise RuntimeError(f"el proceso auxiliar de la construcción falló:\n{value}")
+            raise HelperFailed(f"el proceso auxiliar de la construcción falló:\n{value}")
         return value
 
     def close(self) -> None:
         """Ends the process (stops it if it still works: the build failed), removes its files."""
-        if self._process.is_alive():
+        if self._process.is_alive() and not self._waiting:
             try:
                 self._conn.send(("stop",))
             except OSError:
@@ -177,7 +197,7 @@ def _serve(conn, task) -> None:
             if request[0] != "derive":
                 return
             _answer(conn, lambda: _derive(*request[1:]))
-    except EOFError:  # the builder is gone
+    except (EOFError, OSError, KeyboardInterrupt):  # the builder is gone, or stops (Ctrl-C reaches both)
         return
     finally:
         conn.close()
@@ -212,9 +232,9 @@ def _load(table, indexes, root, history, path, keep_going, previous_path) -> Par
     rows = loader.load(routes)
     db.execute("COMMIT")
     db.close()
-    part = Part(path, rows, loader.fuentes, loader.findings, loader.skipped_files, loader.failed)
-    part.lookup_ids = loader.rows.lookup_ids
-    return part
+    return Part(
+        path, rows, loader.fuentes, loader.findings, loader.skipped_files, loader.failed, loader.rows.lookup_ids
+    )
 
 
 def _derive(build: str, tables: list[str], path: str) -> list[tuple[str, float]]:
