@@ -7,6 +7,9 @@ export ARGENTINA_DATOS_SOURCE="${ARGENTINA_DATOS_SOURCE:-../shared/upstream}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
+# An editable install leaves our modules uncompiled, and $PYTHONDONTWRITEBYTECODE (set on some machines)
+# keeps Python from caching them: every build-db and its second process compiled them again (~0.17 s each).
+.venv/bin/python -m compileall -q argentina_datos
 # The Debian packages some tests drive (chromium for tests/test_navegador.py, nginx-light for
 # tests/test_exportar.py), installed when missing and we can (root with apt-get, as in CI).
 bash scripts/paquetes.sh

@@ -21,7 +21,9 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Optional, cast
+
+import apsw
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.propias import SourceFile
@@ -37,7 +39,7 @@ from argentina_datos.construccion.versiones import VersionedSource
 MIN_BYTES = 48 * 2**20
 # The other process's share of the dataset's bytes: it starts (~0.6 s) while the builder loads the datasets
 # before this one (~1.5 s on the mirror); with half each, both halves end within a hundredth of a second.
-SHARE = 0.5
+SHARE = 0.53
 DERIVED = {d.table: d for d in DERIVED_TABLES}
 
 
@@ -207,6 +209,8 @@ def _answer(conn, work) -> None:
     try:
         conn.send(("ok", work()))
     except Exception as e:  # noqa: BLE001 - everything goes back to the builder, which decides
+        if isinstance(e, apsw.Error):  # as the builder's own SQLite errors (a full disk is named by its text)
+            e = sqlite3.OperationalError(str(e))
         try:
             conn.send(("error", e))
         except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
@@ -214,10 +218,14 @@ def _answer(conn, work) -> None:
 
 
 def _connect(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, isolation_level=None)
+    """A scratch file, written through apsw: it binds parameters in less time than sqlite3 (the 1.6 M listing
+    rows: 1.77 s against 3.05 s); its own SQLite writes the same file format, which the builder attaches."""
+    db = apsw.Connection(path)
     db.execute("PRAGMA journal_mode = OFF")  # a scratch file: a failed build discards it
     db.execute("PRAGMA synchronous = OFF")
-    return db
+    # What the loader and the derived tables' fills use of a connection (execute, executemany, fetchall on
+    # the cursor) apsw's has too.
+    return cast(sqlite3.Connection, db)
 
 
 def _load(table, indexes, root, history, path, keep_going, previous_path) -> Part:
