@@ -111,6 +111,12 @@ class RowWriter:
                     child_rows[child.table],
                 )
 
+    def take(self, schema: str) -> None:
+        """The rows this writer wrote to the attached database ``schema`` (same ids), into its empty table: with
+        no column list, SQLite copies the records as they are (0.13 s for 800,000 rows) and packs the pages."""
+        table = quote(self.layout.table)
+        self.db.execute(f"INSERT INTO main.{table} SELECT * FROM {quote(schema)}.{table}")
+
     def adopt(self, schema: str, their_ids: dict[str, dict]) -> None:
         """The rows another RowWriter of this dataset wrote in the attached database ``schema`` from the
         files after this one's, added after these: each value it looked up (``their_ids``: column -> value

@@ -130,6 +130,12 @@ class DatasetLoader:
     def finish(self) -> None:
         self.rows.finish()
 
+    def move_to(self, db: sqlite3.Connection) -> None:
+        """From now on this loader writes to ``db``, where it creates its tables (its first files went to a
+        scratch file: RowWriter.take copies them)."""
+        self.db = self.rows.db = db
+        self.rows.create_tables()
+
     def adopt(self, schema: str, part) -> int:
         """What another process loaded of this dataset's later files (construccion/reparto.Part), its rows
         in the attached database ``schema``, after this loader's; returns its row count."""

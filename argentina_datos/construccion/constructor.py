@@ -280,8 +280,11 @@ class Builder:
                     self._say(outcome)
                     continue
                 start = time.perf_counter()
+                at, other = shared.get(ds.table, (len(routes), None))
+                # a shared dataset's first files go to a scratch file, as the other process's part
+                first = other.first_part() if other is not None else None
                 loader = DatasetLoader(
-                    db,
+                    first or db,
                     ds,
                     plan.source,
                     self._progress_for(ds, len(routes)),
@@ -290,26 +293,25 @@ class Builder:
                     previous=self.previous,
                     stale=plan.stale.get(ds.table),
                 )
-                at, other = shared.get(ds.table, (len(routes), None))
                 db.execute("BEGIN")
                 try:
+                    if first is not None:
+                        first.execute("BEGIN")
                     outcome.rows = loader.load(routes[:at])
                     if other is not None:
-                        try:
-                            outcome.rows += self._adopt(db, loader, other)
-                        except reparto.HelperFailed as e:
-                            self._warn_text(f"{ds.table}: {e}; este proceso carga los archivos restantes")
-                            if not db.in_transaction:
-                                db.execute("BEGIN")
+                        adopted = self._adopt(db, loader, other)
+                        if adopted is None:
                             outcome.rows += loader.load(routes[at:])
                             other = None
+                        else:
+                            outcome.rows += adopted
                     loader.finish()
                     db.execute("COMMIT")
                 except (BuildError, SourceError) as e:
                     if db.in_transaction:
                         db.execute("ROLLBACK")
-                    if other is not None:
-                        loader.discard()  # its first files were committed before the other process's part came
+                    if other is not None and loader.db is db:
+                        loader.discard()  # its first files were committed here before the other process's part failed
                     if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
                     outcome.error = str(e)
@@ -445,21 +447,35 @@ class Builder:
         if mode != "memory":
             raise BuildError(f"la base en construcción no pudo dejar el modo WAL (sigue en {mode})")
 
-    def _adopt(self, db: sqlite3.Connection, loader: DatasetLoader, other: reparto.OtherProcess) -> int:
-        """The other process's part of the dataset, after this one's: its rows (attached to copy them:
-        outside a transaction), files and findings.  Returns its row count."""
-        db.execute("COMMIT")
-        part = other.part()
-        db.execute("ATTACH DATABASE ? AS parte", (part.path,))
+    def _adopt(self, db: sqlite3.Connection, loader: DatasetLoader, other: reparto.OtherProcess) -> Optional[int]:
+        """The dataset's two parts in this file: the rows of its first files from their scratch file, then the other
+        process's part, its files and findings (both attached to copy them: outside a transaction).  Returns the
+        other part's row count, or None when that process failed: the loader then writes here, for its files."""
+        loader.db.execute("COMMIT")
+        first = other.first_done()
+        db.execute("COMMIT")  # the dataset's transaction, empty so far
+        try:
+            part: Optional[reparto.Part] = other.part()
+        except reparto.HelperFailed as e:
+            self._warn_text(f"{loader.dataset.table}: {e}; este proceso carga los archivos restantes")
+            part = None
+        db.execute("ATTACH DATABASE ? AS primera", (first,))
+        if part is not None:
+            db.execute("ATTACH DATABASE ? AS parte", (part.path,))
         try:
             db.execute("BEGIN")
-            rows = loader.adopt("parte", part)
-            loader.progress(other.files)
+            loader.move_to(db)
+            loader.rows.take("primera")
+            rows = loader.adopt("parte", part) if part is not None else None
+            if part is not None:
+                loader.progress(other.files)
             db.execute("COMMIT")
         finally:
             if db.in_transaction:
                 db.execute("ROLLBACK")
-            db.execute("DETACH DATABASE parte")
+            db.execute("DETACH DATABASE primera")
+            if part is not None:
+                db.execute("DETACH DATABASE parte")
         db.execute("BEGIN")
         return rows
 

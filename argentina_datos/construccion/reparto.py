@@ -1,11 +1,13 @@
 """The biggest dataset's files shared with a second process, on a machine with a second core.
 
 The FCI listings are nine tenths of a build's rows.  While the builder loads the other datasets and the
-first part of the listings, another process loads the rest of them into a scratch SQLite file with the
-same loader (construccion/cargador.py).  The builder then copies those rows into its own table
-(almacen/filas.RowWriter.adopt), giving each looked-up value the id it would have had had one process
-read every file in order; what the other process noted (fuentes, findings, files kept from the previous
-build) follows the builder's own, in the same order.  The database is the same as a build in one process.
+first part of the listings, another process loads the rest of them with the same loader
+(construccion/cargador.py).  Both parts go to scratch SQLite files written through apsw, whose binding of
+parameters is cheaper than sqlite3's.  The builder copies its own part into its empty table as it is
+(almacen/filas.RowWriter.take), then the other one (RowWriter.adopt), giving each looked-up value the id it
+would have had had one process read every file in order; what the other process noted (fuentes, findings,
+files kept from the previous build) follows the builder's own, in the same order.  The tables are the same,
+row for row, as a build's in one process.  The same process then computes the derived tables (``derive``).
 
 Only a directory source is shared (a process reads its files on its own); an HTTP source is read by the
 builder alone, as are the datasets that come from the previous build when the source cannot list them.
@@ -119,6 +121,8 @@ class OtherProcess:
         self._scratch_prefix = scratch
         self.path = self._scratch()
         self.derived_path: Optional[str] = None
+        self.first_path: Optional[str] = None
+        self._first: Optional[sqlite3.Connection] = None
         self._waiting = True  # the process works and does not read the pipe until it sends its answer
         indexes = [(dataset.sources.index(src), route) for src, route in routes]
         context = multiprocessing.get_context("spawn")  # not fork: the builder may have threads (progress bars)
@@ -134,6 +138,20 @@ class OtherProcess:
         fd, path = tempfile.mkstemp(prefix=self._scratch_prefix.name, suffix=".db", dir=self._scratch_prefix.parent)
         os.close(fd)
         return path
+
+    def first_part(self) -> sqlite3.Connection:
+        """A scratch file for the builder's own first files: written, as the other part, through apsw (the
+        builder then copies them into its empty table as they are, which SQLite does fastest)."""
+        self.first_path = self._scratch()
+        self._first = _connect(self.first_path)
+        return self._first
+
+    def first_done(self) -> str:
+        """The builder's first files are written: their file, closed."""
+        assert self._first is not None and self.first_path is not None
+        self._first.close()
+        self._first = None
+        return self.first_path
 
     def part(self) -> Part:
         """The other process's part; raises what stopped it, as the builder's own loader would."""
@@ -185,7 +203,9 @@ class OtherProcess:
             self._process.terminate()
         self._process.join()
         self._conn.close()
-        for path in filter(None, (self.path, self.derived_path)):
+        if self._first is not None:
+            self._first.close()
+        for path in filter(None, (self.path, self.derived_path, self.first_path)):
             for suffix in ("", "-journal"):
                 Path(path + suffix).unlink(missing_ok=True)
 
