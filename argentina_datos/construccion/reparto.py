@@ -241,6 +241,9 @@ def _connect(path: str) -> sqlite3.Connection:
     """A scratch file, written through apsw: it binds parameters in less time than sqlite3 (the 1.6 M listing
     rows: 1.77 s against 3.05 s); its own SQLite writes the same file format, which the builder attaches."""
     db = apsw.Connection(path)
+    # apsw waits for no lock by default (sqlite3 waits 5 s): reading the builder's file in WAL mode can meet
+    # one for a moment (a checkpoint, the switch to WAL), which was "database is locked" once in the tests.
+    db.execute("PRAGMA busy_timeout = 10000")
     db.execute("PRAGMA journal_mode = OFF")  # a scratch file: a failed build discards it
     db.execute("PRAGMA synchronous = OFF")
     # What the loader and the derived tables' fills use of a connection (execute, executemany, fetchall on
