@@ -130,26 +130,6 @@ class DatasetLoader:
     def finish(self) -> None:
         self.rows.finish()
 
-    def move_to(self, db: sqlite3.Connection) -> None:
-        """From now on this loader writes to ``db``, where it creates its tables (its first files went to a
-        scratch file: RowWriter.take copies them)."""
-        self.db = self.rows.db = db
-        self.rows.create_tables()
-
-    def adopt(self, schema: str, part) -> int:
-        """What another process loaded of this dataset's later files (construccion/reparto.Part), its rows
-        in the attached database ``schema``, after this loader's; returns its row count."""
-        self.rows.adopt(schema, part.lookup_ids)
-        self.fuentes += part.fuentes
-        self.rows.findings += part.findings
-        self.skipped_files += part.skipped_files
-        self.failed += part.failed
-        return part.rows
-
-    def discard(self) -> None:
-        """Drops what this loader wrote: its first files' rows were committed before the other part failed."""
-        self.rows.drop_tables()
-
     # ---- one file --------------------------------------------------------------
     def _load_file(self, src, route: str, previous_body: Optional[bytes] = None) -> int:
         """Loads one file of the source or, given ``previous_body``, the previous build's copy of it."""

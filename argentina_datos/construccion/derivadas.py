@@ -66,14 +66,6 @@ def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
         db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", rows)
 
 
-def adopt(db: sqlite3.Connection, derived: DerivedTable, schema: str) -> int:
-    """The table as another process filled it in the attached database ``schema``; returns its row count.
-    Into an empty table of the same shape SQLite copies the pages' records as they are (fast, and full)."""
-    db.execute(create_sql(derived))
-    db.execute(f"INSERT INTO main.{quote(derived.table)} SELECT * FROM {quote(schema)}.{quote(derived.table)}")
-    return complete(db, derived)
-
-
 def complete(db: sqlite3.Connection, derived: DerivedTable) -> int:
     """The filled table's view and indexes; returns its row count."""
     view = view_sql(derived)
