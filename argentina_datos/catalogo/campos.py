@@ -146,7 +146,6 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
         origin_url=base.origin_url,
         partitions=[FECHA_ARCHIVO],
         envelope_list=base.envelope_list,
-        required=False,
         sort=("fecha",),
         versions_of=base.table,
         derived=base.derived,

@@ -267,7 +267,6 @@ class Dataset:
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     series: Optional[Series] = None  # a time series, for the data-quality audit
     bounds: Mapping[str, Bound] = dc_field(default_factory=dict)  # column -> its plausible values, audited
-    required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
 
     # ---- derived shape --------------------------------------------------
