@@ -69,6 +69,19 @@ def fecha(name="fecha", description="fecha", **kw):
     return Field(name, TEXT, f"{description} ({FECHA_ISO})", unit=FECHA_ISO, **kw)
 
 
+def twelve_month_window() -> list:
+    """The envelope of upstream's counts over the last 12 months (``conteo-12m`` of each chamber)."""
+    def month() -> list:
+        return [integer("anio", "año"), integer("mes", "mes (1-12)")]
+
+    return [
+        integer("ventanaMeses", "meses contados (12)", unit="meses"),
+        Obj("desde", month(), "primer mes contado"),
+        Obj("hasta", month(), "último mes contado"),
+        text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
+    ]
+
+
 def entidad(description="entidad financiera", **kw):
     return text("entidad", description, facet=True, **kw)
 
