@@ -75,7 +75,9 @@ def kept_text(kept: Optional[int]) -> str:
 
 def unreadable(table: str, route: str, problem: str, kept: Optional[int]) -> Finding:
     """A file the source did not give today; ``kept``: how many records of it the previous build gave back."""
-    return Finding(table, UNREADABLE, route, None, None, None, f"no se pudo leer ({problem}): {kept_text(kept)}")
+    return Finding(
+        tabla=table, control=UNREADABLE, ruta=route, detalle=f"no se pudo leer ({problem}): {kept_text(kept)}"
+    )
 
 
 def as_json(value) -> str:

@@ -204,13 +204,13 @@ class RowWriter:
     def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
         self.findings.append(
             calidad.Finding(
-                self.layout.table,
-                control,
-                self._route,
-                None if at is None else at + 1,
-                field,
-                calidad.as_json(value),
-                detail,
+                tabla=self.layout.table,
+                control=control,
+                ruta=self._route,
+                registro=None if at is None else at + 1,
+                campo=field,
+                valor=calidad.as_json(value),
+                detalle=detail,
             )
         )
 

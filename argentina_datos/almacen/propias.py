@@ -324,7 +324,7 @@ AUSENTES = OwnTable(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Finding:
     """Something the build found odd in the source's data, and kept as it came."""
 
@@ -338,11 +338,14 @@ class Finding:
     )
     ruta: Optional[str] = column(
         "Ruta /v1 del archivo donde está el registro (en «rutas en desacuerdo», el de esta tabla; el otro lo nombra "
-        "detalle); null cuando el hallazgo abarca varios archivos."
+        "detalle); null cuando el hallazgo abarca varios archivos.",
+        None,
     )
-    registro: Optional[int] = column("Posición del registro en ese archivo (1 = primero); null cuando abarca varios.")
-    campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).")
-    valor: Optional[str] = column("El valor tal como llegó, como texto JSON (cortado a 200 caracteres).")
+    registro: Optional[int] = column(
+        "Posición del registro en ese archivo (1 = primero); null cuando abarca varios.", None
+    )
+    campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).", None)
+    valor: Optional[str] = column("El valor tal como llegó, como texto JSON (cortado a 200 caracteres).", None)
     detalle: str = column("El hallazgo explicado en una frase.")
     fecha: Optional[str] = column(
         "Día (AAAA-MM-DD) del hallazgo de la auditoría: el primer día que falta, el último valor de una serie "

@@ -71,6 +71,7 @@ def fecha(name="fecha", description="fecha", **kw):
 
 def twelve_month_window() -> list:
     """The envelope of upstream's counts over the last 12 months (``conteo-12m`` of each chamber)."""
+
     def month() -> list:
         return [integer("anio", "año"), integer("mes", "mes (1-12)")]
 

@@ -536,13 +536,13 @@ def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Findi
     ).fetchall()
     return [
         calidad.Finding(
-            layout.table,
-            calidad.REPEATED_KEY,
-            None,
-            None,
-            ", ".join(key),
-            calidad.as_json(list(r[:-1])),
-            f"{r[-1]} registros comparten la clave (" + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1])) + ")",
+            tabla=layout.table,
+            control=calidad.REPEATED_KEY,
+            campo=", ".join(key),
+            valor=calidad.as_json(list(r[:-1])),
+            detalle=f"{r[-1]} registros comparten la clave ("
+            + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1]))
+            + ")",
         )
         for r in rows
     ]

@@ -384,16 +384,15 @@ def revision_findings(db: sqlite3.Connection, tables: dict[str, str]) -> list[ca
     ):
         out.append(
             calidad.Finding(
-                tables.get(ruta, ruta),
-                calidad.REVISED,
-                ruta,
-                None,
-                campo,
-                calidad.as_json({"antes": _loads(antes), "despues": _loads(despues)}),
-                f"«{campo}» del {fecha} era {antes or '(no estaba)'} (publicado el {publicado}) y upstream lo cambió a "
+                tabla=tables.get(ruta, ruta),
+                control=calidad.REVISED,
+                ruta=ruta,
+                campo=campo,
+                valor=calidad.as_json({"antes": _loads(antes), "despues": _loads(despues)}),
+                detalle=f"«{campo}» del {fecha} era {antes or '(no estaba)'} (publicado el {publicado}) y upstream lo cambió a "
                 f"{despues or '(ya no está)'} el {revisado}",
-                fecha,
-                serie,
+                fecha=fecha,
+                serie=serie,
             )
         )
     return out
