@@ -8,8 +8,7 @@ the /v1 routes, the metadata and the OpenAPI document all derive from them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import field as dc_field
+from dataclasses import dataclass, field as dc_field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:

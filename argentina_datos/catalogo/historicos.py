@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from argentina_datos.catalogo.campos import history
 from argentina_datos.catalogo.comisiones import DATASETS as COMISIONES
-from argentina_datos.catalogo.creditos import DATASETS as CREDITOS
-from argentina_datos.catalogo.creditos import hipotecarios_fields
+from argentina_datos.catalogo.creditos import DATASETS as CREDITOS, hipotecarios_fields
 from argentina_datos.catalogo.esquema import Dataset
-from argentina_datos.catalogo.tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, plazo_fijo_fields
-from argentina_datos.catalogo.tasas import DATASETS as TASAS
+from argentina_datos.catalogo.tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, DATASETS as TASAS, plazo_fijo_fields
 
 
 def _base(datasets: list[Dataset], table: str) -> Dataset:

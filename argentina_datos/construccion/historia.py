@@ -31,8 +31,7 @@ from typing import Callable, Iterator, Optional
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import calidad
-from argentina_datos.almacen import historia as stored
+from argentina_datos.almacen import calidad, historia as stored
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
