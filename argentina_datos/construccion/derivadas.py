@@ -53,7 +53,7 @@ def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
 
 
 def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
-    """The table and its rows, computed from the tables it reads (another process may do this part)."""
+    """The table and its rows, computed from the tables it reads."""
     db.execute(create_sql(derived))
     how = FILLS[derived.table]
     if not callable(how):
