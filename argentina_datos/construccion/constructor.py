@@ -56,7 +56,7 @@ class Plan:
     documents: list[str] = field(default_factory=list)
     changes: list[propias.VersionChange] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
-    stale: dict[str, str] = field(default_factory=dict)  # dataset -> why it is read from the previous build
+    unlisted: dict[str, str] = field(default_factory=dict)  # dataset -> why the source could not list its files
 
 
 @dataclass
@@ -149,7 +149,7 @@ class Builder:
                     raise BuildError(str(e)) from None
                 routes = self._previous_routes(ds)
                 if routes:
-                    plan.stale[ds.table] = str(e)
+                    plan.unlisted[ds.table] = str(e)
                 else:
                     plan.errors[ds.table] = str(e)
             plan.files.append((ds, routes))
@@ -210,13 +210,13 @@ class Builder:
     def run(self, force: bool = False) -> Report:
         self.output.parent.mkdir(parents=True, exist_ok=True)
         with BuildLock(self.output):
-            self._remove_stale_temporaries()
+            self._remove_leftover_temporaries()
             return self._run(force)
 
-    def _remove_stale_temporaries(self) -> None:
+    def _remove_leftover_temporaries(self) -> None:
         """Left by a build that was killed: under the lock no other build can be writing them."""
-        for stale in self.output.parent.glob(self.output.name + ".tmp-*"):
-            stale.unlink(missing_ok=True)
+        for leftover in self.output.parent.glob(self.output.name + ".tmp-*"):
+            leftover.unlink(missing_ok=True)
 
     def _run(self, force: bool) -> Report:
         self._check_bundle()
@@ -285,7 +285,7 @@ class Builder:
                     keep_going=self.keep_going,
                     dates=dates,
                     previous=self.previous,
-                    stale=plan.stale.get(ds.table),
+                    unlisted=plan.unlisted.get(ds.table),
                 )
                 try:
                     with db:  # one transaction a dataset: a dataset that fails leaves nothing behind
