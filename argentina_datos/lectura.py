@@ -5,8 +5,8 @@
     serie = ad.leer("fci_serie")                     # la vista fci_serie_vista: con el nombre del fondo
 
 What it does that ``pd.read_sql("select * from ...")`` does not: the columns the catalogue declares as dates
-(text ``AAAA-MM-DD``) become ``datetime64``; the internal columns that keep /v1 byte-exact (``_enteros``,
-``_extra``, ``_omitidas``) are left out; a table with a view that names its ids (``<tabla>_vista``) is read
+(text ``AAAA-MM-DD``) become ``datetime64``; the internal columns that keep /v1 byte-exact (``_extra``,
+``_omitidas``) are left out; a table with a view that names its ids (``<tabla>_vista``) is read
 through it; booleans (``arrastrado``, ``requiereCliente``) are ``bool`` where they have no nulls.
 
 pandas is an optional dependency (the ``test`` extra): it is imported only when this is called.
@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
-from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, INTS, OMITTED, flat_columns
+from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, OMITTED, flat_columns
 
 if TYPE_CHECKING:
     import pandas
 
-INTERNAL = (INTS, EXTRA, OMITTED)
+INTERNAL = (EXTRA, OMITTED)
 
 
 def dates_and_booleans() -> tuple[set[str], set[str]]:

@@ -84,7 +84,7 @@ def dias_habiles(desde: str, n: int, sin: tuple = ()) -> list[str]:
 
 
 def serie(fechas: list[str], valores=None) -> list[dict]:
-    valores = valores or [100 + i * 0.1 for i in range(len(fechas))]
+    valores = valores or [100.05 + i * 0.1 for i in range(len(fechas))]  # no whole number written as 100.0
     return [{"fecha": f, "valor": v} for f, v in zip(fechas, valores)]
 
 

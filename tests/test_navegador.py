@@ -383,10 +383,10 @@ def test_descripciones_de_columnas_plegadas(visita, servidor):
 
 
 def test_columnas_internas_ocultas(visita, servidor):
-    """_enteros, _extra and _omitidas keep /v1 byte-exact: out of sight in the table view, unless asked for."""
+    """_extra and _omitidas keep /v1 byte-exact: out of sight in the table view, unless asked for."""
     page = visita.go(f"/{servidor['name']}/uva")
     assert page.locator('th[data-column="valor"]').is_visible()
-    for column in ("_enteros", "_extra"):
+    for column in ("_extra",):
         assert page.locator(f'th[data-column="{column}"]').count() == 1  # still in the page (and in CSV/JSON)
         assert not page.locator(f'th[data-column="{column}"]').is_visible(), column
     asked = visita.go(f"/{servidor['name']}/uva?_col=fecha&_col=valor&_col=_extra")

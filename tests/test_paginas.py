@@ -41,7 +41,7 @@ async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
     src = "/-/static-plugins/argentina-datos/paginas.js"
     assert f'<script src="{src}"></script>' in page.text
     assert "argentinaDatos.foldColumnDescriptions();" in page.text
-    assert 'argentinaDatos.hideInternalColumns(["_enteros", "_extra", "_omitidas"]);' in page.text
+    assert 'argentinaDatos.hideInternalColumns(["_extra", "_omitidas"]);' in page.text
     script = await ds.client.get(src)
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows", "hideInternalColumns"):

@@ -132,7 +132,7 @@ class RowWriter:
         # Python's sqlite3 binds every parameter of every row (~0.3 µs each, a third of the insert of
         # fci_valores): the file's own values go into the statement as text, a column that is NULL in
         # every row is left to its default, and the rows with no value in the mostly-NULL columns
-        # (_omitidas, _enteros, _extra) are inserted without them.
+        # (_omitidas, _extra) are inserted without them.
         cols = layout.insert_columns
         names = cols[: len(prefix)]
         constants = [_literal(value) for value in prefix]

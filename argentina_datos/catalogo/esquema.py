@@ -30,9 +30,6 @@ OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: 
 # Column recording which declared keys a record did not carry, so that "absent"
 # and "null" both survive the trip through SQLite.
 OMITTED = "_omitidas"
-# Column recording which NUMBER columns of a row held an integer in the record: bit j set = the j-th
-# NUMBER column, in column order (NULL: none did).
-INTS = "_enteros"
 # Column keeping, as JSON, whatever a record carries that its declared shape does not foresee (a new
 # field, a value of another type, a missing required key), so that /v1 can give it back exactly.
 EXTRA = "_extra"

@@ -72,8 +72,6 @@ def _http_date(value: Optional[str]) -> Optional[str]:
 def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
     """The versions a previous build stored, each rebuilt as the JSON file it came from."""
     from argentina_datos.almacen.consultas import RecordQuery, envelope
-    from argentina_datos.almacen.tablas import quote
-    from argentina_datos.catalogo.esquema import INTS
 
     if not old_db.exists():
         return {}
@@ -89,9 +87,9 @@ def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
                 f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
             )
         ]
-        # A build from before NUMBER columns were REAL has no _enteros column: its integers are INTEGER.
-        columns = {r[1] for r in conn.execute(f"PRAGMA table_info({quote(history.table)})")}
-        query = RecordQuery(history, ints_column=INTS in columns)
+        # Whatever build wrote it: its whole numbers read back as integers (INTEGER columns of before NUMBER
+        # columns were REAL, or REAL ones with or without the _enteros column of before).
+        query = RecordQuery(history)
         route = history.sources[0].route.removesuffix("/{fecha}")
         out = {}
         for date in dates:

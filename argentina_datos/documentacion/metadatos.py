@@ -29,7 +29,6 @@ from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENT
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
-    INTS,
     JSON,
     OMITTED,
     ORDER,
@@ -103,17 +102,6 @@ def omitted_text() -> str:
     return (
         "Claves del registro original que no venían, separadas por comas (las anidadas con "
         "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1."
-    )
-
-
-def ints_text(codec) -> str:
-    names = [codec.columns[i][0] for i in codec.number_columns]
-    bits = ", ".join(f"{1 << j} = {name}" for j, name in enumerate(names))
-    return (
-        "Qué columnas numéricas venían como número entero en el JSON (suma de: "
-        + bits
-        + "); null = ninguna. Las medidas son REAL (una división nunca trunca); con esto /v1 devuelve "
-        "4 y no 4.0, como upstream."
     )
 
 
@@ -214,8 +202,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             columns[column] = text
     if layout.codec.track_omitted:
         columns[OMITTED] = omitted_text()
-    if layout.codec.track_ints:
-        columns[INTS] = ints_text(layout.codec)
     columns[EXTRA] = extra_text()
     for column, computed in dataset.derived.items():
         columns[column] = sentence(computed.description) + " Calculada al construir la base."
@@ -262,8 +248,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         ccols.update({c: t for c, _, t in cfields})
         if child.codec.track_omitted:
             ccols[OMITTED] = omitted_text()
-        if child.codec.track_ints:
-            ccols[INTS] = ints_text(child.codec)
         ccols[EXTRA] = extra_text()
         cmeta["columns"] = ccols
         facet_and_units(cmeta, cfields, lambda c: c)

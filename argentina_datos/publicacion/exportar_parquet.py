@@ -3,7 +3,7 @@
 The types are the ones ``argentina_datos.leer`` gives (lectura.py): the columns the catalogue declares as
 dates (text ``AAAA-MM-DD``) are Parquet dates, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
 counts and ids ``INTEGER`` -> int64, text -> string.  The internal columns that keep /v1 byte-exact
-(``_enteros``, ``_extra``, ``_omitidas``) are left out, and so are the build's own tables (``_construccion``,
+(``_extra``, ``_omitidas``) are left out, and so are the build's own tables (``_construccion``,
 ...) and the full-text search indexes.  Each column carries its description from the catalogue (the one
 Datasette shows) in the Parquet field metadata (key ``description``), and each file the table's title,
 description and origin in its schema metadata.

@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
-from argentina_datos.catalogo.esquema import EXTRA, INTS, OMITTED
+from argentina_datos.catalogo.esquema import EXTRA, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
 from argentina_datos.web.paginas import castellano
 
@@ -125,7 +125,7 @@ def related_rows(database: str, table: str, datasette) -> list[dict]:
 
 SCRIPT = "paginas.js"  # static/paginas.js: what the table and row pages run
 # Columns that only keep /v1 byte-exact: out of a researcher's way in the table view.
-INTERNAL_COLUMNS = [INTS, EXTRA, OMITTED]
+INTERNAL_COLUMNS = [EXTRA, OMITTED]
 
 
 def _table_or_row(template: str) -> bool:
