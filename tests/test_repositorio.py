@@ -1,0 +1,226 @@
+"""A git repository as the source (construccion/repositorio.py): repositories the tests make with git,
+in upstream's layout (datos/v1/<route>/index.json, or v1/ at the root, or a bundle)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from ayudas import answer
+from paths import REPO, UPSTREAM
+
+from argentina_datos.construccion import cli
+from argentina_datos.construccion.fuentes import SourceError
+from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit, remote_of
+from argentina_datos.web.v1.api import V1
+
+DOLARES = "v1/cotizaciones/dolares"
+DIA = "v1/cotizaciones/dolares/2025/01/03"
+UVA = "v1/finanzas/indices/uva"
+FILES = {
+    DOLARES: [
+        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
+        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
+    ],
+    UVA: [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}],
+    "v1/feriados/2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "prueba",
+    "GIT_AUTHOR_EMAIL": "prueba@example.com",
+    "GIT_COMMITTER_NAME": "prueba",
+    "GIT_COMMITTER_EMAIL": "prueba@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+    )
+    return done.stdout.strip()
+
+
+def commit(repo: Path, files: dict, message: str, prefix: str = "datos/") -> str:
+    """Writes ``files`` (route -> JSON, or bytes as they are) under ``prefix`` and commits them; the commit."""
+    if not (repo / ".git").is_dir():
+        repo.mkdir(parents=True, exist_ok=True)
+        git(repo, "init", "--quiet", "--initial-branch=main")
+    for route, content in files.items():
+        path = repo / f"{prefix}{route}" / "index.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False).encode())
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def build(out: Path, source: str, cache: Path, *extra: str) -> str:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = cli.main(["--source", source, "--output", str(out), "--git-cache", str(cache), *extra])
+    assert code == 0, err.getvalue()
+    return err.getvalue()
+
+
+def answers(db: Path, route: str):
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return answer(V1(), conn, "/" + route)
+
+
+@pytest.fixture
+def upstream(tmp_path) -> Path:
+    repo = tmp_path / "upstream"
+    commit(repo, FILES, "primer día")
+    return repo
+
+
+def test_a_git_source_is_named_like_pip_or_by_a_bundle(tmp_path):
+    bundle = tmp_path / "x.bundle"
+    bundle.write_bytes(b"")
+    assert is_git("git+https://github.com/enzonotario/esjs-argentina-datos-api")
+    assert is_git("git+file:///srv/upstream") and is_git(str(bundle))
+    assert not is_git("https://api.argentinadatos.com") and not is_git(str(tmp_path))
+    assert remote_of("git+https://example.com/x.git") == "https://example.com/x.git"
+    assert remote_of(f"git+file://{bundle}") == str(bundle)
+
+
+def test_build_then_update_from_a_repository(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    first = git(upstream, "rev-parse", "HEAD")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert f"git: commit {first[:12]}" in err, err
+    assert last_commit(out) == first
+    for route, data in FILES.items():
+        assert answers(out, route) == (200, data)
+    assert answers(out, DIA)[1] != [FILES[DOLARES][0]]  # no such file yet: the day's rows of the series
+
+    # the second day: a record appended, a published value revised, a per-date file added
+    day2 = json.loads(json.dumps(FILES))
+    day2[DOLARES].append({"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"})
+    day2[UVA][0]["valor"] = 14.5
+    day2[DIA] = [{"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}]
+    second = commit(upstream, {r: day2[r] for r in (DOLARES, UVA, DIA)}, "segundo día")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert f"git: commit {second[:12]}, 3 archivos cambiados desde {first[:12]}" in err, err
+    assert last_commit(out) == second
+    for route in (DOLARES, UVA, DIA, "v1/feriados/2025"):
+        assert answers(out, route) == (200, day2[route]), route
+
+    # nothing new: no object fetched, nothing rebuilt
+    err = build(out, f"git+file://{upstream}", cache)
+    assert "0 archivos cambiados" in err and "0 objetos recibidos" in err and "ya está al día" in err, err
+
+
+def test_a_commit_that_breaks_a_file_keeps_yesterdays_rows(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{upstream}", cache)
+    commit(upstream, {UVA: b'[{"fecha": "2016-03-31", "val'}, "un archivo cortado")
+    err = build(out, f"git+file://{upstream}", cache, "--keep-going")
+    assert "no es JSON" in err and "datos/v1/finanzas/indices/uva/index.json" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA])
+    with sqlite3.connect(out) as conn:
+        assert conn.execute("SELECT count(*) FROM uva").fetchone()[0] == 2
+        assert conn.execute("SELECT ruta FROM _fallidos").fetchall() == [("/" + UVA,)]
+    # without --keep-going the build stops, naming the file, and the database stays as it was
+    before = out.read_bytes()
+    code = cli.main(["--source", f"git+file://{upstream}", "--output", str(out), "--git-cache", str(cache)])
+    assert code == 1 and out.read_bytes() == before
+
+
+def test_a_bundle_with_v1_at_its_root(tmp_path):
+    repo = tmp_path / "raiz"
+    commit(repo, FILES, "primer día", prefix="")
+    bundle = tmp_path / "upstream.bundle"
+    git(repo, "bundle", "create", str(bundle), "--all")
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, str(bundle), cache)
+    assert answers(out, UVA) == (200, FILES[UVA])
+    # the bundle of the next day, given as a file:// URL: the clone fetches from it
+    commit(repo, {UVA: FILES[UVA][:1]}, "segundo día", prefix="")
+    git(repo, "bundle", "create", str(bundle), "--all")
+    err = build(out, f"git+file://{bundle}", cache)
+    assert "1 archivos cambiados" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA][:1])
+
+
+def test_what_is_no_upstream_repository_is_named(tmp_path):
+    cache = tmp_path / "cache"
+    with pytest.raises(SourceError, match="no existe"):
+        GitSource(f"git+file://{tmp_path}/nada", cache=cache)
+    other = tmp_path / "otro"
+    commit(other, {"v1/x": []}, "otra cosa", prefix="docs/")
+    with pytest.raises(SourceError, match="no tiene el formato de upstream"):
+        GitSource(f"git+file://{other}", cache=cache)
+    empty = tmp_path / "vacio"
+    git(tmp_path, "init", "--quiet", str(empty))
+    code = cli.main(["--source", f"git+file://{empty}", "--output", str(tmp_path / "a.db"), "--git-cache", str(cache)])
+    assert code == 1 and not (tmp_path / "a.db").exists()
+
+
+# ---- the whole mirror ----------------------------------------------------------------------------
+MIRROR_REPO = REPO / "build" / "git" / "espejo"  # the mirror committed once under datos/v1 (not in git)
+
+
+def mirror_repository() -> Path:
+    """A bare repository whose one commit holds the mirror under datos/v1, made once: the mirror's files
+    are added from where they are (git's work tree is the mirror, its objects are ours), so nothing is
+    copied and nothing is written into ../shared."""
+    if (MIRROR_REPO / "refs" / "heads" / "main").exists():
+        return MIRROR_REPO
+    tmp = MIRROR_REPO.with_name("espejo.tmp")
+    subprocess.run(["rm", "-rf", str(tmp)], check=True)
+    git(REPO, "init", "--quiet", "--bare", "--initial-branch=main", str(tmp))
+    env = {"GIT_DIR": str(tmp), "GIT_WORK_TREE": str(UPSTREAM), "GIT_INDEX_FILE": str(tmp / "index")}
+
+    def plumbing(*args: str, stdin: str | None = None) -> str:
+        done = subprocess.run(
+            ["git", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            input=stdin,
+            env={**os.environ, **GIT_ENV, **env},
+        )
+        return done.stdout.strip()
+
+    plumbing("add", "v1")
+    v1 = plumbing("write-tree")
+    datos = plumbing("mktree", stdin=f"040000 tree {v1}\tv1\n")
+    root = plumbing("mktree", stdin=f"040000 tree {datos}\tdatos\n")
+    head = plumbing("commit-tree", root, "-m", "el espejo de upstream")
+    plumbing("update-ref", "refs/heads/main", head)
+    os.replace(tmp, MIRROR_REPO)
+    return MIRROR_REPO
+
+
+@pytest.mark.mirror
+@pytest.mark.lento
+def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
+    from test_conformance import MIRROR_FILES, strictly_equal
+
+    repo = mirror_repository()
+    out = tmp_path / "git.db"
+    err = build(out, f"git+file://{repo}", REPO / "build" / "git" / "cache", "--sin-versiones")
+    print(err.splitlines()[-1] if err else "")
+    failures = []
+    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+        api = V1()
+        for path in MIRROR_FILES:
+            route = "/" + str(path.parent.relative_to(UPSTREAM))
+            response = api.compute(conn, route)
+            if response.status != 200:
+                failures.append(f"{route}: HTTP {response.status}")
+                continue
+            diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
+            if diff:
+                failures.append(diff)
+    assert len(MIRROR_FILES) > 100
+    assert not failures, f"{len(failures)}/{len(MIRROR_FILES)} rutas difieren:\n" + "\n".join(failures[:40])
