@@ -192,26 +192,25 @@ def mirror_repository() -> Path:
         return done.stdout.strip()
 
     plumbing("add", "v1")
-    v1 = plumbing("write-tree")
-    datos = plumbing("mktree", stdin=f"040000 tree {v1}\tv1\n")
+    datos = plumbing("write-tree")  # the tree of v1/
     root = plumbing("mktree", stdin=f"040000 tree {datos}\tdatos\n")
     head = plumbing("commit-tree", root, "-m", "el espejo de upstream")
     plumbing("update-ref", "refs/heads/main", head)
+    # packed once here, as upstream's repository is: each clone then sends the pack as it is
+    plumbing("repack", "-a", "-d", "-q")
+    plumbing("prune")
     os.replace(tmp, MIRROR_REPO)
     return MIRROR_REPO
 
 
-@pytest.mark.mirror
-@pytest.mark.lento
-def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
+def mirror_differences(db: Path) -> list[str]:
+    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
+    tests/test_conformance.py does)."""
     from test_conformance import MIRROR_FILES, strictly_equal
 
-    repo = mirror_repository()
-    out = tmp_path / "git.db"
-    err = build(out, f"git+file://{repo}", REPO / "build" / "git" / "cache", "--sin-versiones")
-    print(err.splitlines()[-1] if err else "")
+    assert len(MIRROR_FILES) > 100
     failures = []
-    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         api = V1()
         for path in MIRROR_FILES:
             route = "/" + str(path.parent.relative_to(UPSTREAM))
@@ -222,5 +221,98 @@ def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
             diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
             if diff:
                 failures.append(diff)
-    assert len(MIRROR_FILES) > 100
-    assert not failures, f"{len(failures)}/{len(MIRROR_FILES)} rutas difieren:\n" + "\n".join(failures[:40])
+    return failures
+
+
+@pytest.mark.mirror
+@pytest.mark.lento
+def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
+    repo = mirror_repository()
+    out = tmp_path / "git.db"
+    err = build(out, f"git+file://{repo}", REPO / "build" / "git" / "cache", "--sin-versiones")
+    print("\n".join(line for line in err.splitlines() if line.startswith(("git:", str(out)))))
+    failures = mirror_differences(out)
+    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
+
+
+# ---- the HTTP source, as exact: per-date and per-committee files where upstream publishes them ---------
+PORT = 18132  # this worktree's loopback port (18100-18199)
+HCDN = "v1/diputados/comisiones/HCDN00014"
+MONEDAS = "v1/cotizaciones"
+HTTP_FILES = {
+    DOLARES: [
+        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
+        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
+        {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"},
+    ],
+    # upstream's file of a day is not always the list's cut: this one has one house of two
+    "v1/cotizaciones/dolares/2025/01/02": [{"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"}],
+    MONEDAS: [{"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2, "fecha": "2025-01-02"}],
+    "v1/cotizaciones/2025/01/02": [
+        {"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2.5, "fecha": "2025-01-02"}
+    ],
+    "v1/cotizaciones/usd/2025/01/02": {"moneda": "USD", "compra": 1, "venta": 2.25, "fecha": "2025-01-02"},
+    HCDN: {"id": "HCDN00014", "nombre": "Comisión de prueba", "integrantes": []},
+}
+
+
+def nginx_serving(root: Path):
+    from servidor_nginx import Nginx, find_nginx, mirror_server
+
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("hace falta nginx (scripts/paquetes.sh lo instala)")
+    server = Nginx(nginx, lambda port: mirror_server(port, root))
+    server.port, server.server, server.url = PORT, mirror_server(PORT, root), f"http://127.0.0.1:{PORT}"
+    return server
+
+
+def http_build(url: str, out: Path, today):
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import HttpSource, PreviousBuild
+
+    previous = PreviousBuild(out) if out.exists() else None
+    source = HttpSource(url, today=today, previous=previous, fci_since=today, retries=1)
+    Builder(source, out, today=today, previous=previous, keep_going=True).run()
+    return source.counts
+
+
+@pytest.mark.lento
+def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path):
+    import datetime as dt
+
+    from ayudas import write_file
+
+    root = tmp_path / "espejo"
+    for route, data in HTTP_FILES.items():
+        write_file(root, route, data)
+    out = tmp_path / "http.db"
+    with nginx_serving(root) as url:
+        counts = http_build(url, out, dt.date(2025, 1, 20))
+        for route, data in HTTP_FILES.items():
+            assert answers(out, route) == (200, data), route
+        # a day upstream publishes no file of: the list's cut, as before
+        assert answers(out, "v1/cotizaciones/dolares/2025/01/03") == (200, [HTTP_FILES[DOLARES][2]])
+        assert answers(out, "v1/diputados/comisiones/HCDN00015")[0] == 404
+        assert counts["nuevos"] >= len(HTTP_FILES)
+
+        # a new day: its file is asked for; the settled days' files are not asked again
+        day = {"casa": "blue", "compra": 1020, "venta": 1040, "fecha": "2025-01-21"}
+        write_file(root, DOLARES, HTTP_FILES[DOLARES] + [day])
+        write_file(root, "v1/cotizaciones/dolares/2025/01/21", [day])
+        counts = http_build(url, out, dt.date(2025, 1, 22))
+    assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+    assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
+    assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
+    assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
+
+
+@pytest.mark.mirror
+@pytest.mark.lento
+def test_an_http_build_from_nginx_serving_the_mirror_answers_every_route(tmp_path):
+    out = tmp_path / "http.db"
+    with nginx_serving(UPSTREAM) as url:
+        err = build(out, url, tmp_path / "cache", "--sin-versiones", "--history", str(tmp_path / "ninguna"))
+    print("\n".join(line for line in err.splitlines() if line.startswith(("HTTP:", str(out)))))
+    failures = mirror_differences(out)
+    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
