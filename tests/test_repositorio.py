@@ -316,3 +316,25 @@ def test_an_http_build_from_nginx_serving_the_mirror_answers_every_route(tmp_pat
     print("\n".join(line for line in err.splitlines() if line.startswith(("HTTP:", str(out)))))
     failures = mirror_differences(out)
     assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
+
+
+def test_per_date_and_committee_routes_come_from_the_lists():
+    from argentina_datos.catalogo.diputados import COMISION_ID
+    from argentina_datos.catalogo.parametros import DIA_DOLARES
+
+    class Lists:
+        def __init__(self, files):
+            self.files = files
+
+        def get_json(self, route):
+            return self.files.get(route)
+
+    dolares = [{"fecha": "2025-01-03"}, {"fecha": "2025-01-02"}, {"fecha": "2025-01-03"}, {"fecha": "3 de enero"}, 7]
+    assert DIA_DOLARES.http_values(Lists({DOLARES: dolares})) == ["2025/01/02", "2025/01/03"]
+    assert DIA_DOLARES.http_values(Lists({DOLARES: {"error": "x"}})) == []
+    deputies = [{"id": "HCDN0001", "meta": {"comisiones": [{"id": "HCDN00950"}, {"id": "../x"}]}}, {"meta": None}]
+    ids = COMISION_ID.http_values(
+        Lists({"v1/diputados/diputados": deputies, "v1/diputados/comisiones": [{"id": "HCDN01200"}]})
+    )
+    assert {"HCDN00001", "HCDN00014", "HCDN00227", "HCDN00300", "HCDN00950", "HCDN01200"} <= set(ids)
+    assert "HCDN00301" not in ids and "../x" not in ids
