@@ -278,7 +278,7 @@ def http_build(url: str, out: Path, today):
 
 
 @pytest.mark.lento
-def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path):
+def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path, monkeypatch):
     import datetime as dt
 
     from ayudas import write_file
@@ -301,7 +301,16 @@ def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path)
         write_file(root, DOLARES, HTTP_FILES[DOLARES] + [day])
         write_file(root, "v1/cotizaciones/dolares/2025/01/21", [day])
         counts = http_build(url, out, dt.date(2025, 1, 22))
-    assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+        assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+        # nothing new: the settled files' bodies (the previous build's answers) are not even made
+        from argentina_datos.construccion.fuentes import PreviousBuild
+
+        made = []
+        body = PreviousBuild.body
+        monkeypatch.setattr(PreviousBuild, "body", lambda self, route: made.append(route) or body(self, route))
+        again = http_build(url, out, dt.date(2025, 1, 22))
+        assert again["sin cambios (sin pedir)"] >= 3 and again["nuevos"] == 0, again
+        assert not [r for r in made if "/2025/01/02" in r], made
     assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
     assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
     assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
