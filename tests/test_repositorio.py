@@ -94,10 +94,16 @@ def test_a_git_source_is_named_like_pip_or_by_a_bundle(tmp_path):
 
 def test_build_then_update_from_a_repository(upstream, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
+    (upstream / "extraccion").mkdir()
+    (upstream / "extraccion" / "dolares.ts").write_text("// upstream's code: never checked out")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "--quiet", "-m", "código")
     first = git(upstream, "rev-parse", "HEAD")
     err = build(out, f"git+file://{upstream}", cache)
     assert f"git: commit {first[:12]}" in err, err
     assert last_commit(out) == first
+    # sparse: only the data folders are written
+    assert list(cache.glob("*/datos/v1/feriados/2025/index.json")) and not list(cache.glob("*/extraccion"))
     for route, data in FILES.items():
         assert answers(out, route) == (200, data)
     assert answers(out, DIA)[1] != [FILES[DOLARES][0]]  # no such file yet: the day's rows of the series
