@@ -71,8 +71,8 @@ class GitSource(DirectorySource):
     """A clone of upstream's repository, brought up to date and checked out when made.
 
     ``commit`` is the commit read; ``changed`` the files that changed since ``since`` (the previous
-    build's commit: None when there is none or git does not know it); ``counts`` what the update cost
-    (objects and bytes fetched, seconds)."""
+    build's commit: None when there is none or git does not know it); ``counts`` and ``seconds`` what the
+    update cost (objects and bytes fetched, and the time of the fetch and checkout)."""
 
     def __init__(
         self,
@@ -111,7 +111,7 @@ class GitSource(DirectorySource):
         self.changed = self._changed(since, layout)
         self.counts["objetos"] = after[0] - before[0]
         self.counts["bytes"] = max(0, after[1] - before[1])
-        self.counts["segundos"] = time.perf_counter() - start  # type: ignore[assignment]
+        self.seconds = time.perf_counter() - start
 
     # ---- git -----------------------------------------------------------------------
     def _git(self, *args: str, cwd: Optional[Path] = None) -> str:
@@ -218,7 +218,7 @@ class GitSource(DirectorySource):
             what = f"{len(self.changed):,} archivos cambiados desde {self.since[:12] if self.since else ''}"
         return (
             f"git: commit {self.commit[:12]}, {what}; {self.counts['objetos']:,} objetos recibidos, "
-            f"{self.counts['bytes'] / 1e6:.1f} MB, {self.counts['segundos']:.2f} s ({self.clone})"
+            f"{self.counts['bytes'] / 1e6:.1f} MB, {self.seconds:.2f} s ({self.clone})"
         )
 
 
