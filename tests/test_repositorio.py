@@ -125,6 +125,27 @@ def test_build_then_update_from_a_repository(upstream, tmp_path):
     assert "0 archivos cambiados" in err and "0 objetos recibidos" in err and "ya está al día" in err, err
 
 
+@pytest.mark.lento
+def test_a_running_serve_datos_answers_the_day_committed(upstream, tmp_path):
+    import time
+
+    from servidor_datos import ServeDatos
+
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{upstream}", cache)
+    server = ServeDatos(out)
+    server.port, server.url = PORT + 1, f"http://127.0.0.1:{PORT + 1}"
+    day = {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}
+    with server:
+        assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES]
+        commit(upstream, {DOLARES: FILES[DOLARES] + [day]}, "un día del dólar blue")
+        build(out, f"git+file://{upstream}", cache)
+        deadline = time.monotonic() + 10  # serve-datos looks for a new file at most once a second
+        while orjson.loads(server.get("/" + DOLARES)[2])[-1] != day and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES] + [day]
+
+
 def test_a_commit_that_breaks_a_file_keeps_yesterdays_rows(upstream, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     build(out, f"git+file://{upstream}", cache)
