@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
 from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
@@ -36,9 +38,28 @@ ID_VIAJES = Param(
 ID_MISIONES = Param(
     "id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0035)", example="HCDN0035"
 )
-# Upstream's index of committees (/v1/diputados/comisiones) is not in the mirror, so no dataset reads it:
-# over HTTP nothing lists the committee files, and a committee without a file is 404.
-COMISION_ID = Param("id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014")
+# Committees numbered up to here are asked for over HTTP even when no list names them.
+COMISIONES_RECORRIDAS = 300
+
+
+def _committee_ids(source) -> list[str]:
+    """Upstream's index of committees (/v1/diputados/comisiones, not in the mirror) when it answers, the
+    committees the deputies sit on (meta.comisiones: 46 ids) and the first 300 numbers: the mirror's two
+    committee files, HCDN00014 and HCDN00227, are in no list.  A committee without a file is 404."""
+    index = source.get_json("v1/diputados/comisiones")
+    deputies = source.get_json("v1/diputados/diputados")
+    listed = [c.get("id") for c in (index if isinstance(index, list) else []) if isinstance(c, dict)]
+    for d in deputies if isinstance(deputies, list) else []:
+        meta = d.get("meta") if isinstance(d, dict) else None
+        committees = meta.get("comisiones") if isinstance(meta, dict) else None
+        listed += [c.get("id") for c in (committees if isinstance(committees, list) else []) if isinstance(c, dict)]
+    walked = [f"HCDN{n:05d}" for n in range(1, COMISIONES_RECORRIDAS + 1)]
+    return sorted({i for i in listed + walked if isinstance(i, str) and re.fullmatch(ID_PATTERN, i)})
+
+
+COMISION_ID = Param(
+    "id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014", http_values=_committee_ids
+)
 LISTADO_ACTAS = Param("listado", r"[0-9]{4}", description="año del archivo", http_values=_acta_years)
 AÑO_ACTAS = year(PRIMER_AÑO_ACTAS, None, "de las votaciones", example="2020")
 

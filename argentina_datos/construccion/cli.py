@@ -13,6 +13,7 @@ import traceback
 from argentina_datos.construccion.constructor import Builder, BuildError, Outcome
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
+from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
@@ -147,7 +148,14 @@ def parse_args(argv):
     p.add_argument(
         "--source",
         default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
-        help="directorio o URL base (por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+        help="directorio, URL base, repositorio git (git+https://…, git+file:///…) o paquete git (.bundle) "
+        "(por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+    )
+    p.add_argument(
+        "--git-cache",
+        default=os.environ.get("ARGENTINA_DATOS_GIT_CACHE"),
+        help="con una fuente git, la carpeta de sus clones (por defecto $ARGENTINA_DATOS_GIT_CACHE o "
+        "$XDG_CACHE_HOME/argentina-datos/git)",
     )
     p.add_argument("--output", default="argentina.db", help="archivo SQLite a escribir (por defecto %(default)s)")
     p.add_argument(
@@ -190,7 +198,7 @@ def parse_args(argv):
 
 
 def default_history(source: str):
-    if source.startswith(("http://", "https://")):
+    if source.startswith(("http://", "https://")) or is_git(source):
         return None
     sibling = os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), "upstream-history")
     return sibling if os.path.isdir(sibling) else None
@@ -206,21 +214,29 @@ def fail(reporter, output: str, message: str) -> int:
 def main(argv=None) -> int:
     args = parse_args(argv)
     history = args.history or default_history(args.source)
-    bundle = None if args.sin_versiones else (args.versiones or default_bundle(args.source))
+    bundle = (
+        None
+        if args.sin_versiones
+        else (args.versiones or (None if is_git(args.source) else default_bundle(args.source)))
+    )
     reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
     start = time.perf_counter()
     try:
         # An existing output is what a file that cannot be read today falls back on; over HTTP it also
         # makes this an update: conditional requests, past days not asked again.
         previous = PreviousBuild(args.output) if os.path.exists(args.output) else None
-        source = open_source(
-            args.source,
-            history,
-            fci_since=args.fci_desde,
-            concurrency=args.concurrency,
-            timeout=args.timeout,
-            retries=args.retries,
-            previous=previous,
+        source = (
+            GitSource(args.source, cache=args.git_cache, history=history, since=last_commit(args.output))
+            if is_git(args.source)
+            else open_source(
+                args.source,
+                history,
+                fci_since=args.fci_desde,
+                concurrency=args.concurrency,
+                timeout=args.timeout,
+                retries=args.retries,
+                previous=previous,
+            )
         )
         report = Builder(
             source, args.output, keep_going=args.keep_going, reporter=reporter, previous=previous, bundle=bundle
@@ -250,6 +266,8 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - start
     if is_http(args.source):
         print(http_summary(source.counts), file=sys.stderr)
+    if isinstance(source, GitSource):
+        print(source.summary(), file=sys.stderr)
     if report.unchanged:
         print(
             f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",

@@ -456,6 +456,8 @@ class Builder:
                 propias.BuildFact("fuente", self.source.description),
                 propias.BuildFact("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
                 propias.BuildFact("version", __version__),
+                # a git source's commit: the next build asks git what changed since (repositorio.py)
+                *([propias.BuildFact("commit", self.source.commit)] if hasattr(self.source, "commit") else []),
             ],
         }
         for own_table, rows in own.items():
