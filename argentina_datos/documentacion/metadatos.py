@@ -307,7 +307,8 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
                 f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
                 f"cómoda de consultarla. " + sentence(dataset.description)
             ),
-            dataset.title + " (vista)",
+            # The page adds «(vista)» to a view's title.
+            dataset.title + ", con nombres",
         )
         out[layout.view_name]["columns"] = vcols
     return out
@@ -329,7 +330,7 @@ def catalogue_tables() -> dict[str, dict]:
 def derived_view(derived: DerivedTable, tables: dict[str, dict]) -> dict:
     """Metadata of the view of a derived table with the names its ids point to (construccion/derivadas.py)."""
     meta = derived_table(derived)
-    meta["title"] += " (vista, con nombres)"
+    meta["title"] += ", con nombres"  # the page adds «(vista)»
     meta["description"] = (
         f"La tabla {derived.table} con el valor que nombra cada id al lado del id: la forma más cómoda de "
         f"leerla (también desde pandas). " + meta["description"]
