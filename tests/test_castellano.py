@@ -196,6 +196,7 @@ async def test_the_time_limit_page_is_in_spanish_and_keeps_the_editor_and_the_qu
     editor = re.search(r'<form class="sql" action="/argentina" method="get">.*?</form>', body, re.S)
     assert editor and 'id="sql-editor" name="sql"' in editor.group() and html.escape(sql) in editor.group()
     assert 'value="Ejecutar SQL"' in editor.group() and "codemirror" in body
+    assert 'name="_timelimit"' not in editor.group()
     assert "took too long" not in body and "sql_time_limit_ms" not in body and "Interrupted" not in text(body)
 
 

@@ -136,7 +136,10 @@ async def error_response(datasette, request, exception) -> Response:
     if query is not None:
         database = request.url_vars.get("database") or next(iter(datasette.databases))
         params = query.params if isinstance(query.params, dict) else {}
-        context.update(sql=query.sql, params={k: v for k, v in params.items() if k != "sql"}, database=database)
+        # The query's own :parameters, not Datasette's controls (_timelimit, _shape...): run again, it gets the
+        # site's whole time limit.
+        named = {k: v for k, v in params.items() if k != "sql" and not k.startswith("_")}
+        context.update(sql=query.sql, params=named, database=database)
     if status == 404:
         context["base_de_datos"], context["sugerencias"] = await suggestions(datasette, request)
     template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
