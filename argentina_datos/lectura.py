@@ -34,16 +34,34 @@ if TYPE_CHECKING:
 INTERNAL = (INTS, EXTRA, OMITTED)
 
 
+def datetimes() -> set[str]:
+    """Every column name the catalogue declares as a date and time (ISO 8601 with its offset: diputados)."""
+    fields = [(column, f) for d in DATASETS for column, f in flat_columns(d.fields)]
+    return {column for column, f in fields if f.is_datetime}
+
+
+def as_datetime(value) -> Optional[dt.datetime]:
+    """An ISO 8601 date and time with its offset (2009-12-10T00:00:00-03:00, 2020-11-11T19:39:00.000Z), or None."""
+    if not isinstance(value, str) or "T" not in value:
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else None
+
+
 def dates_and_booleans() -> tuple[set[str], set[str]]:
     """Every column name the catalogue declares as a date, and as a boolean (in any table)."""
     dates, booleans = set(), set()
-    fields = [f for d in DATASETS for _, f in flat_columns(d.fields)]
-    fields += [f for t in DERIVED_TABLES for f in t.fields]
-    for f in fields:
+    # By the stored name: an object's fields are columns named after both (senadores.periodoLegal_inicio).
+    fields = [(column, f) for d in DATASETS for column, f in flat_columns(d.fields)]
+    fields += [(f.name, f) for t in DERIVED_TABLES for f in t.fields]
+    for column, f in fields:
         if f.is_date:
-            dates.add(f.name)
+            dates.add(column)
         elif f.kind == BOOLEAN:
-            booleans.add(f.name)
+            booleans.add(column)
     for d in DATASETS:
         booleans |= {link.column for link in d.links if link.kind == BOOLEAN}
     return dates, booleans
@@ -145,9 +163,15 @@ def typed(frame: "pandas.DataFrame", dates: Optional[set[str]] = None) -> "panda
     columns as bool where they have no nulls."""
     pd = _pandas()
     known_dates, booleans = dates_and_booleans()
+    with_time = datetimes()
     for column in frame.columns:
-        if column in (dates if dates is not None else known_dates):
-            frame[column] = pd.to_datetime(frame[column], format="%Y-%m-%d", errors="coerce")
+        is_date = column in (dates if dates is not None else known_dates)
+        if is_date or column in with_time:
+            parsed = pd.to_datetime(frame[column], format="%Y-%m-%d", errors="coerce") if is_date else None
+            # A name can be a date in one table and a date and time in another (diputados_actas.fecha).
+            if column in with_time and (parsed is None or parsed.isna().sum() > frame[column].isna().sum()):
+                parsed = pd.to_datetime(frame[column], format="ISO8601", utc=True, errors="coerce")
+            frame[column] = parsed
         elif column in booleans and frame[column].notna().all():
             frame[column] = frame[column].astype(bool)
     return frame
