@@ -29,8 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from argentina_datos.documentacion.metadatos import DATABASE
-from argentina_datos.documentacion.metadatos import build as build_metadata
+from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
 from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
 
 BATCH_ROWS = 128 * 1024
