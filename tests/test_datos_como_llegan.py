@@ -129,7 +129,7 @@ async def test_unknown_fields_in_a_copy_of_a_real_file_come_back_exactly(capsys,
     write_file(fuente, ruta, orjson.dumps(datos))
     salida = tmp_path / "a.db"
 
-    err = construir(capsys, fuente, salida)
+    err = construir(capsys, fuente, salida, "--detalle")
 
     assert strictly_equal(datos, await respuesta(salida, "/" + ruta), "/" + ruta) == ""
     assert "campo no declarado «campoNuevo»" in err
