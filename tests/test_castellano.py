@@ -149,7 +149,7 @@ def test_numbers_keep_their_decimals_and_names_keep_their_digits():
     assert castellano.number(-1234567.891) == "-1.234.567,891"
     assert castellano.number(0.05) == "0,05"
     assert castellano.number(12389) == "12.389"
-    assert castellano.number(1e-7) is None and castellano.number(float("inf")) is None
+    assert castellano.number(1e-7) == "1e-07" and castellano.number(float("inf")) is None
     assert castellano.number(True) is None and castellano.number("1430.5") is None
     assert castellano.cell(2024, "anio") is None and castellano.cell(12511, "id") is None
     assert castellano.cell(3269, "senadorId") is None and castellano.cell(5, "fci_valores_fondo_id") is None
@@ -184,6 +184,8 @@ def test_numbers_on_the_pages_have_no_float_noise():
     assert castellano.number(0.1 + 0.2) == "0,3"
     assert castellano.number(1234567890123.45) == "1.234.567.890.123,45"  # a patrimonio keeps its cents
     assert castellano.number(0.00012345) == "0,00012345"
+    assert castellano.number(0.000123456789012345) == "0,000123456789"  # 10 significant digits
+    assert castellano.number(3.1063495266145467e-13) == "3,106349527e-13"  # not "0" (the ipc's 1943 levels)
 
 
 async def test_the_time_limit_page_is_in_spanish_and_keeps_the_editor_and_the_query(ds):

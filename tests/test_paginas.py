@@ -88,3 +88,25 @@ async def test_fci_serie_vista_opens_on_each_categorys_last_day_with_its_title_o
 def test_the_fci_view_counts_and_facets_from_an_index_without_the_names(conn, question):
     plan = " ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + question))
     assert "COVERING INDEX" in plan and "fci_valores_fondo" not in plan, plan
+
+
+async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, conn):
+    import html
+    import re
+
+    page = await ds.client.get("/argentina/ipc?_sort=mes&_size=1000")
+    assert page.status_code == 200
+    cells = [
+        html.unescape(c).strip()
+        for c in re.findall(r'<td class="col-(?:valor|aPesosDeHoy)[^"]*">(.*?)</td>', page.text, re.S)
+    ]
+    assert len(cells) == 2 * min(1000, conn.execute("SELECT count(*) FROM ipc").fetchone()[0])
+
+    def too_long(cell: str) -> bool:
+        """More than 10 significant digits, beyond a large amount's whole part and 2 decimals."""
+        whole, _, decimals = cell.split("e")[0].partition(",")
+        whole = re.sub(r"\D", "", whole).lstrip("0")
+        significant = (whole + decimals).lstrip("0")
+        return len(significant) > max(10, len(whole) + 2)
+
+    assert "0" not in cells and not [c for c in cells if too_long(c)], [c for c in cells if too_long(c)][:5]

@@ -55,8 +55,8 @@ def rows(n: int, singular: str = "fila", plural: str = "filas") -> str:
 def number(value: float | int) -> str | None:
     """A number as an Argentine reads it: 1430.5 -> "1.430,5", -1234567 -> "-1.234.567".  A float
     keeps the decimals Python prints for it once ``shown`` (no binary noise), and none when it is whole
-    (1430.0 -> "1.430", as /v1 writes it when upstream sent 1430); one in exponent notation, or not
-    finite, is left to Datasette (None)."""
+    (1430.0 -> "1.430", as /v1 writes it when upstream sent 1430); one in exponent notation keeps it
+    ("3,10634953e-13"); one not finite is left to Datasette (None)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if isinstance(value, int):
@@ -64,8 +64,8 @@ def number(value: float | int) -> str | None:
     if not math.isfinite(value):
         return None
     text = repr(shown(value))
-    if "e" in text:
-        return None
+    if "e" in text:  # 3.1063495266145467e-13 (the ipc of 1943): its SHOWN_DIGITS significant digits
+        return f"{value:.{SHOWN_DIGITS}g}".replace(".", ",")
     sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
     whole, _, decimals = text.partition(".")
     return sign + thousands(int(whole)) + ("," + decimals if decimals.strip("0") else "")
@@ -80,7 +80,10 @@ SHOWN_DIGITS = 10
 
 def shown(value: float) -> float:
     value = float(f"{value:.15g}")
-    whole_digits = len(str(int(abs(value)))) if abs(value) >= 1 else 1
+    if value == 0:
+        return value
+    # Digits before the point; 0 or fewer for a fraction (0.00012 has -3): a tiny value keeps its digits.
+    whole_digits = math.floor(math.log10(abs(value))) + 1
     return round(value, max(2, SHOWN_DIGITS - whole_digits))
 
 
