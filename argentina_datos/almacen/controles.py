@@ -104,7 +104,8 @@ ENCODING = declare(
     "codificación rota",
     AUDIT,
     "texto UTF-8 leído como Latin-1 en algún paso de upstream (`Ã©` por `é`, `Ã‘` por `Ñ`, `â€`) o el carácter de "
-    "reemplazo `�`; el detalle propone la lectura correcta cuando se puede",
+    "reemplazo `�`; el detalle propone la lectura correcta cuando se puede y, en el nombre de un banco "
+    "(`entidad`), dice su `entidadId` (el de la grafía corregida) y con qué otros nombres lo comparte",
     "una fila por columna y texto distinto, con cuántas filas lo tienen",
 )
 OUT_OF_RANGE = declare(

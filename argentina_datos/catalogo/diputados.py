@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
-from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import (
+    DATETIME_UNIT,
+    Children,
+    Count,
+    Dataset,
+    Derivation,
+    Obj,
+    PathValue,
+    Route,
+    Source,
+)
 from argentina_datos.catalogo.parametros import Param, year
 
 HCDN = ("Honorable Cámara de Diputados de la Nación", "https://datos.hcdn.gob.ar/")
@@ -13,7 +23,7 @@ RECINTO = "https://parlamentaria.hcdn.gob.ar/recintoweb"
 VOTACIONES = "https://votaciones.hcdn.gob.ar/"
 # The earliest year of roll-call votes upstream publishes (/v1/diputados/actas/1994).
 PRIMER_AÑO_ACTAS = 1994
-ISO_HORA = "fecha y hora ISO 8601"
+ISO_HORA = DATETIME_UNIT
 UNIDAD_VIAJES = "viajes"
 
 
@@ -69,8 +79,8 @@ def periodo(name: str, description: str) -> Obj:
     return Obj(
         name,
         [
-            text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)"),
-            text("fin", f"fin ({ISO_HORA}, hora de Argentina)"),
+            text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
+            text("fin", f"fin ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
         ],
         description,
     )
@@ -193,8 +203,8 @@ DATASETS: list[Dataset] = [
             text("genero", "género: M o F", facet=True),
             text("provincia", "distrito por el que fue electo", facet=True),
             periodo("periodoMandato", "mandato"),
-            text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato"),
-            text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)"),
+            text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato", unit=ISO_HORA),
+            text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
             text("bloque", "bloque al que pertenece en periodoBloque", facet=True),
             periodo("periodoBloque", "pertenencia al bloque"),
             text("foto", "URL de la foto", optional=True),
@@ -254,7 +264,7 @@ DATASETS: list[Dataset] = [
         unique=("periodo",),
         envelope_fields=[
             text("fuente", "conjunto de datos de la Cámara"),
-            text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})"),
+            text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})", unit=ISO_HORA),
         ],
         routes=[
             Route("/v1/diputados/periodos", shape="envelope", summary="Períodos parlamentarios"),
@@ -333,7 +343,7 @@ DATASETS: list[Dataset] = [
         envelope_list="asientos",
         envelope_fields=[
             text("fuente", "página del recinto"),
-            text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)"),
+            text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)", unit=ISO_HORA),
             json_value("vacantes", "números de las bancas vacantes (lista)"),
         ],
         fts=("apellido", "nombre"),
@@ -352,7 +362,7 @@ DATASETS: list[Dataset] = [
             text("numeroActa", "número de acta en la reunión"),
             text("titulo", "qué se votó"),
             text("resultado", "afirmativo, negativo, ...", facet=True),
-            text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)"),
+            text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)", unit=ISO_HORA),
             text("presidente", "quién presidía, tal como lo escribe el acta"),
             integer("votosAfirmativos", "votos afirmativos", unit="votos"),
             integer("votosNegativos", "votos negativos", unit="votos"),

@@ -25,6 +25,7 @@ PY_TYPES = {
 }
 # The unit of text fields holding a calendar date; the builder reports values that are not one.
 DATE_UNIT = "fecha AAAA-MM-DD"
+DATETIME_UNIT = "fecha y hora ISO 8601"  # 2009-12-10T00:00:00-03:00, 2020-11-11T19:39:00.000Z
 OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: "boolean"}
 
 # Column recording which declared keys a record did not carry, so that "absent"
@@ -56,6 +57,10 @@ class Field:
     @property
     def is_date(self) -> bool:
         return self.kind == TEXT and self.unit == DATE_UNIT
+
+    @property
+    def is_datetime(self) -> bool:
+        return self.kind == TEXT and self.unit == DATETIME_UNIT
 
     @property
     def in_pesos(self) -> bool:

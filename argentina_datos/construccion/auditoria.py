@@ -29,6 +29,7 @@ from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Dataset, PathValue, Route, Series
+from argentina_datos.catalogo.slug import entity_id, repair_mojibake
 from argentina_datos.construccion.fuentes import SourceError, partition_values
 
 # A series' usual spacing and typical change are estimated from at least this many values;
@@ -475,11 +476,12 @@ def broken_encoding(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
         rows = db.execute(
             f"SELECT {c}, count(*) FROM {quote(table)} WHERE {_MOJIBAKE_SQL.format(c=c)} GROUP BY {c} ORDER BY {c}"
         ).fetchall()
+        has_id = column == ENTITY_NAME and ENTITY_ID in {r[1] for r in db.execute(f"PRAGMA table_info({quote(table)})")}
         for text, n in rows:
             found = _MOJIBAKE.search(text)
             if not found:
                 continue
-            repaired = _repair(text)
+            repaired = repair_mojibake(text)
             out.append(
                 Finding(
                     tabla=table,
@@ -488,31 +490,33 @@ def broken_encoding(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
                     valor=as_json(text),
                     detalle=f"«{_visible(found.group())}» en «{column}»: texto UTF-8 leído como Latin-1"
                     + (f" (sería «{repaired}»)" if repaired else "")
-                    + f", en {n:,} {'fila' if n == 1 else 'filas'}",
+                    + f", en {n:,} {'fila' if n == 1 else 'filas'}"
+                    + (_same_entity(db, table, text) if has_id else ""),
                 )
             )
     return out
 
 
+# A bank's id (entidadId) is the slug of its repaired name, so a mis-encoded spelling joins the bank's series.
+ENTITY_NAME, ENTITY_ID = "entidad", "entidadId"
+
+
+def _same_entity(db: sqlite3.Connection, table: str, name: str) -> str:
+    """The merge a mis-encoded name's id makes: its id and the other names that share it."""
+    key = entity_id(name)
+    others = [
+        r[0]
+        for r in db.execute(
+            f"SELECT DISTINCT {quote(ENTITY_NAME)} FROM {quote(table)} WHERE {quote(ENTITY_ID)} = ? "
+            f"AND {quote(ENTITY_NAME)} != ? ORDER BY 1",
+            (key, name),
+        )
+    ]
+    return f"; su id es «{key}»" + (", el de " + ", ".join(f"«{o}»" for o in others) if others else "")
+
+
 def _visible(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-
-
-def _repair(text: str) -> Optional[str]:
-    # Read as Windows-1252 ("Ã©") or as Latin-1, whose bytes 0x80-0x9F are control characters ("Ã\x89").
-    raw = bytearray()
-    for ch in text:
-        try:
-            raw += ch.encode("cp1252")
-        except UnicodeError:
-            if ord(ch) > 0xFF:
-                return None
-            raw.append(ord(ch))
-    try:
-        fixed = raw.decode("utf-8")
-    except UnicodeError:
-        return None
-    return fixed if fixed != text else None
 
 
 # ---- series ------------------------------------------------------------------------

@@ -40,10 +40,19 @@ def skipped_text(n: int) -> str:
 
 
 class LineReporter:
-    """One line per dataset: for logs and CI."""
+    """One line per dataset: for logs and CI.  The quality findings (``finding``: one line per table and check,
+    ~50 on the mirror) are counted, and listed only with ``detail`` (--detalle): they are all in the calidad
+    table, and a wall of «aviso:» lines read as if the build had gone wrong."""
 
-    def __init__(self, stream=None):
+    detail = False
+
+    def __init__(self, stream=None, detail: bool = False):
         self.stream = stream or sys.stderr
+        self.detail = detail
+
+    def finding(self, line: str) -> None:
+        if self.detail:
+            self.warn(line)
 
     def start(self, table: str, total: int):
         return lambda n: None
@@ -69,7 +78,8 @@ class LineReporter:
 class BarReporter(LineReporter):
     """A progress bar per dataset on a terminal."""
 
-    def __init__(self, console=None):
+    def __init__(self, console=None, detail: bool = False):
+        self.detail = detail
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -83,7 +93,7 @@ class BarReporter(LineReporter):
             transient=False,
         )
         self.progress.start()
-        self.tasks = {}
+        self.tasks: dict = {}
 
     def start(self, table: str, total: int):
         task = self.progress.add_task(table, total=total)
@@ -180,6 +190,12 @@ def parse_args(argv):
     )
     p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
     p.add_argument(
+        "--detalle",
+        action="store_true",
+        help="listar los hallazgos de calidad (una línea «aviso:» por tabla y control); sin esto, sólo cuántos son "
+        "(están todos en la tabla calidad)",
+    )
+    p.add_argument(
         "--fci-desde",
         default="2019-01-01",
         type=dt.date.fromisoformat,
@@ -219,7 +235,7 @@ def main(argv=None) -> int:
         if args.sin_versiones
         else (args.versiones or (None if is_git(args.source) else default_bundle(args.source)))
     )
-    reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
+    reporter = BarReporter(detail=args.detalle) if sys.stderr.isatty() else LineReporter(detail=args.detalle)
     start = time.perf_counter()
     try:
         # An existing output is what a file that cannot be read today falls back on; over HTTP it also
@@ -285,7 +301,8 @@ def main(argv=None) -> int:
     if report.findings:
         print(
             f"{plural(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
-            f"ver la tabla calidad.",
+            f"ver la tabla calidad"
+            + ("." if args.detalle else ", o --detalle para listarlos aquí por tabla y control."),
             file=sys.stderr,
         )
     if report.skipped or report.skipped_files:

@@ -521,8 +521,11 @@ class Builder:
 
     def _warn(self, findings: list[calidad.Finding]) -> None:
         if self.reporter and findings:
+            # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
+            # line lists them only when asked to (cli.py, --detalle).
+            say = getattr(self.reporter, "finding", self.reporter.warn)
             for line in calidad.summary(findings):
-                self.reporter.warn(line)
+                say(line)
 
 
 def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:
