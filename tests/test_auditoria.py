@@ -382,7 +382,7 @@ def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
 
 def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
     root = tmp_path / "fuente"
-    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
+    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.1, 0.38, 39.1, 0.4]))
     code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db"), "--detalle"])
     err = capsys.readouterr().err
     assert code == 0, err
@@ -391,7 +391,7 @@ def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
 
 def test_without_detalle_the_build_counts_the_findings_instead_of_listing_them(tmp_path, capsys):
     root = tmp_path / "fuente"
-    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
+    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.1, 0.38, 39.1, 0.4]))
     code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db")])
     err = capsys.readouterr().err
     assert code == 0, err
