@@ -9,7 +9,7 @@ from raw_asgi import call
 
 JSON_TYPE = "application/json; charset=utf-8"
 ROUTES = ["/v1/feriados/2025", "/v1/cotizaciones/dolares/blue", "/v1/finanzas/fci/fondos", "/v1/openapi.json"]
-ANSWERS = ROUTES + ["/v1/feriados/2015", "/v1/feriados/2018", "/v1/nada"]  # 200s, a 400 and 404s
+ANSWERS = ROUTES + ["/v1/feriados/2015", "/v1/feriados/2018", "/v1/nada"]  # 200s and 404s (2015: out of bounds)
 ETAG = re.compile(r'^(W/)?"[^"]+"$')
 
 

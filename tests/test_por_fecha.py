@@ -57,12 +57,12 @@ def test_every_date_of_the_list_is_answered(v1_response, lista, por_fecha, uno):
         ("/v1/cotizaciones/dolares/1990/01/02", 404, "fecha"),
         ("/v1/cotizaciones/1990/01/02", 404, "fecha"),
         ("/v1/cotizaciones/usd/1990/01/02", 404, "fecha"),
-        ("/v1/cotizaciones/dolares/2025/02/30", 400, "fecha"),
-        ("/v1/cotizaciones/2025/02/30", 400, "fecha"),
-        ("/v1/cotizaciones/usd/2025/13/01", 400, "fecha"),
-        ("/v1/cotizaciones/xyz", 400, "moneda"),
-        ("/v1/cotizaciones/USD", 400, "moneda"),
-        ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
+        ("/v1/cotizaciones/dolares/2025/02/30", 404, "fecha"),
+        ("/v1/cotizaciones/2025/02/30", 404, "fecha"),
+        ("/v1/cotizaciones/usd/2025/13/01", 404, "fecha"),
+        ("/v1/cotizaciones/xyz", 404, "moneda"),
+        ("/v1/cotizaciones/USD", 404, "moneda"),
+        ("/v1/cotizaciones/xyz/2025/01/02", 404, "moneda"),
     ],
 )
 def test_dates_without_data_and_bad_values(v1_response, route, status, parametro):

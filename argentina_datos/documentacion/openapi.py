@@ -36,27 +36,28 @@ ERROR_SCHEMA = {
             "type": "integer",
             "description": "código HTTP",
             "enum": [400, 404, 405, 414, 431, 500],
-            "example": 400,
+            "example": 404,
         },
-        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Bad Request"},
+        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Not Found"},
         "mensaje": {"type": "string", "description": "qué estuvo mal, en castellano"},
         "parametro": {
             "type": "string",
             "nullable": True,
-            "description": "el parámetro de la ruta culpable (año, mes, casa, fecha, categoria, nombre, "
-            "id); null si la ruta no existe o el error no es de un parámetro",
+            "description": "el parámetro culpable, de la ruta (año, mes, casa, fecha, categoria, nombre, "
+            "id) o de la consulta (desde, agrupar...); null si la ruta no existe o el error no es de un parámetro",
         },
     },
-    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
+    "example": {"status": 404, "error": "Not Found", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
 }
 
 # The error answers shared by every operation, referenced from each one.
 ERROR_RESPONSES = {
-    "MalFormado": ("400", "un parámetro mal formado o fuera de los límites de la especificación"),
+    "MalFormado": ("400", "un parámetro de consulta (desde, hasta, agrupar...) mal formado o que no aplica a la ruta"),
     "SinDatos": (
         "404",
-        "la ruta no existe, o los parámetros están bien formados pero no hay datos "
-        "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)",
+        "upstream no publica un archivo en esa ruta: la ruta no existe, un valor de la ruta está mal formado "
+        "o fuera de sus límites (una casa desconocida, un año fuera de rango, una fecha que no existe), "
+        "o está bien formado y no hay datos (una fecha sin cotización, un año sin archivo); el mensaje dice por qué",
     ),
     "RutaLarga": ("414", "la ruta es demasiado larga para ser una ruta de la API"),
     "EncabezadosGrandes": ("431", "los encabezados del pedido pasan de 32 KB o de 100"),
@@ -68,8 +69,9 @@ DESCRIPTION = """Réplica de sólo lectura de la API pública de ArgentinaDatos,
 respuestas 200 son idénticas a las de upstream.
 
 Errores: todo error es JSON con el esquema `Error` (`status`, `error`, `mensaje`, `parametro`).
-400 = un parámetro mal formado o fuera de los límites de la especificación; 404 = ruta desconocida, \
-o parámetros bien formados sin datos; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
+404 = todo lo que upstream no publica como archivo: ruta desconocida, un valor de la ruta mal formado o \
+fuera de sus límites (el mensaje dice por qué y `parametro` cuál), o bien formado sin datos; 400 = un \
+parámetro de consulta propio (`desde`, `agrupar`...) mal formado o que no aplica a la ruta; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
 demasiado larga; 431 = encabezados demasiado grandes; un pedido HTTP mal formado también recibe un 400 \
 con esta forma.
 
@@ -250,7 +252,7 @@ def _parameter(p, served_maximum: Optional[int] = None) -> dict:
         schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
         description += (
             f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
-            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)"
+            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 404)"
         )
     elif integer and _digits_maximum(p) is not None:
         schema["maximum"] = _digits_maximum(p)
@@ -282,7 +284,7 @@ def _operation(
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
-        if status != "400" or params or query:
+        if status != "400" or query:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
     return {
         "get": {
