@@ -80,8 +80,9 @@ calendario, los años tienen cuatro cifras y el máximo de un año es el de la e
 posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `turista` (el nombre de la especificación) y `tarjeta` \
 (el de los datos) y ambas devuelven los mismos registros, con `casa` = `tarjeta`.
 
-HTTP: `Access-Control-Allow-Origin: *`, `ETag` + `If-None-Match` (304), `Cache-Control`, gzip con \
-`Accept-Encoding: gzip`, HEAD."""
+HTTP: `Access-Control-Allow-Origin: *` y el preflight CORS (204, permite los encabezados pedidos), `ETag` + \
+`If-None-Match` (304), `Last-Modified` + `If-Modified-Since` (304), `Cache-Control`, gzip con \
+`Accept-Encoding: gzip`, HEAD; `/v1/<ruta>/index.json` es `/v1/<ruta>`."""
 
 
 def _member_schema(m) -> dict:
