@@ -280,3 +280,16 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     assert query("/v1/presidentes") == {"formato"}  # a list without fecha
     assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == set()  # one record
     assert "text/csv" in paths["/v1/presidentes"]["get"]["responses"]["200"]["content"]
+
+
+@pytest.mark.parametrize("raw", ["desde=mañana".encode(), b"desde=ma%C3%B1ana"])
+def test_a_query_string_is_read_as_utf8_raw_or_percent_encoded(raw):
+    with pytest.raises(series.BadQuery) as e:
+        series.parse(raw)
+    assert e.value.param == "desde" and "«mañana»" in str(e.value)
+
+
+def test_bytes_that_are_not_utf8_still_give_a_message():
+    with pytest.raises(series.BadQuery) as e:
+        series.parse(b"desde=ma\xf1ana")  # latin-1: not UTF-8
+    assert "«ma\ufffdana»" in str(e.value)

@@ -75,7 +75,8 @@ def parse(query_string: bytes | str) -> Query:
     """The known parameters of a query string; unknown ones are ignored (as upstream ignores them:
     clients repeat path parameters there).  A bad value raises BadQuery naming the parameter."""
     if isinstance(query_string, bytes):
-        query_string = query_string.decode("latin-1")
+        # Raw UTF-8 (?fecha=mañana, as some clients send it) reads as percent-encoded UTF-8 does.
+        query_string = query_string.decode("utf-8", "replace")
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
         if name in NAMES:
