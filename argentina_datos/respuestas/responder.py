@@ -167,7 +167,7 @@ class Responder:
             if query.formato == "csv" and not isinstance(data, list):
                 raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
             adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
-            return Answer(200, data if query.empty else series.apply(data, query, adjust))
+            return Answer(200, data if query.empty else series.apply(data, query, adjust, route=path))
         except BadQuery as e:
             return Answer(400, message=str(e), param=e.param)
         except ApiError as e:
