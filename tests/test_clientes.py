@@ -5,12 +5,13 @@ Each pattern is a call a client written against upstream makes (an SDK's GET wit
 browser's CORS preflight, a cache's revalidation, a bot asking for a house or a year that does not exist),
 on a small database of our own, and each must behave as upstream's host does: 200 with the same body,
 204 for a preflight that allows what it asks for, 304 for a fresh validator, a JSON 404 for anything
-upstream publishes no file for.
+upstream publishes no file for. A real Chromium on another origin reads both with an SDK's content-type.
 """
 
 from __future__ import annotations
 
 import http.client
+import os
 import socket
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -245,3 +246,30 @@ def test_grouping_what_has_no_measure_is_refused(serve_datos):
     status, _, body = call(serve_datos.url, "/v1/feriados/2025?agrupar=mes")
     error = orjson.loads(body)
     assert status == 400 and error["parametro"] == "agrupar" and "/v1/feriados/2025" in error["mensaje"]
+
+
+# ---- a real browser ------------------------------------------------------------------------------
+CHROMIUM = Path(os.environ.get("ARGENTINA_DATOS_CHROMIUM", "/usr/bin/chromium"))
+
+
+@pytest.mark.parametrize("target", ["serve-datos", "nginx"])
+def test_a_browser_app_on_another_origin_reads_the_api_with_content_type(serve_datos, nginx, target):
+    """A web app's SDK sends content-type: application/json on its GETs: Chromium asks first (OPTIONS), and
+    reads the answer only if the preflight allows that header. The page is on the other server's origin."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no hay Chromium en {CHROMIUM}: apt-get install chromium (scripts/paquetes.sh)")
+    api, page_origin = (serve_datos.url, nginx) if target == "serve-datos" else (nginx, serve_datos.url)
+    script = """async (url) => {
+        const r = await fetch(url, {headers: {"content-type": "application/json"}});
+        return [r.status, await r.json()];
+    }"""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(page_origin + "/v1/feriados/2025", timeout=15_000)
+            status, data = page.evaluate(script, api + "/v1/cotizaciones/dolares/oficial/2025/01/03")
+        finally:
+            browser.close()
+    assert (status, data) == (200, DOLARES[2])
