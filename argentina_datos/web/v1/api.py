@@ -30,7 +30,7 @@ from argentina_datos.web.v1.csv import to_csv
 
 MAX_PATH = 1024
 # How long a client or CDN may reuse a 200 without asking (serve-datos --max-age): the database changes
-# once a day, and upstream's host uses 60-600 s; each worker reads it from the environment at import.
+# once a day, and upstream's host uses 60-600 s; each worker reads it from the environment once.
 MAX_AGE_ENV = "ARGENTINA_DATOS_MAX_AGE"
 DEFAULT_MAX_AGE = 300
 CACHE_BYTES = 512 * 1024 * 1024
