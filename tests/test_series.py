@@ -269,9 +269,9 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "ajuste",
         "formato",
     }
-    # variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
+    # agrupacion and variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
     assert query("/v1/finanzas/indices/riesgo-pais") == {"desde", "hasta", "agrupacion", "variacion", "formato"}
-    assert query("/v1/feriados/{año}") == {"desde", "hasta", "agrupacion", "formato"}
+    assert query("/v1/feriados/{año}") == {"desde", "hasta", "formato"}
     ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
     assert ajuste["schema"]["required"] == ["ajustar"] and ajuste["schema"]["properties"]["ajustar"]["enum"] == ["ipc"]
     agrupacion = next(

@@ -331,33 +331,33 @@ POR_FECHA = [
         {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
         "2025-12-31",
     ),
-    # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
-    # the only way OpenAPI 3.0 says that funcion goes with agrupar.
-    {
-        "name": "agrupacion",
-        "in": "query",
-        "required": False,
-        "style": "form",
-        "explode": True,
-        "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-        f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
-        "de (1 + mensual / 100), no la suma). "
-        "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
-        "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
-        "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
-        "funcion sin agrupar es un 400",
-        "schema": {
-            "type": "object",
-            "required": ["agrupar"],
-            "properties": {
-                "agrupar": {"type": "string", "enum": list(series.PERIODS)},
-                "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
-            },
-        },
-        "example": {"agrupar": "mes", "funcion": "promedio"},
-    },
 ]
+# agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
+# the only way OpenAPI 3.0 says that funcion goes with agrupar.
+AGRUPACION = {
+    "name": "agrupacion",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
+    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
+    f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
+    "de (1 + mensual / 100), no la suma). "
+    "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
+    "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
+    "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
+    "funcion sin agrupar es un 400. Sólo en rutas con medidas numéricas (agrupar feriados sería un 400)",
+    "schema": {
+        "type": "object",
+        "required": ["agrupar"],
+        "properties": {
+            "agrupar": {"type": "string", "enum": list(series.PERIODS)},
+            "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
+        },
+    },
+    "example": {"agrupar": "mes", "funcion": "promedio"},
+}
 
 
 VERSION = _query(
@@ -420,7 +420,8 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
     if not any(m.name == "fecha" for m in fields):
         return versions + [FORMATO]
     pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
-    measured = [VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
+    # Grouping or comparing records without a numeric measure (holidays) is a 400: not offered there.
+    measured = [AGRUPACION, VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
     return versions + POR_FECHA + measured + pesos + [FORMATO]
 
 
