@@ -340,6 +340,15 @@ def test_a_failing_check_is_reported_and_the_build_goes_on(tmp_path, monkeypatch
     assert fallas[0]["detalle"] == "no se pudo revisar: no such column: compra"
 
 
+def test_a_check_with_a_bug_fails_instead_of_becoming_a_finding(tmp_path, monkeypatch):
+    def con_error(db, layout):
+        return [1 + None]  # a Python error in a check is a bug, not a fact about the data
+
+    monkeypatch.setattr(auditoria, "buy_above_sell", con_error)
+    with pytest.raises(TypeError):
+        construir(tmp_path, {DOLARES: [cotizacion("blue", 12, 11, "2025-02-04")]})
+
+
 def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
     def roto(db, pair, routes):
         raise sqlite3.OperationalError("no such column: compra")

@@ -48,7 +48,7 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 15_000
 # The pages show the database built from the mirror.
-pytestmark = pytest.mark.mirror
+pytestmark = [pytest.mark.mirror, pytest.mark.lento]
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'"

@@ -45,6 +45,7 @@ def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
     assert re.search(r": 5 filas en 4 conjuntos de datos", "\n".join(lines))
 
 
+@pytest.mark.lento
 def test_bar_reporter_draws_a_bar_per_dataset(fuente, tmp_path):
     out = io.StringIO()
     reporter = cli.BarReporter(Console(file=out, force_terminal=True, width=120, color_system=None))
@@ -64,6 +65,7 @@ class FakeTerminal(io.StringIO):
         return True
 
 
+@pytest.mark.lento
 def test_on_a_terminal_the_command_uses_the_bars(fuente, tmp_path, monkeypatch):
     terminal = FakeTerminal()
     monkeypatch.setattr("sys.stderr", terminal)

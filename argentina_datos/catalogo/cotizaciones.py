@@ -125,7 +125,6 @@ DATASETS: list[Dataset] = [
         origin_url="https://www.ambito.com/contenidos/dolar.html",
         partitions=[DIA],
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/dolares/{fecha}",
@@ -190,7 +189,6 @@ DATASETS: list[Dataset] = [
         single_record=True,
         derived=POR_UNIDAD,
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/{moneda}/{fecha}",
@@ -214,7 +212,6 @@ DATASETS: list[Dataset] = [
         origin_url=BCRA[1],
         partitions=[DIA],
         sort=("fecha",),
-        required=False,
         derived=POR_UNIDAD,
         routes=[
             Route(

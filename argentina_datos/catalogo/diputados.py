@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
 from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import Param, year
 
@@ -475,12 +475,7 @@ DATASETS: list[Dataset] = [
         envelope_list="porDiputado",
         keyed_by="diputadoId",
         unique=("diputadoId",),
-        envelope_fields=[
-            integer("ventanaMeses", "meses contados (12)", unit="meses"),
-            Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
-            Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
-            text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
-        ],
+        envelope_fields=twelve_month_window(),
         routes=[
             Route(
                 "/v1/diputados/viajes/conteo-12m",

@@ -8,8 +8,7 @@ the /v1 routes, the metadata and the OpenAPI document all derive from them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import field as dc_field
+from dataclasses import dataclass, field as dc_field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
@@ -267,7 +266,6 @@ class Dataset:
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     series: Optional[Series] = None  # a time series, for the data-quality audit
     bounds: Mapping[str, Bound] = dc_field(default_factory=dict)  # column -> its plausible values, audited
-    required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
 
     # ---- derived shape --------------------------------------------------

@@ -206,7 +206,6 @@ DATASETS: list[Dataset] = [
         origin_url=CAFCI[1],
         partitions=[SLUG],
         envelope_list="historico",
-        required=False,
         routes=[
             Route(
                 "/v1/finanzas/fci/fondos/{nombre}/historico",

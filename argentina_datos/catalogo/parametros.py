@@ -68,9 +68,6 @@ class Param:
             raise BadParam(self.name, text, self.out_of_bounds(top))
         return value
 
-    def above_maximum(self, value) -> bool:
-        return self.maximum is not None and value > self.maximum
-
 
 def group_name(name: str) -> str:
     """A regex group name for a parameter (``año`` is not ASCII)."""

@@ -53,7 +53,7 @@ def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
 
 
 def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
-    """The table and its rows, computed from the tables it reads (another process may do this part)."""
+    """The table and its rows, computed from the tables it reads."""
     db.execute(create_sql(derived))
     how = FILLS[derived.table]
     if not callable(how):
@@ -64,14 +64,6 @@ def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
     if rows is not None:
         placeholders = ", ".join("?" for _ in derived.fields)
         db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", rows)
-
-
-def adopt(db: sqlite3.Connection, derived: DerivedTable, schema: str) -> int:
-    """The table as another process filled it in the attached database ``schema``; returns its row count.
-    Into an empty table of the same shape SQLite copies the pages' records as they are (fast, and full)."""
-    db.execute(create_sql(derived))
-    db.execute(f"INSERT INTO main.{quote(derived.table)} SELECT * FROM {quote(schema)}.{quote(derived.table)}")
-    return complete(db, derived)
 
 
 def complete(db: sqlite3.Connection, derived: DerivedTable) -> int:

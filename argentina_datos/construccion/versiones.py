@@ -26,6 +26,7 @@ import orjson
 from argentina_datos.almacen.propias import FUENTES, VersionChange
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.construccion.fuentes import SourceError
 
 # Fields that name a record when the dataset declares no key (a bank's rate, a token's yield).
 NAMING_FIELDS = ("entidad", "token", "nombre", "banco", "id")
@@ -126,7 +127,7 @@ def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, tod
     body: Optional[bytes]
     try:
         body = source.read(current_route)
-    except Exception:  # the dataset itself reports a file it cannot read
+    except SourceError:  # the dataset itself reports a file it cannot read
         body = None
     # A current file that is not JSON is no version: the dataset that reads it reports it.
     if body is not None and _parsed(body) is not None:
@@ -144,7 +145,7 @@ def _body(version: Version, source) -> Optional[bytes]:
         return version.body
     try:
         return source.read(version.route, True)
-    except Exception:
+    except SourceError:  # a version file that cannot be read is no version; the build goes on without it
         return None
 
 

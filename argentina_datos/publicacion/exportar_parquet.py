@@ -26,8 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from argentina_datos.documentacion.metadatos import DATABASE
-from argentina_datos.documentacion.metadatos import build as build_metadata
+from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
 from argentina_datos.lectura import INTERNAL, dates_and_booleans
 
 BATCH_ROWS = 128 * 1024
