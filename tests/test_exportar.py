@@ -71,6 +71,10 @@ def test_every_body_is_the_v1_answer_byte_for_byte(small_db, tmp_path):
         "/v1/cotizaciones/dolares",
         "/v1/cotizaciones/dolares/2025/01/02",
         "/v1/cotizaciones/dolares/2025/01/03",  # no file upstream: the list's records of that day
+        # a house on a date: the all-houses list's record, as upstream cuts it
+        "/v1/cotizaciones/dolares/blue/2025/01/02",
+        "/v1/cotizaciones/dolares/oficial/2025/01/02",
+        "/v1/cotizaciones/dolares/oficial/2025/01/03",
         "/v1/feriados",
         "/v1/feriados/2024",
         "/v1/feriados/2025",
@@ -97,6 +101,30 @@ def test_a_second_export_writes_nothing(small_db, tmp_path):
     assert tree_files(out) == before  # same files, same modification times
 
 
+def test_a_file_time_is_a_function_of_its_bytes_so_replicas_share_their_etags(small_db, tmp_path):
+    """nginx's ETag is the file's mtime and size (deploy/nginx.conf): two exports made apart, as two replicas
+    would, have the same times; a file's time is its content's."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    exportar_v1.export(small_db, first)
+    os.utime(small_db)  # nothing about the database's own time counts either
+    exportar_v1.export(small_db, second)
+    assert tree_files(first) == tree_files(second)
+    for relative, mtime_ns in tree_files(first).items():
+        assert mtime_ns == exportar_v1.content_mtime((first / relative).read_bytes()) * 10**9, relative
+    bodies = {(first / r).read_bytes() for r in tree_files(first)}
+    assert len({exportar_v1.content_mtime(b) for b in bodies}) == len(bodies)
+
+
+def test_a_tree_written_before_content_times_gets_them_without_rewriting(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    expected = tree_files(out)
+    for relative in expected:
+        os.utime(out / relative, (1.7e9, 1.7e9))  # as an older export left them: the time they were written
+    report = exportar_v1.export(small_db, out)
+    assert report.written == 0 and tree_files(out) == expected
+
+
 def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path):
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)
@@ -110,8 +138,9 @@ def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path)
         "v1/cotizaciones/dolares/2025/01/03/index.json",
         "v1/cotizaciones/dolares/index.json",
         "v1/cotizaciones/dolares/index.json.gz",
+        "v1/cotizaciones/dolares/oficial/2025/01/03/index.json",
     ]
-    assert (report.written, report.removed) == (3, 0)
+    assert (report.written, report.removed) == (4, 0)
     assert orjson.loads((out / "v1/cotizaciones/dolares/2025/01/03/index.json").read_bytes())[0]["venta"] == 1052
 
 
@@ -395,7 +424,7 @@ def test_nginx_answers_with_the_headers_of_the_api(nginx_url, v1_response):
         assert plain.status_code == 200 and plain.content == v1_response("/v1/cotizaciones/dolares").body
         assert plain.headers["content-type"] == "application/json; charset=utf-8"
         assert plain.headers["access-control-allow-origin"] == "*"
-        assert plain.headers["cache-control"] == "public, max-age=3600"
+        assert plain.headers["cache-control"] == "public, max-age=300"
         zipped = client.get("/v1/cotizaciones/dolares", headers={"Accept-Encoding": "gzip"})
         assert zipped.headers["content-encoding"] == "gzip" and zipped.content == plain.content  # the .gz file
         assert int(zipped.headers["content-length"]) < len(plain.content) // 5

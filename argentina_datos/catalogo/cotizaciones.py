@@ -82,7 +82,8 @@ DATASETS: list[Dataset] = [
         "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
         "Difiere en algunos días de la serie completa: se guarda tal cual, y la tabla calidad dice cuáles "
-        "(«rutas en desacuerdo»).",
+        "(«rutas en desacuerdo»). La cotización de una casa en una fecha (/v1/cotizaciones/dolares/{casa}/{fecha}) "
+        "es, como en upstream, el registro de la serie completa (cotizaciones_dolares).",
         cotizacion_fields("casa de cambio"),
         [Source("v1/cotizaciones/dolares/{casa}")],
         origin="Ámbito / BCRA",
@@ -103,6 +104,10 @@ DATASETS: list[Dataset] = [
                 [CASA, FECHA],
                 where={"casa": PathValue("casa"), "fecha": PathValue("fecha")},
                 shape="one",
+                # Upstream publishes no per-house per-date files: its answer is the all-houses list's record,
+                # which some days differs from the house's own list (oficial, 2024-05-30/31: compra 873/874
+                # there, 913/914 in /v1/cotizaciones/dolares/oficial), or is only there (441 days).
+                derive=Derivation("cotizaciones_dolares", {"casa": PathValue("casa"), "fecha": PathValue("fecha")}),
                 summary="Cotización de una casa en una fecha",
             ),
         ],

@@ -11,7 +11,7 @@ from argentina_datos.catalogo.tipos import INTEGER, TEXT
 
 
 class BadParam(ValueError):
-    """A path value that is malformed or out of bounds (HTTP 400)."""
+    """A path value that is malformed or out of bounds (HTTP 404: upstream has no file for it)."""
 
     def __init__(self, param: str, value: str, message: str):
         super().__init__(message)
@@ -160,7 +160,7 @@ FECHA = Param(
     r"[0-9]{4}/[0-9]{2}/[0-9]{2}",
     TEXT,
     "fecha escrita AAAA/MM/DD",
-    # Captures one to three segments so that 2025-01-02 or 2025/01 get a 400 naming «fecha», not a 404.
+    # Captures one to three segments so that 2025-01-02 or 2025/01 get a 404 naming «fecha» and what it takes.
     loose=r"[^/]+(?:/[^/]+){0,2}",
     convert=slash_date_to_iso,
     calendar=True,

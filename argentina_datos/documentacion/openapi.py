@@ -36,27 +36,28 @@ ERROR_SCHEMA = {
             "type": "integer",
             "description": "código HTTP",
             "enum": [400, 404, 405, 414, 431, 500],
-            "example": 400,
+            "example": 404,
         },
-        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Bad Request"},
+        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Not Found"},
         "mensaje": {"type": "string", "description": "qué estuvo mal, en castellano"},
         "parametro": {
             "type": "string",
             "nullable": True,
-            "description": "el parámetro de la ruta culpable (año, mes, casa, fecha, categoria, nombre, "
-            "id); null si la ruta no existe o el error no es de un parámetro",
+            "description": "el parámetro culpable, de la ruta (año, mes, casa, fecha, categoria, nombre, "
+            "id) o de la consulta (desde, agrupar...); null si la ruta no existe o el error no es de un parámetro",
         },
     },
-    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
+    "example": {"status": 404, "error": "Not Found", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
 }
 
 # The error answers shared by every operation, referenced from each one.
 ERROR_RESPONSES = {
-    "MalFormado": ("400", "un parámetro mal formado o fuera de los límites de la especificación"),
+    "MalFormado": ("400", "un parámetro de consulta (desde, hasta, agrupar...) mal formado o que no aplica a la ruta"),
     "SinDatos": (
         "404",
-        "la ruta no existe, o los parámetros están bien formados pero no hay datos "
-        "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)",
+        "upstream no publica un archivo en esa ruta: la ruta no existe, un valor de la ruta está mal formado "
+        "o fuera de sus límites (una casa desconocida, un año fuera de rango, una fecha que no existe), "
+        "o está bien formado y no hay datos (una fecha sin cotización, un año sin archivo); el mensaje dice por qué",
     ),
     "RutaLarga": ("414", "la ruta es demasiado larga para ser una ruta de la API"),
     "EncabezadosGrandes": ("431", "los encabezados del pedido pasan de 32 KB o de 100"),
@@ -68,8 +69,9 @@ DESCRIPTION = """Réplica de sólo lectura de la API pública de ArgentinaDatos,
 respuestas 200 son idénticas a las de upstream.
 
 Errores: todo error es JSON con el esquema `Error` (`status`, `error`, `mensaje`, `parametro`).
-400 = un parámetro mal formado o fuera de los límites de la especificación; 404 = ruta desconocida, \
-o parámetros bien formados sin datos; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
+404 = todo lo que upstream no publica como archivo: ruta desconocida, un valor de la ruta mal formado o \
+fuera de sus límites (el mensaje dice por qué y `parametro` cuál), o bien formado sin datos; 400 = un \
+parámetro de consulta propio (`desde`, `agrupar`...) mal formado o que no aplica a la ruta; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
 demasiado larga; 431 = encabezados demasiado grandes; un pedido HTTP mal formado también recibe un 400 \
 con esta forma.
 
@@ -78,8 +80,9 @@ calendario, los años tienen cuatro cifras y el máximo de un año es el de la e
 posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `turista` (el nombre de la especificación) y `tarjeta` \
 (el de los datos) y ambas devuelven los mismos registros, con `casa` = `tarjeta`.
 
-HTTP: `Access-Control-Allow-Origin: *`, `ETag` + `If-None-Match` (304), `Cache-Control`, gzip con \
-`Accept-Encoding: gzip`, HEAD."""
+HTTP: `Access-Control-Allow-Origin: *` y el preflight CORS (204, permite los encabezados pedidos), `ETag` + \
+`If-None-Match` (304), `Last-Modified` + `If-Modified-Since` (304), `Cache-Control`, gzip con \
+`Accept-Encoding: gzip`, HEAD; `/v1/<ruta>/index.json` es `/v1/<ruta>`."""
 
 
 def _member_schema(m) -> dict:
@@ -250,7 +253,7 @@ def _parameter(p, served_maximum: Optional[int] = None) -> dict:
         schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
         description += (
             f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
-            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)"
+            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 404)"
         )
     elif integer and _digits_maximum(p) is not None:
         schema["maximum"] = _digits_maximum(p)
@@ -282,7 +285,7 @@ def _operation(
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
-        if status != "400" or params or query:
+        if status != "400" or query:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
     return {
         "get": {
@@ -328,33 +331,33 @@ POR_FECHA = [
         {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
         "2025-12-31",
     ),
-    # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
-    # the only way OpenAPI 3.0 says that funcion goes with agrupar.
-    {
-        "name": "agrupacion",
-        "in": "query",
-        "required": False,
-        "style": "form",
-        "explode": True,
-        "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-        f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
-        "de (1 + mensual / 100), no la suma). "
-        "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
-        "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
-        "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
-        "funcion sin agrupar es un 400",
-        "schema": {
-            "type": "object",
-            "required": ["agrupar"],
-            "properties": {
-                "agrupar": {"type": "string", "enum": list(series.PERIODS)},
-                "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
-            },
-        },
-        "example": {"agrupar": "mes", "funcion": "promedio"},
-    },
 ]
+# agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
+# the only way OpenAPI 3.0 says that funcion goes with agrupar.
+AGRUPACION = {
+    "name": "agrupacion",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
+    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
+    f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
+    "de (1 + mensual / 100), no la suma). "
+    "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
+    "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
+    "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
+    "funcion sin agrupar es un 400. Sólo en rutas con medidas numéricas (agrupar feriados sería un 400)",
+    "schema": {
+        "type": "object",
+        "required": ["agrupar"],
+        "properties": {
+            "agrupar": {"type": "string", "enum": list(series.PERIODS)},
+            "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
+        },
+    },
+    "example": {"agrupar": "mes", "funcion": "promedio"},
+}
 
 
 VERSION = _query(
@@ -417,7 +420,8 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
     if not any(m.name == "fecha" for m in fields):
         return versions + [FORMATO]
     pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
-    measured = [VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
+    # Grouping or comparing records without a numeric measure (holidays) is a 400: not offered there.
+    measured = [AGRUPACION, VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
     return versions + POR_FECHA + measured + pesos + [FORMATO]
 
 
