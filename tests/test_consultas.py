@@ -27,9 +27,10 @@ async def test_query_returns_rows_with_its_defaults(ds, name):
 
 
 async def test_dolar_por_casa_honours_its_parameters(ds, conn):
+    # Business days only (not the weekends' carried-forward rows), as brecha_cambiaria and dolar_en_pesos_de_hoy.
     got = await rows(ds, "dolar_por_casa", casa="oficial", desde="2020-01-01", hasta="2020-01-31")
     expected = conn.execute(
-        "SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' "
+        "SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' AND NOT arrastrado "
         "AND fecha BETWEEN '2020-01-01' AND '2020-01-31' ORDER BY fecha DESC"
     ).fetchall()
     assert [(r["fecha"], r["venta"]) for r in got] == expected
