@@ -34,10 +34,11 @@ if TYPE_CHECKING:
 INTERNAL = (EXTRA, OMITTED)
 
 
-def datetimes() -> set[str]:
-    """Every column name the catalogue declares as a date and time (ISO 8601 with its offset: diputados)."""
-    fields = [(column, f) for d in DATASETS for column, f in flat_columns(d.fields)]
-    return {column for column, f in fields if f.is_datetime}
+def datetimes(table: Optional[str] = None) -> set[str]:
+    """The column names the catalogue declares as a date and time (ISO 8601 with its offset: diputados), in
+    ``table`` or, without one, in any table."""
+    datasets = [d for d in DATASETS if table is None or d.table == table]
+    return {column for d in datasets for column, f in flat_columns(d.fields) if f.is_datetime}
 
 
 def as_datetime(value) -> Optional[dt.datetime]:
@@ -147,23 +148,28 @@ def leer(
     finally:
         if conn is not db:
             conn.close()
-    return typed(frame)
+    return typed(frame, table=tabla)
 
 
 def _day(name: str, value: Union[str, dt.date]) -> str:
     """A day of ``desde``/``hasta`` as the database writes it (AAAA-MM-DD), or an error that names it."""
     try:
+        if isinstance(value, dt.datetime):  # a pandas Timestamp too: its day, not its midnight («…T00:00:00»)
+            value = value.date()
         return (value if isinstance(value, dt.date) else dt.date.fromisoformat(value)).isoformat()
     except (TypeError, ValueError):
         raise ValueError(f"«{name}» tiene que ser una fecha AAAA-MM-DD: {value!r}") from None
 
 
-def typed(frame: "pandas.DataFrame", dates: Optional[set[str]] = None) -> "pandas.DataFrame":
+def typed(
+    frame: "pandas.DataFrame", dates: Optional[set[str]] = None, table: Optional[str] = None
+) -> "pandas.DataFrame":
     """``frame`` with its catalogue date columns as datetime64 (an impossible date becomes NaT) and its boolean
-    columns as bool where they have no nulls."""
+    columns as bool where they have no nulls; ``table``'s own dates and times as UTC timestamps."""
     pd = _pandas()
     known_dates, booleans = dates_and_booleans()
-    with_time = datetimes()
+    # Per table: `fecha` is a date and time only in diputados_actas (elsewhere one bad date must stay NaT).
+    with_time = datetimes(table) if table is not None else set()
     for column in frame.columns:
         is_date = column in (dates if dates is not None else known_dates)
         if is_date or column in with_time:

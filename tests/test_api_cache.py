@@ -107,3 +107,15 @@ def test_a_replaced_answer_is_not_recounted():
     new.gzipped()
     cache.recount("/a", new)  # not the response the cache holds for /a
     assert cache.size == size and cache.get("/a") is old
+
+
+def test_a_bad_max_age_under_another_server_is_the_default_not_an_error(monkeypatch, capsys):
+    from argentina_datos.web.v1 import api
+
+    monkeypatch.setenv(api.MAX_AGE_ENV, "5m")
+    api.cache_control.cache_clear()
+    try:
+        assert api.cache_control(True) == f"public, max-age={api.DEFAULT_MAX_AGE}".encode()
+        assert "5m" in capsys.readouterr().err
+    finally:
+        api.cache_control.cache_clear()

@@ -324,6 +324,7 @@ def test_parquet_files_are_sorted_by_fecha_and_say_so(tmp_path):
     assert fechas == sorted(fechas) and fechas != [r["fecha"] for r in reversed(DOLARES)]
     meta = pq.ParquetFile(path).metadata.row_group(0)
     assert [c.column_index for c in meta.sorting_columns] == [pq.read_schema(path).names.index("fecha")]
+    assert all(c.nulls_first for c in meta.sorting_columns)  # as SQLite's ORDER BY puts them
 
 
 def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_path):

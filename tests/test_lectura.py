@@ -1,6 +1,9 @@
 """argentina_datos.leer on a database of a few rows built here (no mirror): columnas, desde/hasta and
 dias_habiles are applied in SQL, and a wrong one is an error that names it."""
 
+import datetime as dt
+
+import pandas as pd
 import pytest
 from ayudas import build_tables, write_file
 
@@ -46,3 +49,19 @@ def test_columns_dates_and_business_days_are_read_as_asked(db):
 def test_a_wrong_argument_is_an_error_that_names_it(db, tabla, kwargs, named):
     with pytest.raises(ValueError, match=named):
         leer(tabla, db, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "desde", ["2024-01-05", dt.date(2024, 1, 5), dt.datetime(2024, 1, 5), pd.Timestamp("2024-01-05")]
+)
+def test_desde_as_a_date_a_datetime_or_a_timestamp_keeps_its_own_day(db, desde):
+    frame = leer("cotizaciones_dolares", db, desde=desde, hasta="2024-01-05")
+    assert [d.isoformat()[:10] for d in frame["fecha"]] == ["2024-01-05"]
+
+
+def test_a_bad_date_outside_diputados_stays_a_naive_date_with_nat():
+    from argentina_datos.lectura import typed
+
+    frame = typed(pd.DataFrame({"fecha": ["2024-01-01", "2025-02-30"]}), table="uva")
+    assert str(frame["fecha"].dtype).startswith("datetime64") and frame["fecha"].dt.tz is None
+    assert frame["fecha"].isna().tolist() == [False, True]

@@ -216,8 +216,7 @@ class Tree:
                 return False
         except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, data)
-        _set_mtime(path, data)
+        write_atomically(path, data, mtime=content_mtime(data))
         self.report.written += 1
         self.report.bytes_written += len(data)
         return True
@@ -265,13 +264,16 @@ class Tree:
                     pass
 
 
-def write_atomically(path: Path, data: bytes) -> None:
+def write_atomically(path: Path, data: bytes, mtime: Optional[int] = None) -> None:
     """``data`` under a temporary name beside ``path``, then renamed over it: a reader (or an interrupted
-    export) sees the old file or the new one, never part of one."""
+    export) sees the old file or the new one, never part of one; with ``mtime``, already of that time (nginx
+    never serves the new bytes with another time, and so another ETag)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "wb") as f:
             f.write(data)
+        if mtime is not None:
+            os.utime(tmp, (mtime, mtime))
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

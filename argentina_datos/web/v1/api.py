@@ -131,8 +131,13 @@ def max_age_setting() -> int:
 
 @functools.cache
 def cache_control(ok: bool) -> bytes:
-    """Read once, at the first answer (after serve-datos has set the variable): errors at most 60 s."""
-    seconds = max_age_setting()
+    """Read once, at the first answer (after serve-datos has set the variable): errors at most 60 s.  A bad
+    value under another server (plain ``datasette``) is said once and the default used: never a 500."""
+    try:
+        seconds = max_age_setting()
+    except ValueError as e:
+        print(f"aviso: {e}; se usa {DEFAULT_MAX_AGE}", file=sys.stderr)
+        seconds = DEFAULT_MAX_AGE
     return f"public, max-age={seconds if ok else min(60, seconds)}".encode()
 
 
