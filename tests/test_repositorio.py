@@ -374,3 +374,16 @@ def test_per_date_and_committee_routes_come_from_the_lists():
     )
     assert {"HCDN00001", "HCDN00014", "HCDN00227", "HCDN00300", "HCDN00950", "HCDN01200"} <= set(ids)
     assert "HCDN00301" not in ids and "../x" not in ids
+
+
+def test_a_checkout_moved_by_another_build_is_said_not_read(upstream, tmp_path):
+    cache = tmp_path / "cache"
+    first = GitSource(f"git+file://{upstream}", cache=cache)
+    with first.reading():  # nothing moved: the build reads
+        assert first.read(UVA) == (first.clone / "datos" / UVA / "index.json").read_bytes()
+    commit(upstream, {UVA: [{"fecha": "2016-03-31", "valor": 14.05}]}, "segundo día")
+    second = GitSource(f"git+file://{upstream}", cache=cache)  # another build's fetch and checkout
+    assert second.commit != first.commit
+    with pytest.raises(SourceError, match="otra construcción cambió la copia"):
+        with first.reading():
+            pass

@@ -15,6 +15,7 @@ commit's tree (``git ls-tree``), exact where a directory's size and time are a g
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -24,7 +25,7 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 from urllib.parse import unquote, urlparse
 
 from argentina_datos.almacen.propias import CONSTRUCCION
@@ -112,6 +113,20 @@ class GitSource(DirectorySource):
         self.counts["objetos"] = after[0] - before[0]
         self.counts["bytes"] = max(0, after[1] - before[1])
         self.seconds = time.perf_counter() - start
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Held while a build reads the checkout: another build's fetch and checkout (which would change the files
+        under this one) waits.  A checkout that moved since this source was opened is said, not read."""
+        with open(str(self.clone) + ".lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            head = self._git("rev-parse", "HEAD").strip()
+            if head != self.commit:
+                raise SourceError(
+                    f"{self.remote}: otra construcción cambió la copia de {self.clone} a {head[:12]} mientras esta "
+                    f"leía {self.commit[:12]}; vuelva a correrla"
+                )
+            yield
 
     # ---- git -----------------------------------------------------------------------
     def _git(self, *args: str, cwd: Optional[Path] = None) -> str:
