@@ -325,6 +325,7 @@ def test_codec_findings_and_audit_findings_share_the_table(tmp_path):
     assert [(h["control"], h["registro"], h["campo"], h["fecha"]) for h in hallazgos] == [
         (calidad.WRONG_TYPE, 2, "valor", None),
         (calidad.IMPOSSIBLE_DATE, 9, "fecha", None),
+        (calidad.LATE, None, "valor", "2025-03-12"),  # the catalogue of series: its cadence is 5 days
         (calidad.GAP, None, None, "2025-03-06"),
     ]
 

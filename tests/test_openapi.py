@@ -17,6 +17,7 @@ from argentina_datos.documentacion.openapi import (
     OPENAPI_PATH,
     ROUTE_TABLE_MARKERS,
     ROUTE_TABLE_PAGE,
+    SERIES_PATHS,
     build_document,
     markdown_table,
 )
@@ -35,7 +36,8 @@ OPERATIONS = {path: item["get"] for path, item in DOC["paths"].items()}
 def example_path(path: str, operation: dict) -> str:
     for p in operation["parameters"]:
         path = path.replace("{" + p["name"] + "}", str(p["example"]))
-    return path
+    required = [p for p in operation["parameters"] if p["in"] == "query" and p.get("required")]
+    return path + ("?" + "&".join(f"{p['name']}={p['example']}" for p in required) if required else "")
 
 
 def schema_validator(schema: dict) -> OAS30Validator:
@@ -73,7 +75,7 @@ def test_document_validates():
 
 
 def test_paths_are_exactly_the_router_endpoints():
-    assert set(DOC["paths"]) == {e.path for e in ROUTER.endpoints} | {OPENAPI_PATH}
+    assert set(DOC["paths"]) == {e.path for e in ROUTER.endpoints} | {OPENAPI_PATH, *SERIES_PATHS}
 
 
 def test_operation_ids_are_unique_ascii():

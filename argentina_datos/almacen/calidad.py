@@ -41,6 +41,9 @@ CONFLICT = "dos valores para una fecha"
 ENCODING = "codificación rota"
 OUT_OF_RANGE = "fuera de rango"
 STALE = "valor viejo en un listado"
+# A series of the catalogue of series whose last value is older than its declared cadence allows
+# (construccion/series.py).
+LATE = "serie atrasada"
 REVISED = "valor revisado"  # from the revisiones table: a value upstream changed after publishing it
 # Two routes publishing the same record (a house's list and the all-houses list, a per-date file and its list)
 # with different values.

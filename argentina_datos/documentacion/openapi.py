@@ -17,7 +17,9 @@ import orjson
 
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTEGER, JSON, NUMBER, OPENAPI_TYPES, Field, Obj
+from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, NUMBER, OPENAPI_TYPES, Field, Obj
+from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
+from argentina_datos.catalogo.series import THEMES_WITH_SERIES
 from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import Router
 
@@ -312,8 +314,15 @@ def _query(name: str, description: str, schema: dict, example: str) -> dict:
 FORMATO = _query(
     "formato",
     "json (por omisión) o csv: la lista como CSV, una fila por registro",
-    {"type": "string", "enum": list(series.FORMATS)},
+    {"type": "string", "enum": ["json", "csv"]},
     "json",
+)
+FORMATO_CALENDARIO = _query(
+    "formato",
+    "json (por omisión), csv (una fila por feriado) o ics: un calendario iCalendar (text/calendar), un evento de "
+    "día entero por feriado, para importar en Google Calendar, Outlook o el calendario del teléfono",
+    {"type": "string", "enum": list(series.FORMATS)},
+    "ics",
 )
 POR_FECHA = [
     _query(
@@ -376,6 +385,7 @@ VARIACION = _query(
     {"type": "string", "enum": list(series.CHANGES)},
     "interanual",
 )
+ADJUSTMENTS = ["ipc", "uva"] + [f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES]
 # ajustar and base as one exploded object parameter, like agrupacion: base goes with ajustar.
 AJUSTE = {
     "name": "ajuste",
@@ -386,17 +396,107 @@ AJUSTE = {
     "description": "ajustar=ipc: los montos en pesos (cotizaciones, UVA, montos) en pesos de un mes, por el IPC "
     "encadenado desde la inflación mensual (tabla ipc): x × IPC(base) / IPC(mes de su fecha); una fecha posterior "
     "al último mes del IPC usa ese mes, una anterior al primero da null. base (AAAA-MM): el mes de esos pesos, por "
-    "omisión el último del IPC; un mes que el IPC no tiene es un 400. Sólo en rutas con montos en pesos",
+    "omisión el último del IPC; un mes que el IPC no tiene es un 400. ajustar=uva: en UVA (x / la UVA de ese día); "
+    "ajustar=dolar-<casa>: en dólares, a la venta de esa casa ese día (dolar-blue, dolar-oficial...); un día sin "
+    "cotización usa la anterior. Antes de ajustar y de agrupar. Un monto anterior al 1992-01-01 (el peso reemplazó "
+    "al austral) es un 400: no se convierte a través de un cambio de moneda. Sólo en rutas con montos en pesos",
     "schema": {
         "type": "object",
         "required": ["ajustar"],
         "properties": {
-            "ajustar": {"type": "string", "enum": list(series.ADJUSTMENTS)},
+            "ajustar": {"type": "string", "enum": ADJUSTMENTS},
             "base": {"$ref": "#/components/schemas/MesIPC"},
         },
     },
     "example": {"ajustar": "ipc"},
 }
+
+
+SERIES_PATHS = ("/v1/series", "/v1/series/datos")
+SERIE = {
+    "type": "object",
+    "description": "una serie del catálogo (la tabla series)",
+    "properties": {
+        "id": {"type": "string", "description": "identificador estable: tabla[.valores][.medida]"},
+        "titulo": {"type": "string"},
+        "descripcion": {"type": "string"},
+        "tema": {"type": "string", "enum": list(THEMES_WITH_SERIES)},
+        "unidad": {"type": "string", "nullable": True},
+        "frecuencia": {"type": "string"},
+        "tipo": {"type": "string", "enum": list(KINDS)},
+        "desde": {"type": "string", "nullable": True},
+        "hasta": {"type": "string", "nullable": True},
+        "observaciones": {"type": "integer"},
+        "fuente": {"type": "string"},
+        "ruta": {"type": "string", "description": "la ruta /v1 que la publica"},
+        "tabla": {"type": "string"},
+        "columna": {"type": "string"},
+        "filtro": {"type": "object", "description": "los campos que la nombran en esa ruta o tabla"},
+        "ultimaActualizacion": {"type": "string", "nullable": True},
+        "cadencia": {"type": "integer", "description": "días sin dato antes de estar atrasada"},
+        "atrasada": {"type": "boolean", "description": "su último dato tiene más días que su cadencia, hoy"},
+    },
+}
+
+
+def _series_paths() -> dict:
+    """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
+    catalogue_query = [
+        _query(
+            "q",
+            "palabras que deben estar en el id, el título o la unidad (sin importar acentos)",
+            {"type": "string"},
+            "blue",
+        ),
+        _query("tema", "sólo las series de un tema", {"type": "string", "enum": list(THEMES_WITH_SERIES)}, "indices"),
+        _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
+        _query("tipo", "nivel, tasa, tasa_anual o conteo", {"type": "string", "enum": list(KINDS)}, "tasa"),
+        FORMATO,
+    ]
+    ids = dict(
+        _query(
+            "ids",
+            "los ids de las series (de /v1/series), separados por comas; hasta 20. Uno desconocido es un 400",
+            {"type": "string"},
+            "cotizaciones_dolares.blue.venta,inflacion",
+        ),
+        required=True,
+    )
+    data_query = [ids, *POR_FECHA, VARIACION, AJUSTE, STORED_VERSION, FORMATO]
+    data_schema = {
+        "type": "object",
+        "properties": {
+            "series": {"type": "array", "items": SERIE},
+            "datos": {
+                "type": "array",
+                "description": "una fila por fecha: fecha y el valor de cada serie (null si no tiene esa fecha)",
+                "items": {"type": "object", "properties": {"fecha": {"type": "string"}}},
+            },
+        },
+    }
+    return {
+        SERIES_PATHS[0]: _operation(
+            "Catálogo de series",
+            "Cada serie numérica de la base (una medida de una tabla para una casa, una moneda...), con su unidad, "
+            "frecuencia, tipo, período y si está atrasada; buscable.",
+            (),
+            {"type": "array", "items": SERIE},
+            "Series",
+            SERIES_PATHS[0],
+            query=catalogue_query,
+        ),
+        SERIES_PATHS[1]: _operation(
+            "Varias series alineadas por fecha",
+            "Los valores de varias series, una fila por fecha. Agrupar una tasa (la inflación mensual) la compone; "
+            "variacion=acumulada de una tasa compone desde enero; ajustar convierte montos en pesos antes de agrupar; "
+            "fecha= da los valores como upstream los había publicado ese día.",
+            (),
+            data_schema,
+            "Series",
+            SERIES_PATHS[1],
+            query=data_query,
+        ),
+    }
 
 
 STORED_VERSION = _query(
@@ -414,11 +514,14 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
     if endpoint.shape != "list":
         return versions
     fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
+    formato = FORMATO_CALENDARIO if endpoint.calendar else FORMATO
     if not any(m.name == "fecha" for m in fields):
-        return versions + [FORMATO]
+        return versions + [formato]
     pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
-    measured = [VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
-    return versions + POR_FECHA + measured + pesos + [FORMATO]
+    measured = any(isinstance(m, Field) and m.kind == NUMBER for m in fields)
+    # Grouping a list without measures (holidays) is a 400: it is offered only where there is something to group.
+    by_date = POR_FECHA if measured else POR_FECHA[:2]
+    return versions + by_date + ([VARIACION] if measured else []) + pesos + [formato]
 
 
 def build_document(
@@ -444,6 +547,7 @@ def build_document(
             maxima,
             _query_parameters(e, versioned),
         )
+    paths.update(_series_paths())
     paths[OPENAPI_PATH] = _operation(
         "Este documento",
         "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.",
@@ -500,6 +604,8 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
         name: r for name, r in doc["components"]["responses"].items() if ERROR_RESPONSES[name][0] in kept
     }
     del doc["components"]["schemas"]["MesIPC"]  # only ajuste (a query parameter) names it
+    for path in SERIES_PATHS:  # computed for each query, never a file
+        del doc["paths"][path]
     doc["info"]["description"] += STATIC_NOTE
     return doc
 

@@ -23,6 +23,7 @@ from argentina_datos.respuestas.responder import Answer, Responder
 from argentina_datos.respuestas.rutas import Router
 from argentina_datos.respuestas.series import Query
 from argentina_datos.web.v1.csv import to_csv
+from argentina_datos.web.v1.ics import to_ics
 
 MAX_PATH = 1024
 CACHE_BYTES = 512 * 1024 * 1024
@@ -39,6 +40,8 @@ BASE_HEADERS = [
     (b"vary", b"Accept-Encoding"),
 ]
 CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
+ICS_TYPE = b"text/calendar; charset=utf-8"
+ICS_HEADERS = [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]]
 STATUS_NAMES = {
     400: "Bad Request",
     404: "Not Found",
@@ -57,6 +60,7 @@ class Response:
     etag: bytes
     cache_control: bytes
     csv: bool = False
+    ics: bool = False
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -67,7 +71,7 @@ class Response:
 
     @property
     def base_headers(self) -> list:
-        return CSV_HEADERS if self.csv else BASE_HEADERS
+        return CSV_HEADERS if self.csv else ICS_HEADERS if self.ics else BASE_HEADERS
 
     def etag_for(self, gzipped: bool) -> bytes:
         """Each encoding is its own representation, so the gzip body gets its own strong tag."""
@@ -100,18 +104,20 @@ def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> by
     )
 
 
-def as_response(answer: Answer, query: Query) -> Response:
+def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
         return make_response(200, to_csv(answer.data), csv=True)
+    if query.formato == "ics":
+        return make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
     return make_response(200, answer.json())
 
 
-def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
+def make_response(status: int, body: bytes, *, csv: bool = False, ics: bool = False) -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
     cache = b"public, max-age=3600" if status == 200 else b"public, max-age=60"
-    return Response(status, body, etag, cache, csv)
+    return Response(status, body, etag, cache, csv, ics)
 
 
 class ResponseCache:
@@ -181,7 +187,11 @@ class V1:
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
             months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
             return make_response(200, openapi_document(self.router, maxima, months, versioned))
-        return as_response(self.responder.answer(conn, path, query), query)
+        return as_response(self.responder.answer(conn, path, query), query, path)
+
+    def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
+        """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
+        return as_response(self.responder.answer_series(conn, path, params, query), query, path)
 
     def cached(self, path: str) -> Optional[Response]:
         return self.cache.get(path)
