@@ -114,6 +114,24 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     assert list(rows[0]) == ["fecha", BLUE, "inflacion"] and len(rows) == 12
 
 
+async def test_monthly_inflation_against_the_dollars_monthly_change(ds):
+    url = f"/v1/series/datos?ids=inflacion,{BLUE}:relativa&desde=2024-01-01&hasta=2024-12-31&agrupar=mes&funcion=ultimo"
+    got = await get(ds, url)
+    assert [s["id"] for s in got["series"]] == ["inflacion", BLUE]
+    last_of_month: dict[str, float] = {}
+    for r in sorted(
+        (r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"), key=lambda r: r["fecha"]
+    ):
+        last_of_month[r["fecha"][:7]] = r["venta"]
+    inflation = {r["fecha"][:7]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion")}
+    months = [f"2024-{m:02d}" for m in range(1, 13)]
+    previous = ["2023-12"] + months[:-1]
+    assert [r["fecha"] for r in got["datos"]] == [f"{m}-01" for m in months]
+    assert [r["inflacion"] for r in got["datos"]] == [inflation[m] for m in months]
+    expected = [last_of_month[m] / last_of_month[p] - 1 for m, p in zip(months, previous)]
+    assert [r[f"{BLUE}:relativa"] for r in got["datos"]] == pytest.approx(expected, abs=1e-9)  # 10 decimals
+
+
 async def test_a_date_one_series_lacks_is_null(ds):
     got = await get(ds, f"/v1/series/datos?ids=inflacion,{BLUE}&desde=2024-01-30&hasta=2024-02-01")
     blue = {r["fecha"]: r["venta"] for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"}
@@ -238,6 +256,8 @@ async def test_late_series_are_quality_findings_and_a_feed(conn, ds):
     "url, param",
     [
         ("/v1/series/datos?ids=inflacion,no-existe", "ids"),
+        ("/v1/series/datos?ids=inflacion:semanal", "ids"),
+        ("/v1/series/datos?ids=inflacion:relativa", "variacion"),
         ("/v1/series/datos", "ids"),
         ("/v1/series/datos?ids=" + ",".join(["inflacion"] + [f"x{i}" for i in range(20)]), "ids"),
         ("/v1/series/datos?ids=inflacion&agrupar=anio&funcion=suma", "funcion"),

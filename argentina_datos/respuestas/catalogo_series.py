@@ -165,6 +165,7 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
 
 # ---- /v1/series/datos ------------------------------------------------------------------------
 def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> list[dict]:
+    """The catalogue entries of ``ids``, in that order; a 400 naming every unknown one."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("ids", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
     found = {}
@@ -182,6 +183,7 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:
+    """The columns asked for: each a series id, or ``id:variacion`` (that series as its change alone)."""
     text = params.get("ids")
     if not text:
         raise BadQuery("ids", "falta «ids»: los ids de las series separados por comas (de /v1/series), hasta 20")
@@ -190,6 +192,13 @@ def parse_ids(params: dict[str, str]) -> list[str]:
         raise BadQuery("ids", "«ids» no nombra ninguna serie")
     if len(ids) > MAX_IDS:
         raise BadQuery("ids", f"«ids» nombra {len(ids)} series: el máximo es {MAX_IDS}")
+    for token in ids:
+        mode = token.partition(":")[2]
+        if ":" in token and mode not in series.CHANGES:
+            raise BadQuery(
+                "ids",
+                f"«{token[:80]}»: después de «:» va una variación ({', '.join(series.CHANGES)}), no «{mode[:40]}»",
+            )
     return ids
 
 
@@ -222,8 +231,10 @@ def data(
 ) -> dict[str, Any]:
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
     ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
-    ids = parse_ids(params)
+    tokens = parse_ids(params)
+    ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
+    by_id = dict(zip(ids, entries_))
     if query.fecha is not None:
         query.checked_fecha()
     if query.ajustar:
@@ -235,7 +246,9 @@ def data(
     convert = converter() if query.ajustar and converter is not None else None
     plain = dataclasses.replace(query, ajustar=None, base=None, fecha=None, formato="json")
     columns: dict[str, dict[str, Any]] = {}
-    for entry in entries_:
+    for token in tokens:
+        entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
+        asked = dataclasses.replace(plain, variacion=mode) if mode else plain
         column = entry["columna"]
         records = [
             {"fecha": r["fecha"], "valor": r.get(column)}
@@ -246,10 +259,10 @@ def data(
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
         try:
-            done = series.apply(records, plain, rates=rates) if plain.filters else records
+            done = series.apply(records, asked, rates=rates) if asked.filters else records
         except BadQuery as e:
-            raise BadQuery(e.param, f"{e} (serie {entry['id']})") from None
-        columns[entry["id"]] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+            raise BadQuery(e.param, f"{e} (serie {token})") from None
+        columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
     days = sorted(set().union(*columns.values()))
-    rows = [{"fecha": d, **{i: columns[i].get(d) for i in ids}} for d in days]
+    rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
     return {"series": entries_, "datos": rows}
