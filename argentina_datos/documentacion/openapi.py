@@ -347,8 +347,8 @@ POR_FECHA = [
         "explode": True,
         "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
         "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-        f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
-        "de (1 + mensual / 100), no la suma). "
+        f"{variaciones.DECIMALS} decimales. Una tasa por período (la inflación mensual) se compone en lugar de "
+        "promediarse: ∏(1 + mensual / 100) − 1, en porcentaje; suma de una tasa es un 400. "
         "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
         "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
         "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
@@ -380,7 +380,8 @@ VARIACION = _query(
     "cada medida como su variación, por serie y en orden de fecha: absoluta (x − anterior), relativa "
     "(x / anterior − 1), interanual (x / el último valor a un año o más − 1; el 29 de febrero mira el 28) o "
     "acumulada (x / el último valor del año anterior − 1). Las relativas son fracciones (0.05 = 5 %); null sin "
-    "referencia. Se calcula sobre la serie entera (después de ajustar y agrupar) y desde/hasta recortan el "
+    "referencia. Una tasa por período (la inflación mensual) se compone: acumulada desde enero, interanual sobre "
+    "los doce meses; absoluta en puntos porcentuales; relativa es un 400. Se calcula sobre la serie entera (después de ajustar y agrupar) y desde/hasta recortan el "
     "resultado: el primer registro del rango tiene su variación",
     {"type": "string", "enum": list(series.CHANGES)},
     "interanual",
@@ -456,7 +457,8 @@ def _series_paths() -> dict:
     ids = dict(
         _query(
             "ids",
-            "los ids de las series (de /v1/series), separados por comas; hasta 20. Uno desconocido es un 400",
+            "los ids de las series (de /v1/series), separados por comas; hasta 20. Uno desconocido es un 400. "
+            "id:variacion (inflacion,cotizaciones_dolares.blue.venta:relativa) da esa columna como su variación",
             {"type": "string"},
             "cotizaciones_dolares.blue.venta,inflacion",
         ),
