@@ -300,3 +300,14 @@ async def test_holidays_as_a_calendar(ds):
     assert len(icalendar.Calendar.from_ical(bank.content).walk("VEVENT")) == len(
         mirror_file("/v1/feriados-bancarios/2025")
     )
+
+
+async def test_cached_by_their_own_parameters_and_by_day(ds, monkeypatch):
+    uva = await get(ds, "/v1/series/datos?ids=uva&desde=2024-01-02&hasta=2024-01-02")
+    inflation = await get(ds, "/v1/series/datos?ids=inflacion&desde=2024-01-02&hasta=2024-01-02")
+    assert [s["id"] for s in uva["series"]] == ["uva"] and [s["id"] for s in inflation["series"]] == ["inflacion"]
+    hasta = dt.date.fromisoformat((await get(ds, "/v1/series?q=blue venta"))[0]["hasta"])
+    monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, (hasta + dt.timedelta(days=1)).isoformat())
+    assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is False
+    monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, (hasta + dt.timedelta(days=30)).isoformat())
+    assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is True

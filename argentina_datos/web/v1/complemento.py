@@ -122,9 +122,12 @@ class V1Middleware:
             key = path + query.key()  # unknown parameters are ignored: they share the plain answer
         else:  # the common case, and the hot path of a cached answer: nothing to parse
             query, key = PLAIN, path
-        own = catalogo_series.own_params(query_string) if path in catalogo_series.PATHS else None
-        if own:
-            key += "#" + catalogo_series.cache_key(own)
+        own = None
+        if path in catalogo_series.PATHS:
+            own = catalogo_series.own_params(query_string)
+            # «atrasada» is measured against today: a server that keeps one build for days (upstream
+            # stopped, so nothing changed) must not answer yesterday's.
+            key += f"#{catalogo_series.cache_key(own)}@{catalogo_series.today()}"
         self._follow_new_build()
         response = self.v1.cached(key)
         if response is None:
