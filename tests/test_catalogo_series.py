@@ -263,7 +263,6 @@ async def test_late_series_are_quality_findings_and_a_feed(conn, ds):
         ("/v1/series/datos?ids=inflacion&agrupar=anio&funcion=suma", "funcion"),
         ("/v1/series/datos?ids=inflacion&ajustar=ipc", "ajustar"),
         (f"/v1/series/datos?ids={BLUE}&ajustar=dolar-nada", "ajustar"),
-        ("/v1/series/datos?ids=riesgo_pais&fecha=2001-01-01", "fecha"),
         ("/v1/series?tipo=otro", "tipo"),
         ("/v1/series?agrupar=mes", "agrupar"),
         ("/v1/feriados/2025?agrupar=mes", "agrupar"),
@@ -278,6 +277,14 @@ async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, p
     assert body["parametro"] == param and body["mensaje"]
     if "no-existe" in url:
         assert "no-existe" in body["mensaje"]
+
+
+async def test_a_day_before_the_stored_versions_is_a_404(ds):
+    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&fecha=2001-01-01")
+    assert response.status_code == 404 and response.json()["parametro"] == "fecha"
+    assert "sus versiones empiezan el 2024-" in response.json()["mensaje"]
+    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&fecha=2025-01-01")
+    assert unversioned.status_code == 404 and "no tiene versiones guardadas" in unversioned.json()["mensaje"]
 
 
 async def test_conversions_are_for_amounts_of_pesos(ds):

@@ -21,6 +21,7 @@ from argentina_datos.documentacion.openapi import (
     build_document,
     markdown_table,
 )
+from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.respuestas.rutas import Router
 
@@ -62,7 +63,9 @@ async def test_served_document_is_the_generated_one(ds, conn):
     # with stored versions (which take ?fecha=).
     responder = Responder(ROUTER)
     versioned = responder.versioned_paths(conn)
-    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned)
+    ids = catalogo_series.series_ids(conn)  # the values /v1/series/datos?ids= takes
+    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned, ids)
+    assert "cotizaciones_dolares.blue.venta" in ids
     assert "/v1/cotizaciones/dolares/{casa}" in versioned and "/v1/feriados/{año}" not in versioned
     fecha = [p for p in orjson.loads(response.content)["paths"]["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]]
     assert any(p["name"] == "fecha" and p["in"] == "query" for p in fecha)

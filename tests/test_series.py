@@ -278,8 +278,13 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     formato = next(p for p in paths["/v1/feriados/{año}"]["get"]["parameters"] if p["name"] == "formato")
     assert formato["schema"]["enum"] == ["json", "csv", "ics"]
     ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
-    ajustar = ajuste["schema"]["properties"]["ajustar"]["enum"]
-    assert ajuste["schema"]["required"] == ["ajustar"] and ajustar[:2] == ["ipc", "uva"] and "dolar-blue" in ajustar
+    with_base, without = ajuste["schema"]["oneOf"]  # base only with ajustar=ipc
+    assert with_base["required"] == ["ajustar"] and with_base["properties"]["ajustar"]["enum"] == ["ipc"]
+    assert "base" in with_base["properties"] and "base" not in without["properties"]
+    assert (
+        without["properties"]["ajustar"]["enum"][0] == "uva"
+        and "dolar-blue" in without["properties"]["ajustar"]["enum"]
+    )
     agrupacion = next(
         p for p in paths["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"] if p["name"] == "agrupacion"
     )

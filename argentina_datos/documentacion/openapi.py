@@ -17,9 +17,9 @@ import orjson
 
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, NUMBER, OPENAPI_TYPES, Field, Obj
+from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, NUMBER, OPENAPI_TYPES, RATE, Field, Obj
 from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
-from argentina_datos.catalogo.series import THEMES_WITH_SERIES
+from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import Router
 
@@ -282,6 +282,8 @@ def _operation(
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
+    if FORMATO_CALENDARIO in query:
+        content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
         if status != "400" or params or query:
@@ -386,6 +388,17 @@ VARIACION = _query(
     {"type": "string", "enum": list(series.CHANGES)},
     "interanual",
 )
+RATE_GROUPING = {
+    **POR_FECHA[2],
+    "schema": {
+        **POR_FECHA[2]["schema"],
+        "properties": {
+            **POR_FECHA[2]["schema"]["properties"],
+            "funcion": {"type": "string", "enum": [f for f in series.FUNCTIONS if f != "suma"]},
+        },
+    },
+}
+RATE_CHANGE = {**VARIACION, "schema": {"type": "string", "enum": [c for c in series.CHANGES if c != "relativa"]}}
 ADJUSTMENTS = ["ipc", "uva"] + [f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES]
 # ajustar and base as one exploded object parameter, like agrupacion: base goes with ajustar.
 AJUSTE = {
@@ -399,15 +412,27 @@ AJUSTE = {
     "al último mes del IPC usa ese mes, una anterior al primero da null. base (AAAA-MM): el mes de esos pesos, por "
     "omisión el último del IPC; un mes que el IPC no tiene es un 400. ajustar=uva: en UVA (x / la UVA de ese día); "
     "ajustar=dolar-<casa>: en dólares, a la venta de esa casa ese día (dolar-blue, dolar-oficial...); un día sin "
-    "cotización usa la anterior. Antes de ajustar y de agrupar. Un monto anterior al 1992-01-01 (el peso reemplazó "
+    "cotización usa la anterior. Antes de agrupar. Un monto anterior al 1992-01-01 (el peso reemplazó "
     "al austral) es un 400: no se convierte a través de un cambio de moneda. Sólo en rutas con montos en pesos",
+    # base goes only with ajustar=ipc: two shapes of the object.
     "schema": {
-        "type": "object",
-        "required": ["ajustar"],
-        "properties": {
-            "ajustar": {"type": "string", "enum": ADJUSTMENTS},
-            "base": {"$ref": "#/components/schemas/MesIPC"},
-        },
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["ajustar"],
+                "properties": {
+                    "ajustar": {"type": "string", "enum": ["ipc"]},
+                    "base": {"$ref": "#/components/schemas/MesIPC"},
+                },
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "required": ["ajustar"],
+                "properties": {"ajustar": {"type": "string", "enum": ADJUSTMENTS[1:]}},
+                "additionalProperties": False,
+            },
+        ]
     },
     "example": {"ajustar": "ipc"},
 }
@@ -440,8 +465,16 @@ SERIE = {
 }
 
 
-def _series_paths() -> dict:
-    """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
+def _ids_schema(series_ids: Sequence[str]) -> dict:
+    if not series_ids:
+        return {"type": "string"}
+    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")"
+    return {"type": "string", "pattern": f"^{one}(,{one}){{0,19}}$"}
+
+
+def _series_paths(series_ids: Sequence[str] = ()) -> dict:
+    """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py); ``series_ids``: the ids the
+    database's catalogue has, the values ``ids`` takes (without them, any text)."""
     catalogue_query = [
         _query(
             "q",
@@ -459,8 +492,8 @@ def _series_paths() -> dict:
             "ids",
             "los ids de las series (de /v1/series), separados por comas; hasta 20. Uno desconocido es un 400. "
             "id:variacion (inflacion,cotizaciones_dolares.blue.venta:relativa) da esa columna como su variación",
-            {"type": "string"},
-            "cotizaciones_dolares.blue.venta,inflacion",
+            _ids_schema(series_ids),
+            "cotizaciones_dolares.blue.venta,uva",
         ),
         required=True,
     )
@@ -523,11 +556,23 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
     measured = any(isinstance(m, Field) and m.kind == NUMBER for m in fields)
     # Grouping a list without measures (holidays) is a 400: it is offered only where there is something to group.
     by_date = POR_FECHA if measured else POR_FECHA[:2]
-    return versions + by_date + ([VARIACION] if measured else []) + pesos + [formato]
+    changes = [VARIACION] if measured else []
+    if _has_rates(endpoint):  # a rate per period is not added up, nor divided by another (a 400)
+        by_date, changes = [*POR_FECHA[:2], RATE_GROUPING], [RATE_CHANGE]
+    return versions + by_date + changes + pesos + [formato]
+
+
+def _has_rates(endpoint) -> bool:
+    found = (BY_TABLE[t].series for t in endpoint.datasets)
+    return any(sr.kind(m) == RATE for sr in found if sr is not None for m in sr.values)
 
 
 def build_document(
-    router: Router, maxima: Optional[dict] = None, months: Sequence[str] = (), versioned: Sequence[str] = ()
+    router: Router,
+    maxima: Optional[dict] = None,
+    months: Sequence[str] = (),
+    versioned: Sequence[str] = (),
+    series_ids: Sequence[str] = (),
 ) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
@@ -549,7 +594,7 @@ def build_document(
             maxima,
             _query_parameters(e, versioned),
         )
-    paths.update(_series_paths())
+    paths.update(_series_paths(series_ids))
     paths[OPENAPI_PATH] = _operation(
         "Este documento",
         "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.",
@@ -560,8 +605,10 @@ def build_document(
     )
     schemas = {t: record_schema(t) for t in sorted(tables)}
     schemas["Error"] = ERROR_SCHEMA
+    # A base month before the peso of 1992 would multiply across the change of currency (a 400).
+    months = [m for m in months if m >= LAST_CURRENCY_CHANGE[:7]]
     schemas["MesIPC"] = (
-        {"type": "string", "enum": list(months), "description": "un mes que el IPC de la base tiene"}
+        {"type": "string", "enum": list(months), "description": "un mes que el IPC de la base tiene, desde 1992-01"}
         if months
         else {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"}
     )
@@ -601,6 +648,7 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
         op = item["get"]
         op["parameters"] = [p for p in op["parameters"] if p.get("in") != "query"]
         op["responses"]["200"]["content"].pop("text/csv", None)
+        op["responses"]["200"]["content"].pop("text/calendar", None)
         op["responses"] = {status: r for status, r in op["responses"].items() if status in kept}
     doc["components"]["responses"] = {
         name: r for name, r in doc["components"]["responses"].items() if ERROR_RESPONSES[name][0] in kept
@@ -613,8 +661,10 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
 
 
 @lru_cache(maxsize=None)
-def openapi_document(router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = ()) -> bytes:
-    return orjson.dumps(build_document(router, dict(maxima), months, versioned))
+def openapi_document(
+    router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = (), series_ids: tuple = ()
+) -> bytes:
+    return orjson.dumps(build_document(router, dict(maxima), months, versioned, series_ids))
 
 
 # ---- the route table of docs/api.md ----------------------------------------------------

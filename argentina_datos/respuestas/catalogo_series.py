@@ -24,6 +24,7 @@ from argentina_datos.almacen.propias import SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, RATE
 from argentina_datos.catalogo.series import SPECS, THEMES_WITH_SERIES, SeriesSpec
 from argentina_datos.respuestas import series
+from argentina_datos.respuestas.rutas import ApiError
 from argentina_datos.respuestas.series import BadQuery, Query
 
 LIST_PATH = "/v1/series"
@@ -163,6 +164,13 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     return [_as_json(dict(zip(names, row)), on) for row in cursor]
 
 
+def series_ids(conn: sqlite3.Connection) -> list[str]:
+    """The ids of the database's catalogue of series, in its order (none without the table)."""
+    if not table_exists(conn, SERIES.name):
+        return []
+    return [i for (i,) in conn.execute(f"SELECT id FROM {SERIES.name} ORDER BY rowid")]
+
+
 # ---- /v1/series/datos ------------------------------------------------------------------------
 def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> list[dict]:
     """The catalogue entries of ``ids``, in that order; a 400 naming every unknown one."""
@@ -212,7 +220,9 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     if version is None:
         first = historia.first_day(conn, entry["ruta"]) if entry["ruta"] in historia.versioned_routes(conn) else None
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
-        raise BadQuery("fecha", f"«fecha» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})")
+        raise ApiError(
+            404, f"«fecha» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "fecha"
+        )
     data = orjson.loads(historia.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])

@@ -146,6 +146,8 @@ class Responder:
             return Answer(200, answer["datos"] if query.formato == "csv" else answer)
         except BadQuery as e:
             return Answer(400, message=str(e), param=e.param)
+        except ApiError as e:
+            return Answer(e.status, message=e.mensaje, param=e.parametro)
         except Exception as e:
             if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
                 log.error("la base no se puede leer al responder %s: %s", path, e)

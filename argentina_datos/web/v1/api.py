@@ -19,6 +19,7 @@ from typing import Optional
 import orjson
 
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.responder import Answer, Responder
 from argentina_datos.respuestas.rutas import Router
 from argentina_datos.respuestas.series import Query
@@ -186,7 +187,8 @@ class V1:
             self.responder.answer(conn, path)  # the document declares the maxima the data has
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
             months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
-            return make_response(200, openapi_document(self.router, maxima, months, versioned))
+            ids = tuple(catalogo_series.series_ids(conn))
+            return make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
         return as_response(self.responder.answer(conn, path, query), query, path)
 
     def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
