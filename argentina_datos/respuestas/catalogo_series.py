@@ -60,12 +60,23 @@ def _points(conn: sqlite3.Connection, spec: SeriesSpec) -> dict[tuple, list[str]
         key = tuple(r.get(c) for c in spec.by)
         if (
             isinstance(day, str)
-            and _ISO_DATE.match(day)
+            and _calendar_day(day)
             and series.is_number(value)
             and all(isinstance(v, str) for v in key)
         ):
             out.setdefault(key, []).append(day[:10])
     return out
+
+
+def _calendar_day(value: str) -> bool:
+    """A date of the calendar (the source has published 2025-02-30: kept, reported, and no observation)."""
+    if not _ISO_DATE.match(value):
+        return False
+    try:
+        dt.date.fromisoformat(value[:10])
+    except ValueError:
+        return False
+    return True
 
 
 def _last_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
