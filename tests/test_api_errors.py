@@ -1,7 +1,7 @@
 """Errors under /v1: the right 4xx, always JSON in the one documented shape, never a 500 or HTML.
 
-400 = a path value malformed or out of the spec's bounds; 404 = well-formed but without data, or
-an unknown path; 405 = a method other than GET/HEAD/OPTIONS; 414 = a path too long to route.
+404 = no file upstream would publish: an unknown path, a path value malformed or out of its bounds
+(the message says why), or well-formed without data; 400 = our own query parameters only; 405 = a method other than GET/HEAD/OPTIONS; 414 = a path too long to route.
 """
 
 import re
@@ -34,7 +34,7 @@ def assert_error(response, status: int, parametro):
     return body
 
 
-# ---- 400: malformed or out of bounds -----------------------------------------------
+# ---- 404 naming the value: malformed or out of bounds ---------------------------------
 BAD_REQUEST = [
     # año: below the spec's minimum, above its maximum without data, not four digits
     ("/v1/feriados/2015", "año"),
@@ -89,9 +89,29 @@ BAD_REQUEST = [
 
 
 @pytest.mark.parametrize("path,parametro", BAD_REQUEST)
-async def test_malformed_or_out_of_bounds_is_400(ds, path, parametro):
-    body = assert_error(await ds.client.get(path), 400, parametro)
+async def test_malformed_or_out_of_bounds_is_404_saying_why(ds, path, parametro):
+    body = assert_error(await ds.client.get(path), 404, parametro)
     assert parametro in body["mensaje"] or "fecha" in body["mensaje"]
+
+
+# The paths of issue 34 that upstream answers 404 (it has no file for them) and we once answered 400.
+NO_UPSTREAM_FILE = [
+    ("/v1/cotizaciones/dolares/mep", "casa", "oficial, blue"),
+    ("/v1/cotizaciones/dolares/BLUE", "casa", "oficial, blue"),
+    ("/v1/cotizaciones/dolares/blue/2024-01-01", "fecha", "AAAA/MM/DD"),
+    ("/v1/cotizaciones/dolares/blue/2024/1/5", "fecha", "AAAA/MM/DD"),
+    ("/v1/cotizaciones/dolares/blue/2024/02/30", "fecha", "no es una fecha del calendario"),
+    ("/v1/feriados/2015", "año", "de 2016 a"),
+    ("/v1/senado/actas/1982", "año", "«año» va de"),
+    ("/v1/finanzas/rendimientos/Belo", "entidad", "«Belo»"),
+    ("/v1/cotizaciones/euro", "moneda", "usd, eur"),
+]
+
+
+@pytest.mark.parametrize("path,parametro,why", NO_UPSTREAM_FILE)
+async def test_no_upstream_file_is_a_404_that_says_why(ds, path, parametro, why):
+    body = assert_error(await ds.client.get(path), 404, parametro)
+    assert why in body["mensaje"], body["mensaje"]
 
 
 # ---- 404: well-formed, no data -----------------------------------------------------
@@ -130,7 +150,7 @@ async def test_every_bound_message_of_a_route_gives_the_same_range(ds):
     expected = f"de 2016 a {served}"
     assert expected in parameter["description"]
     for path in ("/v1/feriados/2015", f"/v1/feriados/{served + 1}", "/v1/feriados/-1", "/v1/feriados/20x5"):
-        body = assert_error(await ds.client.get(path), 400, "año")
+        body = assert_error(await ds.client.get(path), 404, "año")
         assert expected in body["mensaje"], (path, body["mensaje"])
 
 
@@ -201,7 +221,7 @@ async def test_trailing_slash_is_the_same_route(ds):
     slashed = await ds.client.get("/v1/feriados/2025/")
     assert plain.status_code == slashed.status_code == 200
     assert plain.content == slashed.content
-    assert_error(await ds.client.get("/v1/feriados/2015/"), 400, "año")
+    assert_error(await ds.client.get("/v1/feriados/2015/"), 404, "año")
 
 
 # ---- the whole router against hostile values: never a 500, never HTML ----------------
@@ -257,13 +277,13 @@ async def test_hostile_values_on_every_route_never_500_nor_html(ds):
         assert response.headers["content-type"] == JSON_TYPE, path
         if response.status_code >= 400:
             assert_error(response, response.status_code, orjson.loads(response.content)["parametro"])
-    assert 400 in seen and 404 in seen
+    assert 200 in seen and 404 in seen
 
 
 async def test_undecodable_path_bytes_still_answer_json(ds):
     # A lone surrogate is what an ASGI server leaves for bytes that are not UTF-8.
     response = await call(ds.app(), "/v1/feriados/\udcff")
-    assert response.status == 400
+    assert response.status == 404
     assert response.headers["content-type"] == JSON_TYPE
     assert orjson.loads(response.body)["parametro"] == "año"
     response = await call(ds.app(), "/v1/\udcff")
@@ -273,7 +293,7 @@ async def test_undecodable_path_bytes_still_answer_json(ds):
 
 async def test_dot_segments_are_not_resolved_into_another_route(ds):
     response = await call(ds.app(), "/v1/feriados/..")
-    assert response.status == 400 and orjson.loads(response.body)["parametro"] == "año"
+    assert response.status == 404 and orjson.loads(response.body)["parametro"] == "año"
     response = await call(ds.app(), "/v1/../v1/feriados/2025")
     assert response.status == 404 and response.headers["content-type"] == JSON_TYPE
 

@@ -9,7 +9,7 @@ from raw_asgi import call
 
 JSON_TYPE = "application/json; charset=utf-8"
 ROUTES = ["/v1/feriados/2025", "/v1/cotizaciones/dolares/blue", "/v1/finanzas/fci/fondos", "/v1/openapi.json"]
-ANSWERS = ROUTES + ["/v1/feriados/2015", "/v1/feriados/2018", "/v1/nada"]  # 200s, a 400 and 404s
+ANSWERS = ROUTES + ["/v1/feriados/2015", "/v1/feriados/2018", "/v1/nada"]  # 200s and 404s (2015: out of bounds)
 ETAG = re.compile(r'^(W/)?"[^"]+"$')
 
 
@@ -154,6 +154,32 @@ async def test_options_preflight_allows_any_origin(app):
     assert response.status == 204
     assert response.headers["access-control-allow-origin"] == "*"
     assert "GET" in response.headers["access-control-allow-methods"]
+    assert response.headers["access-control-allow-headers"] == "*"
+    assert int(response.headers["access-control-max-age"]) > 0
+
+
+@pytest.mark.parametrize(
+    "asked, allowed",
+    [
+        ("content-type", "content-type"),  # an SDK that sends content-type: application/json on its GETs
+        ("Content-Type, If-None-Match, X-Api-Key", "Content-Type, If-None-Match, X-Api-Key"),
+        ("content-type\r\nx-evil: 1", "*"),  # not a header list: not echoed
+    ],
+)
+async def test_a_preflight_allows_the_headers_it_asks_for(app, asked, allowed):
+    response = await call(
+        app,
+        "/v1/cotizaciones/dolares/blue",
+        method="OPTIONS",
+        headers={
+            "Origin": "https://ejemplo.org",
+            "Access-Control-Request-Method": "GET",
+            "Access-Control-Request-Headers": asked,
+        },
+    )
+    assert response.status == 204 and response.body == b""
+    assert response.headers["access-control-allow-headers"] == allowed
+    assert response.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS"
 
 
 async def test_slashes_of_a_date_may_come_encoded(ds):
@@ -162,3 +188,60 @@ async def test_slashes_of_a_date_may_come_encoded(ds):
     encoded = await ds.client.get("/v1/cotizaciones/dolares/blue/2025%2F01%2F02")
     assert plain.status_code == encoded.status_code == 200
     assert plain.content == encoded.content
+
+
+@pytest.mark.parametrize("path", ROUTES)
+async def test_last_modified_is_the_build_time_and_if_modified_since_gives_304(ds, conn, path):
+    from email.utils import format_datetime, parsedate_to_datetime
+
+    [(built,)] = conn.execute("SELECT valor FROM _construccion WHERE clave = 'construido'")
+    first = await ds.client.get(path)
+    when = parsedate_to_datetime(first.headers["last-modified"])
+    assert when.isoformat().replace("+00:00", "Z") == built
+    same = await ds.client.get(path, headers={"If-Modified-Since": first.headers["last-modified"]})
+    assert same.status_code == 304 and same.content == b""
+    assert (
+        same.headers["etag"] == first.headers["etag"]
+        and same.headers["last-modified"] == first.headers["last-modified"]
+    )
+    earlier = format_datetime(when.replace(year=when.year - 1), usegmt=True)
+    assert (await ds.client.get(path, headers={"If-Modified-Since": earlier})).status_code == 200
+    # If-None-Match decides alone: a tag that does not match is a 200 whatever the date says.
+    both = {"If-Modified-Since": first.headers["last-modified"], "If-None-Match": '"otra"'}
+    assert (await ds.client.get(path, headers=both)).status_code == 200
+    assert (await ds.client.get(path, headers={"If-Modified-Since": "ayer"})).status_code == 200
+
+
+async def test_cache_control_is_at_most_ten_minutes(ds):
+    ok, missing = await ds.client.get("/v1/feriados/2025"), await ds.client.get("/v1/feriados/2018")
+    assert ok.headers["cache-control"] == "public, max-age=300"
+    assert missing.headers["cache-control"] == "public, max-age=60"
+    assert "last-modified" not in missing.headers
+
+
+def test_max_age_comes_from_the_environment(monkeypatch):
+    from argentina_datos.web.v1 import api
+
+    monkeypatch.setenv(api.MAX_AGE_ENV, "90")
+    api.cache_control.cache_clear()
+    try:
+        assert api.make_response(200, b"[]").cache_control == b"public, max-age=90"
+        assert api.make_response(404, b"{}").cache_control == b"public, max-age=60"
+        monkeypatch.setenv(api.MAX_AGE_ENV, "diez")
+        api.cache_control.cache_clear()
+        with pytest.raises(ValueError, match="ARGENTINA_DATOS_MAX_AGE.*'diez'"):
+            api.make_response(200, b"[]")
+    finally:
+        monkeypatch.delenv(api.MAX_AGE_ENV)
+        api.cache_control.cache_clear()
+
+
+@pytest.mark.parametrize("suffix", ["/index.json", "/index.json/", "/"])
+@pytest.mark.parametrize(
+    "path", ["/v1/feriados/2025", "/v1/cotizaciones/dolares/blue/2025/01/02", "/v1/finanzas/fci/fondos"]
+)
+async def test_the_file_name_of_upstreams_tree_is_the_route(ds, path, suffix):
+    plain, named = await ds.client.get(path), await ds.client.get(path + suffix)
+    assert plain.status_code == named.status_code == 200
+    assert plain.content == named.content and plain.headers["etag"] == named.headers["etag"]
+    assert (await ds.client.get("/v1/feriados/1800/index.json")).status_code == 404

@@ -108,15 +108,15 @@ def first_committee_without_file() -> str:
 @pytest.mark.parametrize(
     "route, status, parametro",
     [
-        ("/v1/diputados/diputados/hcdn0055/viajes", 400, "id"),
-        ("/v1/diputados/diputados/55/viajes", 400, "id"),
+        ("/v1/diputados/diputados/hcdn0055/viajes", 404, "id"),
+        ("/v1/diputados/diputados/55/viajes", 404, "id"),
         ("/v1/diputados/diputados/HCDN9999/viajes", 404, "id"),  # not in the list, not counted
-        ("/v1/diputados/diputados/HCDN/misiones", 400, "id"),
+        ("/v1/diputados/diputados/HCDN/misiones", 404, "id"),
         ("/v1/diputados/diputados/HCDN9999/misiones", 404, "id"),
-        ("/v1/diputados/comisiones/comision", 400, "id"),
+        ("/v1/diputados/comisiones/comision", 404, "id"),
         ("/v1/diputados/comisiones/{comision}", 404, "id"),
-        ("/v1/diputados/actas/20", 400, "año"),
-        ("/v1/diputados/actas/{antes}", 400, "año"),
+        ("/v1/diputados/actas/20", 404, "año"),
+        ("/v1/diputados/actas/{antes}", 404, "año"),
         ("/v1/diputados/actas/{sin_archivo}", 404, "año"),
     ],
 )

@@ -25,7 +25,7 @@ from servidor_nginx import Nginx, deploy_server, find_nginx
 from test_conformance import MIRROR_FILES, strictly_equal
 from test_por_fecha import FAMILIES, by_date
 
-from argentina_datos.lectura import INTERNAL, dates_and_booleans
+from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
 from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
 from argentina_datos.web.v1.api import V1
 
@@ -71,6 +71,10 @@ def test_every_body_is_the_v1_answer_byte_for_byte(small_db, tmp_path):
         "/v1/cotizaciones/dolares",
         "/v1/cotizaciones/dolares/2025/01/02",
         "/v1/cotizaciones/dolares/2025/01/03",  # no file upstream: the list's records of that day
+        # a house on a date: the all-houses list's record, as upstream cuts it
+        "/v1/cotizaciones/dolares/blue/2025/01/02",
+        "/v1/cotizaciones/dolares/oficial/2025/01/02",
+        "/v1/cotizaciones/dolares/oficial/2025/01/03",
         "/v1/feriados",
         "/v1/feriados/2024",
         "/v1/feriados/2025",
@@ -97,6 +101,30 @@ def test_a_second_export_writes_nothing(small_db, tmp_path):
     assert tree_files(out) == before  # same files, same modification times
 
 
+def test_a_file_time_is_a_function_of_its_bytes_so_replicas_share_their_etags(small_db, tmp_path):
+    """nginx's ETag is the file's mtime and size (deploy/nginx.conf): two exports made apart, as two replicas
+    would, have the same times; a file's time is its content's."""
+    first, second = tmp_path / "a", tmp_path / "b"
+    exportar_v1.export(small_db, first)
+    os.utime(small_db)  # nothing about the database's own time counts either
+    exportar_v1.export(small_db, second)
+    assert tree_files(first) == tree_files(second)
+    for relative, mtime_ns in tree_files(first).items():
+        assert mtime_ns == exportar_v1.content_mtime((first / relative).read_bytes()) * 10**9, relative
+    bodies = {(first / r).read_bytes() for r in tree_files(first)}
+    assert len({exportar_v1.content_mtime(b) for b in bodies}) == len(bodies)
+
+
+def test_a_tree_written_before_content_times_gets_them_without_rewriting(small_db, tmp_path):
+    out = tmp_path / "publicado"
+    exportar_v1.export(small_db, out)
+    expected = tree_files(out)
+    for relative in expected:
+        os.utime(out / relative, (1.7e9, 1.7e9))  # as an older export left them: the time they were written
+    report = exportar_v1.export(small_db, out)
+    assert report.written == 0 and tree_files(out) == expected
+
+
 def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path):
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)
@@ -110,8 +138,9 @@ def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path)
         "v1/cotizaciones/dolares/2025/01/03/index.json",
         "v1/cotizaciones/dolares/index.json",
         "v1/cotizaciones/dolares/index.json.gz",
+        "v1/cotizaciones/dolares/oficial/2025/01/03/index.json",
     ]
-    assert (report.written, report.removed) == (3, 0)
+    assert (report.written, report.removed) == (4, 0)
     assert orjson.loads((out / "v1/cotizaciones/dolares/2025/01/03/index.json").read_bytes())[0]["venta"] == 1052
 
 
@@ -215,7 +244,7 @@ def expected_type(table: str, column: str, declared: str) -> set:
     date column may stay text when its values are not all calendar dates (exportar_parquet names it)."""
     dates, booleans = dates_and_booleans()
     if declared == "TEXT":
-        return {pa.date32(), pa.string()} if column in dates else {pa.string()}
+        return {pa.date32(), pa.string()} | ({exportar_parquet.TIMESTAMP} if column in datetimes() else set())
     if declared == "INTEGER":
         return {pa.bool_()} if column in booleans else {pa.int64()}
     return {pa.float64()} if declared == "REAL" else {pa.string()}
@@ -234,13 +263,20 @@ def check_round_trip(db: Path, out: Path) -> exportar_parquet.Report:
         assert read.column_names == [c for c, _ in columns], table
         for name, declared in columns:
             assert read.schema.field(name).type in expected_type(table, name, declared), (table, name)
-            if read.schema.field(name).type == pa.string() and name in dates_and_booleans()[0]:
+            if read.schema.field(name).type == pa.string() and name in dates_and_booleans()[0] | datetimes():
                 assert f"{table}.{name}" in report.as_text
-        # the values too, on the first rows in the table's order
-        select = ", ".join(f'"{c}"' for c, _ in columns)
-        order = " ORDER BY rowid" if exportar_parquet.has_rowid(conn, table) else ""
+        # the values too, on the first rows in the file's order (by fecha, then the table's own)
+        names = [c for c, _ in columns]
+        select = ", ".join(f'"{c}"' for c in names)
+        order = exportar_parquet.order_by(conn, table, names)
         stored = conn.execute(f'SELECT {select} FROM "{table}"{order} LIMIT {ROWS_COMPARED}').fetchall()
-        assert [tuple(map(as_stored, row.values())) for row in read.slice(0, ROWS_COMPARED).to_pylist()] == stored
+        timestamps = [read.schema.field(c).type == exportar_parquet.TIMESTAMP for c in names]
+        stored = [tuple(as_datetime(v) if t and v else v for v, t in zip(row, timestamps)) for row in stored]
+        exported = [
+            tuple(v if t else as_stored(v) for v, t in zip(row.values(), timestamps))
+            for row in read.slice(0, ROWS_COMPARED).to_pylist()
+        ]
+        assert exported == stored, table
     return report
 
 
@@ -277,6 +313,19 @@ def test_parquet_keeps_what_is_not_a_date_as_text(small_db, tmp_path):
     assert report.as_text == ["feriados.fecha"]
 
 
+def test_parquet_files_are_sorted_by_fecha_and_say_so(tmp_path):
+    src = tmp_path / "src"
+    write_file(src, "v1/cotizaciones/dolares", list(reversed(DOLARES)))  # the list newest first
+    db = tmp_path / "desordenada.db"
+    build_tables(src, db, ["cotizaciones_dolares"]).close()
+    exportar_parquet.export(db, tmp_path / "parquet")
+    path = tmp_path / "parquet" / "cotizaciones_dolares.parquet"
+    fechas = [d.isoformat() for d in pq.read_table(path).column("fecha").to_pylist()]
+    assert fechas == sorted(fechas) and fechas != [r["fecha"] for r in reversed(DOLARES)]
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    assert [c.column_index for c in meta.sorting_columns] == [pq.read_schema(path).names.index("fecha")]
+
+
 def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_path):
     import duckdb
 
@@ -284,6 +333,17 @@ def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_
     print(f"exportar-parquet: {report.summary()}")
     [(count,)] = duckdb.sql(f"SELECT count(*) FROM '{tmp_path / 'fci_valores.parquet'}'").fetchall()
     assert count == sqlite3.connect(db_path).execute("SELECT count(*) FROM fci_valores").fetchone()[0]
+    # The dates of senadores (in objects: periodoLegal_inicio) and diputados (with a time) are typed too.
+    senadores = pq.read_schema(tmp_path / "senadores.parquet")
+    assert senadores.field("periodoLegal_inicio").type == pa.date32()
+    diputados = pq.read_schema(tmp_path / "diputados.parquet")
+    assert diputados.field("periodoMandato_inicio").type == exportar_parquet.TIMESTAMP
+    assert not [c for c in report.as_text if c.startswith(("senadores.", "diputados."))], report.as_text
+    # fci_valores with its names (its view), without four joins.
+    [(fondos,)] = duckdb.sql(
+        f"SELECT count(DISTINCT fondo) FROM '{tmp_path / 'fci_valores_vista.parquet'}' WHERE categoria = 'rentaFija'"
+    ).fetchall()
+    assert fondos > 100
 
 
 # ---- the tree of the mirror's database, served by nginx ---------------------------------------
@@ -364,7 +424,7 @@ def test_nginx_answers_with_the_headers_of_the_api(nginx_url, v1_response):
         assert plain.status_code == 200 and plain.content == v1_response("/v1/cotizaciones/dolares").body
         assert plain.headers["content-type"] == "application/json; charset=utf-8"
         assert plain.headers["access-control-allow-origin"] == "*"
-        assert plain.headers["cache-control"] == "public, max-age=3600"
+        assert plain.headers["cache-control"] == "public, max-age=300"
         zipped = client.get("/v1/cotizaciones/dolares", headers={"Accept-Encoding": "gzip"})
         assert zipped.headers["content-encoding"] == "gzip" and zipped.content == plain.content  # the .gz file
         assert int(zipped.headers["content-length"]) < len(plain.content) // 5

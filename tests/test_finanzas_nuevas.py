@@ -1,8 +1,8 @@
 """The newer finance routes (/v1/finanzas/rendimientos, fci/otros, fci/variables, fci/comparatasas,
 bonos-cer, letras, the REM under /v1/finanzas/rem) and /v1/estado: catalogue datasets answer exactly the
 mirror's files, in their key order; per-entity and per-month routes answer every value their list has
-(the published file, else the list's rows), 400 for malformed values and 404 for values without data;
-every table and column is described, and each rate's unit (fraction or percent) agrees with the data."""
+(the published file, else the list's rows), 404 for malformed values and for values without data
+(upstream has no file for either); every table and column is described, and each rate's unit (fraction or percent) agrees with the data."""
 
 import re
 import sqlite3
@@ -228,7 +228,7 @@ def test_ultimo_is_kept_as_published_not_the_newest_month(v1):
     assert ultimo == mirror_file("v1/finanzas/rem/ultimo") != newest_body
 
 
-# ---- 400 and 404 ----------------------------------------------------------------------------
+# ---- 404: malformed, out of bounds, without data ---------------------------------------------
 def absent_slug(records, key) -> str:
     taken = {slugify(r[key]) for r in records}
     return next(s for s in ("no-existe", "no-existe-2") if s not in taken)
@@ -245,18 +245,18 @@ def first_year_without_rem() -> int:
 @pytest.mark.parametrize(
     "route, status, parametro",
     [
-        ("/v1/finanzas/rendimientos/Belo", 400, "entidad"),
-        ("/v1/finanzas/rendimientos/a_b", 400, "entidad"),
+        ("/v1/finanzas/rendimientos/Belo", 404, "entidad"),
+        ("/v1/finanzas/rendimientos/a_b", 404, "entidad"),
         ("/v1/finanzas/rendimientos/{sin_rendimientos}", 404, "entidad"),
-        ("/v1/finanzas/fci/otros/Belo", 400, "entidad"),
-        ("/v1/finanzas/fci/otros/a--b", 400, "entidad"),
+        ("/v1/finanzas/fci/otros/Belo", 404, "entidad"),
+        ("/v1/finanzas/fci/otros/a--b", 404, "entidad"),
         ("/v1/finanzas/fci/otros/{sin_otros}", 404, "entidad"),
-        ("/v1/finanzas/fci/variables/GLOBAL66", 400, "entidad"),
+        ("/v1/finanzas/fci/variables/GLOBAL66", 404, "entidad"),
         ("/v1/finanzas/fci/variables/{sin_variables}", 404, "entidad"),
-        ("/v1/finanzas/rem/2026/13", 400, "mes"),
-        ("/v1/finanzas/rem/2026/13", 400, "mes"),
-        ("/v1/finanzas/rem/2015/01", 400, "año"),
-        ("/v1/finanzas/rem/26/01", 400, "año"),
+        ("/v1/finanzas/rem/2026/13", 404, "mes"),
+        ("/v1/finanzas/rem/2026/13", 404, "mes"),
+        ("/v1/finanzas/rem/2015/01", 404, "año"),
+        ("/v1/finanzas/rem/26/01", 404, "año"),
         ("/v1/finanzas/rem/{sin_rem}/01", 404, "mes"),
     ],
 )

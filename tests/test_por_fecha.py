@@ -7,6 +7,8 @@ from ayudas import mirror_file
 from test_conformance import strictly_equal
 
 pytestmark = pytest.mark.mirror
+# The houses upstream publishes a list of (turista is the spec's name of tarjeta).
+CASAS_PUBLICADAS = ("oficial", "blue", "bolsa", "contadoconliqui", "cripto", "mayorista", "solidario", "tarjeta")
 
 
 def by_date(records):
@@ -57,12 +59,12 @@ def test_every_date_of_the_list_is_answered(v1_response, lista, por_fecha, uno):
         ("/v1/cotizaciones/dolares/1990/01/02", 404, "fecha"),
         ("/v1/cotizaciones/1990/01/02", 404, "fecha"),
         ("/v1/cotizaciones/usd/1990/01/02", 404, "fecha"),
-        ("/v1/cotizaciones/dolares/2025/02/30", 400, "fecha"),
-        ("/v1/cotizaciones/2025/02/30", 400, "fecha"),
-        ("/v1/cotizaciones/usd/2025/13/01", 400, "fecha"),
-        ("/v1/cotizaciones/xyz", 400, "moneda"),
-        ("/v1/cotizaciones/USD", 400, "moneda"),
-        ("/v1/cotizaciones/xyz/2025/01/02", 400, "moneda"),
+        ("/v1/cotizaciones/dolares/2025/02/30", 404, "fecha"),
+        ("/v1/cotizaciones/2025/02/30", 404, "fecha"),
+        ("/v1/cotizaciones/usd/2025/13/01", 404, "fecha"),
+        ("/v1/cotizaciones/xyz", 404, "moneda"),
+        ("/v1/cotizaciones/USD", 404, "moneda"),
+        ("/v1/cotizaciones/xyz/2025/01/02", 404, "moneda"),
     ],
 )
 def test_dates_without_data_and_bad_values(v1_response, route, status, parametro):
@@ -82,3 +84,37 @@ def test_a_legacy_file_that_disagrees_with_the_list_is_the_answer(v1_response):
             assert orjson.loads(v1_response("/" + route).body) == published
             return
     pytest.skip("the mirror has no per-date file that disagrees with its list")
+
+
+def test_a_house_on_a_date_is_the_all_houses_list_record(v1_response):
+    """Upstream publishes no per-house per-date files: its answer is cut from /v1/cotizaciones/dolares, not
+    from the house's own list, where the two disagree (oficial, 2024-05-30/31: compra 873/874, not 913/914)
+    or where only the all-houses list has the day."""
+    records = mirror_file("v1/cotizaciones/dolares")
+    houses = {(r["casa"], r["fecha"]) for c in CASAS_PUBLICADAS for r in mirror_file(f"v1/cotizaciones/dolares/{c}")}
+    failures, only_in_list = [], 0
+    for expected in records:
+        only_in_list += (expected["casa"], expected["fecha"]) not in houses
+        route = f"/v1/cotizaciones/dolares/{expected['casa']}/{expected['fecha'].replace('-', '/')}"
+        response = v1_response(route)
+        if response.status != 200:
+            failures.append(f"{route}: HTTP {response.status}")
+            continue
+        diff = strictly_equal(expected, orjson.loads(response.body), route)
+        if diff:
+            failures.append(diff)
+    assert not failures, f"{len(failures)} of {len(records)}:\n" + "\n".join(failures[:10])
+    assert only_in_list > 0  # the mirror has days only the all-houses list has: they are answered too
+    for fecha, compra in (("2024/05/30", 873), ("2024/05/31", 874)):
+        assert orjson.loads(v1_response(f"/v1/cotizaciones/dolares/oficial/{fecha}").body)["compra"] == compra
+    turista = v1_response("/v1/cotizaciones/dolares/turista/2024/05/31")
+    assert turista.body == v1_response("/v1/cotizaciones/dolares/tarjeta/2024/05/31").body
+
+
+def test_the_house_lists_still_disagree_in_calidad(conn):
+    """The all-houses list answers the per-date routes; the finding about the two lists stays."""
+    found = conn.execute(
+        "SELECT fecha, ruta FROM calidad WHERE tabla = 'cotizaciones_dolares_casa' AND control = 'rutas en desacuerdo'"
+    ).fetchall()
+    assert ("2024-05-30", "/v1/cotizaciones/dolares/oficial") in found
+    assert ("2024-05-31", "/v1/cotizaciones/dolares/oficial") in found

@@ -236,6 +236,8 @@ async def test_csv_reads_back_as_the_records(ds, route):
         ("/v1/presidentes?desde=2020-01-01", "desde"),  # its records have no fecha
         ("/v1/finanzas/indices/riesgo-pais/ultimo?agrupar=mes", "agrupar"),  # one record, not a list
         ("/v1/finanzas/fci/fondos?formato=csv", "formato"),  # an envelope, not a list
+        ("/v1/feriados/2025?agrupar=mes", "agrupar"),  # no numeric measure: nothing to group
+        ("/v1/feriados/2025?agrupar=anio&funcion=suma", "agrupar"),
     ],
 )
 async def test_bad_parameters_are_a_json_400(ds, url, param):
@@ -271,7 +273,7 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "ajuste",
         "formato",
     }
-    # variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
+    # agrupacion and variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
     assert query("/v1/finanzas/indices/riesgo-pais") == {"desde", "hasta", "agrupacion", "variacion", "formato"}
     # nothing to group in a list of holidays, which is also a calendar
     assert query("/v1/feriados/{año}") == {"desde", "hasta", "formato"}
@@ -293,3 +295,31 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     assert query("/v1/presidentes") == {"formato"}  # a list without fecha
     assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == set()  # one record
     assert "text/csv" in paths["/v1/presidentes"]["get"]["responses"]["200"]["content"]
+
+
+@pytest.mark.parametrize("raw", ["desde=mañana".encode(), b"desde=ma%C3%B1ana"])
+def test_a_query_string_is_read_as_utf8_raw_or_percent_encoded(raw):
+    with pytest.raises(series.BadQuery) as e:
+        series.parse(raw)
+    assert e.value.param == "desde" and "«mañana»" in str(e.value)
+
+
+def test_bytes_that_are_not_utf8_still_give_a_message():
+    with pytest.raises(series.BadQuery) as e:
+        series.parse(b"desde=ma\xf1ana")  # latin-1: not UTF-8
+    assert "«ma\ufffdana»" in str(e.value)
+
+
+@pytest.mark.parametrize("query", ["agrupar=mes", "agrupar=semana&funcion=maximo", "variacion=relativa"])
+def test_grouping_or_changes_of_records_without_measures_is_refused_naming_the_route(query):
+    holidays = [
+        {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
+        {"fecha": "2025-03-04", "tipo": "inamovible", "nombre": "Carnaval"},
+    ]
+    with pytest.raises(series.BadQuery) as e:
+        series.apply(holidays, series.parse(query), route="/v1/feriados/2025")
+    assert e.value.param == query.split("=")[0]
+    assert "/v1/feriados/2025" in str(e.value) and "medidas numéricas" in str(e.value)
+    # the same records with a measure are grouped
+    measured = [{**h, "valor": i} for i, h in enumerate(holidays)]
+    assert series.apply(measured, series.parse(query))

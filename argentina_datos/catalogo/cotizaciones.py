@@ -14,7 +14,7 @@ from argentina_datos.catalogo.esquema import (
     Series,
     Source,
 )
-from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
+from argentina_datos.catalogo.parametros import CASA, DIA_DOLARES, DIA_MONEDAS, DIVISA, FECHA, MONEDA
 
 
 def cotizacion_fields(casa_description):
@@ -82,7 +82,8 @@ DATASETS: list[Dataset] = [
         "Cotizaciones del dólar por casa",
         "La serie que upstream publica por separado para cada casa (/v1/cotizaciones/dolares/{casa}). "
         "Difiere en algunos días de la serie completa: se guarda tal cual, y la tabla calidad dice cuáles "
-        "(«rutas en desacuerdo»).",
+        "(«rutas en desacuerdo»). La cotización de una casa en una fecha (/v1/cotizaciones/dolares/{casa}/{fecha}) "
+        "es, como en upstream, el registro de la serie completa (cotizaciones_dolares).",
         cotizacion_fields("casa de cambio"),
         [Source("v1/cotizaciones/dolares/{casa}")],
         origin="Ámbito / BCRA",
@@ -103,6 +104,10 @@ DATASETS: list[Dataset] = [
                 [CASA, FECHA],
                 where={"casa": PathValue("casa"), "fecha": PathValue("fecha")},
                 shape="one",
+                # Upstream publishes no per-house per-date files: its answer is the all-houses list's record,
+                # which some days differs from the house's own list (oficial, 2024-05-30/31: compra 873/874
+                # there, 913/914 in /v1/cotizaciones/dolares/oficial), or is only there (441 days).
+                derive=Derivation("cotizaciones_dolares", {"casa": PathValue("casa"), "fecha": PathValue("fecha")}),
                 summary="Cotización de una casa en una fecha",
             ),
         ],
@@ -118,9 +123,8 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/dolares/{dia}")],
         origin="Ámbito / BCRA",
         origin_url="https://www.ambito.com/contenidos/dolar.html",
-        partitions=[DIA],
+        partitions=[DIA_DOLARES],
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/dolares/{fecha}",
@@ -181,11 +185,10 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/{divisa}/{dia}")],
         origin=BCRA[0],
         origin_url=BCRA[1],
-        partitions=[DIVISA, DIA],
+        partitions=[DIVISA, DIA_MONEDAS],
         single_record=True,
         derived=POR_UNIDAD,
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/{moneda}/{fecha}",
@@ -207,9 +210,8 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/{dia}")],
         origin=BCRA[0],
         origin_url=BCRA[1],
-        partitions=[DIA],
+        partitions=[DIA_MONEDAS],
         sort=("fecha",),
-        required=False,
         derived=POR_UNIDAD,
         routes=[
             Route(

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
 from argentina_datos.catalogo.tipos import INTEGER, TEXT
 
 
 class BadParam(ValueError):
-    """A path value that is malformed or out of bounds (HTTP 400)."""
+    """A path value that is malformed or out of bounds (HTTP 404: upstream has no file for it)."""
 
     def __init__(self, param: str, value: str, message: str):
         super().__init__(message)
@@ -67,9 +67,6 @@ class Param:
         ):
             raise BadParam(self.name, text, self.out_of_bounds(top))
         return value
-
-    def above_maximum(self, value) -> bool:
-        return self.maximum is not None and value > self.maximum
 
 
 def group_name(name: str) -> str:
@@ -163,7 +160,7 @@ FECHA = Param(
     r"[0-9]{4}/[0-9]{2}/[0-9]{2}",
     TEXT,
     "fecha escrita AAAA/MM/DD",
-    # Captures one to three segments so that 2025-01-02 or 2025/01 get a 400 naming «fecha», not a 404.
+    # Captures one to three segments so that 2025-01-02 or 2025/01 get a 404 naming «fecha» and what it takes.
     loose=r"[^/]+(?:/[^/]+){0,2}",
     convert=slash_date_to_iso,
     calendar=True,
@@ -248,6 +245,28 @@ MONEDA = Param(
 )
 # The same value taken from a file's path: its records carry "moneda" too, in capitals (USD).
 DIVISA = Param("divisa", MONEDA.pattern, TEXT, MONEDA.description, choices=DIVISAS, http_values=_fixed(DIVISAS))
-# The date of a per-date file.  Not enumerated over HTTP: thousands of files, each a cut of a list
-# the build already has, from which its route is answered.
+
+
+def dates_in(route: str) -> Callable[..., list[str]]:
+    """The days of the records of the list at ``route`` (their ``fecha``), as a per-date file's path: upstream
+    publishes a file for most days of its lists (4,944 of the 5,528 days of the dollar's), and an HTTP build
+    asks for each (only the new days and those that failed once a previous build has the rest)."""
+
+    def dates(source) -> list[str]:
+        lista = source.get_json(route)
+        days = {
+            r["fecha"]
+            for r in (lista if isinstance(lista, list) else [])
+            if isinstance(r, dict)
+            and isinstance(r.get("fecha"), str)
+            and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", r["fecha"])
+        }
+        return [d.replace("-", "/") for d in sorted(days)]
+
+    return dates
+
+
+# The date of a per-date file; over HTTP, the days of the list it is a cut of.
 DIA = Param("dia", FECHA.pattern, TEXT, "fecha del archivo (AAAA-MM-DD)", loose=FECHA.loose, convert=slash_date_to_iso)
+DIA_DOLARES = replace(DIA, http_values=dates_in("v1/cotizaciones/dolares"))
+DIA_MONEDAS = replace(DIA, http_values=dates_in("v1/cotizaciones"))

@@ -13,13 +13,14 @@ from typing import Optional, Sequence
 
 from argentina_datos.catalogo import DATASETS, THEMES
 from argentina_datos.catalogo.esquema import Dataset, Field, PathValue, Route, flat_columns
+from argentina_datos.catalogo.indices import CURRENCIES
 
-# The peso's changes of unit (pesos moneda nacional -> ley 18.188 -> argentino -> austral -> peso): an amount
-# of one day is not comparable with one before the last change, and no conversion multiplies across it.
-LAST_CURRENCY_CHANGE = "1992-01-01"
-CURRENCY_CHANGE = (
-    "el 1992-01-01 el peso reemplazó al austral (10.000 australes = 1 peso), que en 1985 había reemplazado al "
-    "peso argentino (1.000 = 1), que en 1983 había reemplazado al peso ley 18.188 (10.000 = 1)"
+# The peso's last change of unit (catalogo/indices.py, CURRENCIES): an amount of a day before it is not
+# comparable with one after, and no conversion multiplies across it.
+LAST_CURRENCY_CHANGE = CURRENCIES[-1][1]
+CURRENCY_CHANGE = "; ".join(
+    f"el {start} el {name} reemplazó al {before} ({units:,} = 1)".replace(",", ".")
+    for (before, _, _), (name, start, units) in reversed(list(zip(CURRENCIES, CURRENCIES[1:])))
 )
 
 

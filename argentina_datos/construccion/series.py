@@ -31,13 +31,11 @@ def write(db: sqlite3.Connection, today: dt.date, tokenize: str) -> list[Finding
         days = (today - dt.date.fromisoformat(e.hasta)).days if e.hasta else None
         findings.append(
             Finding(
-                e.tabla,
-                calidad.LATE,
-                None,
-                None,
-                e.columna,
-                str(days),
-                f"serie {e.id}: su última observación es del {e.hasta}, {days:,} días antes de la construcción "
+                tabla=e.tabla,
+                control=calidad.LATE,
+                campo=e.columna,
+                valor=str(days),
+                detalle=f"serie {e.id}: su última observación es del {e.hasta}, {days:,} días antes de la construcción "
                 f"({today}); se espera una cada {e.cadencia} días como máximo ({e.frecuencia})",
                 fecha=e.hasta,
                 serie=calidad.series_label(list(named), list(named.values())),

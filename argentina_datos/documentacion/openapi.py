@@ -38,27 +38,28 @@ ERROR_SCHEMA = {
             "type": "integer",
             "description": "código HTTP",
             "enum": [400, 404, 405, 414, 431, 500],
-            "example": 400,
+            "example": 404,
         },
-        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Bad Request"},
+        "error": {"type": "string", "description": "nombre del código HTTP", "example": "Not Found"},
         "mensaje": {"type": "string", "description": "qué estuvo mal, en castellano"},
         "parametro": {
             "type": "string",
             "nullable": True,
-            "description": "el parámetro de la ruta culpable (año, mes, casa, fecha, categoria, nombre, "
-            "id); null si la ruta no existe o el error no es de un parámetro",
+            "description": "el parámetro culpable, de la ruta (año, mes, casa, fecha, categoria, nombre, "
+            "id) o de la consulta (desde, agrupar...); null si la ruta no existe o el error no es de un parámetro",
         },
     },
-    "example": {"status": 400, "error": "Bad Request", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
+    "example": {"status": 404, "error": "Not Found", "mensaje": "«año» va de 2016 a 2027", "parametro": "año"},
 }
 
 # The error answers shared by every operation, referenced from each one.
 ERROR_RESPONSES = {
-    "MalFormado": ("400", "un parámetro mal formado o fuera de los límites de la especificación"),
+    "MalFormado": ("400", "un parámetro de consulta (desde, hasta, agrupar...) mal formado o que no aplica a la ruta"),
     "SinDatos": (
         "404",
-        "la ruta no existe, o los parámetros están bien formados pero no hay datos "
-        "(una fecha sin cotización, un año sin archivo, un fondo o senador desconocido)",
+        "upstream no publica un archivo en esa ruta: la ruta no existe, un valor de la ruta está mal formado "
+        "o fuera de sus límites (una casa desconocida, un año fuera de rango, una fecha que no existe), "
+        "o está bien formado y no hay datos (una fecha sin cotización, un año sin archivo); el mensaje dice por qué",
     ),
     "RutaLarga": ("414", "la ruta es demasiado larga para ser una ruta de la API"),
     "EncabezadosGrandes": ("431", "los encabezados del pedido pasan de 32 KB o de 100"),
@@ -70,8 +71,9 @@ DESCRIPTION = """Réplica de sólo lectura de la API pública de ArgentinaDatos,
 respuestas 200 son idénticas a las de upstream.
 
 Errores: todo error es JSON con el esquema `Error` (`status`, `error`, `mensaje`, `parametro`).
-400 = un parámetro mal formado o fuera de los límites de la especificación; 404 = ruta desconocida, \
-o parámetros bien formados sin datos; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
+404 = todo lo que upstream no publica como archivo: ruta desconocida, un valor de la ruta mal formado o \
+fuera de sus límites (el mensaje dice por qué y `parametro` cuál), o bien formado sin datos; 400 = un \
+parámetro de consulta propio (`desde`, `agrupar`...) mal formado o que no aplica a la ruta; 405 = un método distinto de GET, HEAD u OPTIONS; 414 = ruta \
 demasiado larga; 431 = encabezados demasiado grandes; un pedido HTTP mal formado también recibe un 400 \
 con esta forma.
 
@@ -80,8 +82,9 @@ calendario, los años tienen cuatro cifras y el máximo de un año es el de la e
 posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `turista` (el nombre de la especificación) y `tarjeta` \
 (el de los datos) y ambas devuelven los mismos registros, con `casa` = `tarjeta`.
 
-HTTP: `Access-Control-Allow-Origin: *`, `ETag` + `If-None-Match` (304), `Cache-Control`, gzip con \
-`Accept-Encoding: gzip`, HEAD."""
+HTTP: `Access-Control-Allow-Origin: *` y el preflight CORS (204, permite los encabezados pedidos), `ETag` + \
+`If-None-Match` (304), `Last-Modified` + `If-Modified-Since` (304), `Cache-Control`, gzip con \
+`Accept-Encoding: gzip`, HEAD; `/v1/<ruta>/index.json` es `/v1/<ruta>`."""
 
 
 def _member_schema(m) -> dict:
@@ -252,7 +255,7 @@ def _parameter(p, served_maximum: Optional[int] = None) -> dict:
         schema["maximum"] = served_maximum if served_maximum is not None else p.maximum
         description += (
             f". {p.maximum} es el máximo de la especificación; un año posterior se sirve si hay "
-            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 400)"
+            f"datos hasta él: el máximo declarado es el último año servido (uno mayor es un 404)"
         )
     elif integer and _digits_maximum(p) is not None:
         schema["maximum"] = _digits_maximum(p)
@@ -286,7 +289,7 @@ def _operation(
         content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
-        if status != "400" or params or query:
+        if status != "400" or query:
             responses[status] = {"$ref": f"#/components/responses/{name}"}
     return {
         "get": {
@@ -339,33 +342,33 @@ POR_FECHA = [
         {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
         "2025-12-31",
     ),
-    # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
-    # the only way OpenAPI 3.0 says that funcion goes with agrupar.
-    {
-        "name": "agrupacion",
-        "in": "query",
-        "required": False,
-        "style": "form",
-        "explode": True,
-        "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-        "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-        f"{variaciones.DECIMALS} decimales. Una tasa por período (la inflación mensual) se compone en lugar de "
-        "promediarse: ∏(1 + mensual / 100) − 1, en porcentaje; suma de una tasa es un 400. "
-        "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
-        "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
-        "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
-        "funcion sin agrupar es un 400",
-        "schema": {
-            "type": "object",
-            "required": ["agrupar"],
-            "properties": {
-                "agrupar": {"type": "string", "enum": list(series.PERIODS)},
-                "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
-            },
-        },
-        "example": {"agrupar": "mes", "funcion": "promedio"},
-    },
 ]
+# agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
+# the only way OpenAPI 3.0 says that funcion goes with agrupar.
+AGRUPACION: dict[str, Any] = {
+    "name": "agrupacion",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
+    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
+    f"{variaciones.DECIMALS} decimales. Una tasa por período (la inflación mensual) se compone en lugar de "
+    "promediarse: ∏(1 + mensual / 100) − 1, en porcentaje; suma de una tasa es un 400. "
+    "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
+    "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
+    "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
+    "funcion sin agrupar es un 400. Sólo en rutas con medidas numéricas (agrupar feriados sería un 400)",
+    "schema": {
+        "type": "object",
+        "required": ["agrupar"],
+        "properties": {
+            "agrupar": {"type": "string", "enum": list(series.PERIODS)},
+            "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
+        },
+    },
+    "example": {"agrupar": "mes", "funcion": "promedio"},
+}
 
 
 VERSION = _query(
@@ -383,17 +386,17 @@ VARIACION = _query(
     "(x / anterior − 1), interanual (x / el último valor a un año o más − 1; el 29 de febrero mira el 28) o "
     "acumulada (x / el último valor del año anterior − 1). Las relativas son fracciones (0.05 = 5 %); null sin "
     "referencia. Una tasa por período (la inflación mensual) se compone: acumulada desde enero, interanual sobre "
-    "los doce meses; absoluta en puntos porcentuales; relativa es un 400. Se calcula sobre la serie entera (después de ajustar y agrupar) y desde/hasta recortan el "
-    "resultado: el primer registro del rango tiene su variación",
+    "los doce meses; absoluta en puntos porcentuales; relativa es un 400. Se calcula sobre la serie entera "
+    "(después de ajustar y agrupar) y desde/hasta recortan el resultado: el primer registro del rango tiene su variación",
     {"type": "string", "enum": list(series.CHANGES)},
     "interanual",
 )
 RATE_GROUPING = {
-    **POR_FECHA[2],
+    **AGRUPACION,
     "schema": {
-        **POR_FECHA[2]["schema"],
+        **AGRUPACION["schema"],
         "properties": {
-            **POR_FECHA[2]["schema"]["properties"],
+            **AGRUPACION["schema"]["properties"],
             "funcion": {"type": "string", "enum": [f for f in series.FUNCTIONS if f != "suma"]},
         },
     },
@@ -497,7 +500,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
         ),
         required=True,
     )
-    data_query = [ids, *POR_FECHA, VARIACION, AJUSTE, STORED_VERSION, FORMATO]
+    data_query = [ids, *POR_FECHA, AGRUPACION, VARIACION, AJUSTE, STORED_VERSION, FORMATO]
     data_schema = {
         "type": "object",
         "properties": {
@@ -554,12 +557,11 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
         return versions + [formato]
     pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
     measured = any(isinstance(m, Field) and m.kind == NUMBER for m in fields)
-    # Grouping a list without measures (holidays) is a 400: it is offered only where there is something to group.
-    by_date = POR_FECHA if measured else POR_FECHA[:2]
-    changes = [VARIACION] if measured else []
+    # Grouping or comparing records without a numeric measure (holidays) is a 400: not offered there.
+    grouping = [AGRUPACION, VARIACION] if measured else []
     if _has_rates(endpoint):  # a rate per period is not added up, nor divided by another (a 400)
-        by_date, changes = [*POR_FECHA[:2], RATE_GROUPING], [RATE_CHANGE]
-    return versions + by_date + changes + pesos + [formato]
+        grouping = [RATE_GROUPING, RATE_CHANGE]
+    return versions + POR_FECHA + grouping + pesos + [formato]
 
 
 def _has_rates(endpoint) -> bool:

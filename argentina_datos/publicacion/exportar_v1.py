@@ -7,9 +7,10 @@ byte what ``serve-datos`` answers at that route.  The routes are every file the 
 answers: the values its table has and, for a route that derives its answer from a list (a date of
 /v1/cotizaciones/dolares with no file of its own), every value of that list.
 
-Incremental: a file whose bytes are unchanged is not touched (it keeps its modification time, so
-``rsync``, ``rclone`` or ``aws s3 sync`` upload only what changed); the files of routes that no longer
-exist are removed.  Each file is written under a temporary name beside it and renamed over the real one,
+Incremental: a file whose bytes are unchanged is not touched (``rsync``, ``rclone`` or ``aws s3 sync``
+upload only what changed); the files of routes that no longer exist are removed.  Each file's modification
+time is a function of its bytes alone (``content_mtime``): nginx's ETag and Last-Modified come from it, so
+they depend on the content only, the same on every replica and after every export (deploy/nginx.conf).  Each file is written under a temporary name beside it and renamed over the real one,
 so an interrupted export never leaves a half-written file under a route's name (its temporary files are
 removed by the next export).  A route the database fails to answer (a 5xx: a damaged file) stops the
 export before anything is removed.
@@ -18,6 +19,7 @@ export before anything is removed.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import re
 import sqlite3
@@ -176,6 +178,24 @@ def gzipped(body: bytes) -> bytes:
     return gzip.compress(body, compresslevel=9, mtime=0)
 
 
+# The modification times a file's bytes map to: 2000-01-01 plus up to 2**28 s (to mid-2008), a past
+# nobody mistakes for the data's date; with the size, 28 bits of hash make a false 304 (same size, same
+# time, other bytes) a 1 in 268 million chance per changed file.
+CONTENT_EPOCH = 946684800
+CONTENT_SPAN = 1 << 28
+
+
+def content_mtime(data: bytes) -> int:
+    """The modification time of a file with these bytes (nginx's ETag is mtime-size: this makes it the content's)."""
+    return CONTENT_EPOCH + int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big") % CONTENT_SPAN
+
+
+def _set_mtime(path: Path, data: bytes) -> None:
+    mtime = content_mtime(data)
+    if int(path.stat().st_mtime) != mtime:
+        os.utime(path, (mtime, mtime))
+
+
 class Tree:
     """Files under ``root``, written only when their bytes change, each atomically."""
 
@@ -192,10 +212,12 @@ class Tree:
         try:
             if path.stat().st_size == len(data) and path.read_bytes() == data:
                 self.report.unchanged += 1
+                _set_mtime(path, data)  # a tree exported before the times were the content's
                 return False
         except FileNotFoundError:
             path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, data)
+        _set_mtime(path, data)
         self.report.written += 1
         self.report.bytes_written += len(data)
         return True
@@ -204,9 +226,12 @@ class Tree:
         """Count an existing file as unchanged without reading it; False if it is missing."""
         path = self.root / relative
         try:
-            size = path.stat().st_size
+            stat = path.stat()
         except FileNotFoundError:
             return False
+        if not CONTENT_EPOCH <= stat.st_mtime < CONTENT_EPOCH + CONTENT_SPAN:
+            return False  # written before the times were the content's: put again (unchanged bytes are not rewritten)
+        size = stat.st_size
         self.kept.add(relative)
         self.report.unchanged += 1
         self.report.bytes_total += size

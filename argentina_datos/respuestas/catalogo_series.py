@@ -80,9 +80,19 @@ def _calendar_day(value: str) -> bool:
 
 
 def _last_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
+    return _published(conn, route, "max")
+
+
+def _first_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
+    first = _published(conn, route, "min")
+    return first[:10] if first else None
+
+
+def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str]:
+    """When ``route``'s first or last stored version (``which``: min or max) was published; None without any."""
     if not table_exists(conn, VERSIONES.name):
         return None
-    row = conn.execute(f"SELECT max(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
+    row = conn.execute(f"SELECT {which}(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
     return row[0] if row else None
 
 
@@ -131,7 +141,7 @@ def entries(conn: sqlite3.Connection, on: dt.date) -> list[SeriesEntry]:
 def own_params(query_string: bytes | str) -> dict[str, str]:
     """The parameters of the series routes (the last of each wins)."""
     if isinstance(query_string, bytes):
-        query_string = query_string.decode("latin-1")
+        query_string = query_string.decode("utf-8", "replace")  # as series.parse reads it
     return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n in OWN_NAMES}
 
 
@@ -229,7 +239,7 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
         return query_for(entry["tabla"]).records(conn, filtro)
     version = historia.version_on(conn, entry["ruta"], fecha)
     if version is None:
-        first = historia.first_day(conn, entry["ruta"]) if entry["ruta"] in historia.versioned_routes(conn) else None
+        first = _first_published(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«fecha» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "fecha"

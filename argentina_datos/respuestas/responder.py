@@ -82,8 +82,8 @@ class Responder:
     def served_maxima(self, conn: sqlite3.Connection) -> dict:
         """For each parameter with a maximum (the spec's last year): that maximum, or the last year
         after it that has data (upstream publishes next year's holidays before the spec knows of
-        them). Every value up to it is served (200, or 404 without data), every value above is a 400,
-        and /v1/openapi.json declares exactly this maximum."""
+        them). Every value up to it is served (200, or 404 without data), every value above is a 404
+        naming the range, and /v1/openapi.json declares exactly this maximum."""
         maxima = {}
         for endpoint in self.router.endpoints:
             for p in endpoint.params:
@@ -201,7 +201,8 @@ class Responder:
             if query.formato == "ics" and not endpoint.calendar:
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados (/v1/feriados/{año}...)")
             adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
-            return Answer(200, data if query.empty else series.apply(data, query, adjust, self._rates(endpoint)))
+            rates = self._rates(endpoint)
+            return Answer(200, data if query.empty else series.apply(data, query, adjust, rates, route=path))
         except BadQuery as e:
             return Answer(400, message=str(e), param=e.param)
         except ApiError as e:

@@ -62,7 +62,9 @@ class Endpoint:
             try:
                 values[p.name] = p.parse(match.group(group_name(p.name)), (maxima or {}).get((self.path, p.name)))
             except BadParam as e:
-                raise ApiError(400, str(e), e.param) from None
+                # Upstream is files: a value with no file is a 404 there, malformed or not (clients
+                # treat 404 as "no data" and anything else as a failure); the message still says why.
+                raise ApiError(404, str(e), e.param) from None
         return values
 
 
@@ -184,7 +186,7 @@ def versioned_answer(history: Dataset, with_envelope: bool):
 
 
 def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
-    """404. (A year above the last one served is a 400 before this: responder.Responder.served_maxima.)"""
+    """404 for a well-formed value without data (a malformed or out-of-bounds one is refused before this, by ``parse``)."""
     if not endpoint.params:
         return ApiError(404, "no hay datos")
     # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.

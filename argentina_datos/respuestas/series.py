@@ -77,7 +77,8 @@ def parse(query_string: bytes | str) -> Query:
     """The known parameters of a query string; unknown ones are ignored (as upstream ignores them:
     clients repeat path parameters there).  A bad value raises BadQuery naming the parameter."""
     if isinstance(query_string, bytes):
-        query_string = query_string.decode("latin-1")
+        # Raw UTF-8 (?fecha=mañana, as some clients send it) reads as percent-encoded UTF-8 does.
+        query_string = query_string.decode("utf-8", "replace")
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
         if name in NAMES:
@@ -135,11 +136,16 @@ def _check_choice(values: dict, name: str, choices) -> None:
 
 # ---- applying a query to an answer ------------------------------------------------
 def apply(
-    data: Any, query: Query, adjust: Optional[Callable[[list], list]] = None, rates: frozenset[str] = frozenset()
+    data: Any,
+    query: Query,
+    adjust: Optional[Callable[[list], list]] = None,
+    rates: frozenset[str] = frozenset(),
+    route: str = "esta ruta",
 ) -> Any:
     """The answer cut to [desde, hasta], grouped by period and turned into changes, as ``query`` asks.
     ``adjust`` (with ``ajustar``) turns the records' amounts of pesos into another unit; ``rates``: the
-    measures that are rates per period (monthly inflation), which a period compounds."""
+    measures that are rates per period (monthly inflation), which a period compounds; ``route`` names the
+    answer in errors."""
     if not query.filters:
         return data
     param = next(n for n in ("desde", "hasta", "agrupar", "variacion", "ajustar") if getattr(query, n))
@@ -147,6 +153,16 @@ def apply(
         raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
     if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
         raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
+    if query.agrupar or query.variacion:
+        # Grouping holidays would only replace their dates by month starts: nothing to aggregate or compare.
+        dated = [r for r in data if isinstance(r, dict) and _day(r)]
+        if dated and not measures_of(dated):
+            name = "agrupar" if query.agrupar else "variacion"
+            raise BadQuery(
+                name,
+                f"«{name}» no se aplica a {route}: sus registros no tienen medidas numéricas (montos, tasas) "
+                "que agrupar ni comparar",
+            )
     desde, hasta = query.desde or "", query.hasta or "\uffff"
     if query.ajustar and adjust is not None:
         data = adjust(data)
@@ -221,8 +237,6 @@ def group(records: list[dict], period: str, function: str, rates: frozenset[str]
     gives null).  A rate per period (``rates``, in percent) is compounded where ``function`` would
     average it: the year of monthly inflations is ∏(1 + x/100) − 1; adding rates means nothing (400)."""
     numeric = measures_of(records)
-    if records and not numeric:
-        raise BadQuery("agrupar", "«agrupar»: los registros de esta ruta no tienen medidas numéricas que agrupar")
     if function == "suma" and numeric & rates:
         raise BadQuery(
             "funcion",

@@ -14,6 +14,7 @@ from typing import Optional
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
+from argentina_datos.web.v1.api import DEFAULT_MAX_AGE, MAX_AGE_ENV, max_age_setting
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
@@ -133,7 +134,19 @@ def main(argv=None) -> int:
         "error de /v1 también los pedidos que rechaza su parser HTTP",
     )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
+    p.add_argument(
+        "--max-age",
+        default=os.environ.get(MAX_AGE_ENV, str(DEFAULT_MAX_AGE)),
+        help="segundos que un cliente o una CDN puede reusar una respuesta de /v1 sin preguntar (Cache-Control; "
+        "por defecto %(default)s; $" + MAX_AGE_ENV + ")",
+    )
     args = p.parse_args(argv)
+    os.environ[MAX_AGE_ENV] = str(args.max_age)
+    try:
+        max_age_setting()
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     bad = archivo.problem(args.db)
     if bad:
         print(f"error: {args.db}: {bad}", file=sys.stderr)

@@ -6,18 +6,22 @@ once, from SQL, and kept (bounded by size) together with its gzip form.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import gzip
 import hashlib
+import os
 import sqlite3
 import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from email.utils import format_datetime, parsedate_to_datetime
 from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.responder import Answer, Responder
@@ -27,6 +31,10 @@ from argentina_datos.web.v1.csv import to_csv
 from argentina_datos.web.v1.ics import to_ics
 
 MAX_PATH = 1024
+# How long a client or CDN may reuse a 200 without asking (serve-datos --max-age): the database changes
+# once a day, and upstream's host uses 60-600 s; each worker reads it from the environment once.
+MAX_AGE_ENV = "ARGENTINA_DATOS_MAX_AGE"
+DEFAULT_MAX_AGE = 300
 CACHE_BYTES = 512 * 1024 * 1024
 # Bytes a cached answer holds besides its bodies, ETag and key, measured with tracemalloc (tests/
 # test_api_cache.py checks it): the Response, its two header lists with their tuples and values,
@@ -62,6 +70,7 @@ class Response:
     cache_control: bytes
     csv: bool = False
     ics: bool = False
+    last_modified: Optional[bytes] = None  # an HTTP date: the build's time (a 200 computed from a database)
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -84,6 +93,8 @@ class Response:
         out = self._headers.get(gzipped)
         if out is None:
             out = [*self.base_headers, (b"cache-control", self.cache_control), (b"etag", self.etag_for(gzipped))]
+            if self.last_modified:
+                out.append((b"last-modified", self.last_modified))
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -115,10 +126,46 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     return make_response(200, answer.json())
 
 
+def max_age_setting() -> int:
+    """$ARGENTINA_DATOS_MAX_AGE, seconds (0 or more); a bad value is refused at startup, naming it."""
+    text = os.environ.get(MAX_AGE_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_AGE
+    if not text.isdigit():
+        raise ValueError(f"--max-age / ${MAX_AGE_ENV} debe ser un número de segundos (0 o más), no {text!r}")
+    return int(text)
+
+
+@functools.cache
+def cache_control(ok: bool) -> bytes:
+    """Read once, at the first answer (after serve-datos has set the variable): errors at most 60 s."""
+    seconds = max_age_setting()
+    return f"public, max-age={seconds if ok else min(60, seconds)}".encode()
+
+
 def make_response(status: int, body: bytes, *, csv: bool = False, ics: bool = False) -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
-    cache = b"public, max-age=3600" if status == 200 else b"public, max-age=60"
-    return Response(status, body, etag, cache, csv, ics)
+    return Response(status, body, etag, cache_control(status == 200), csv, ics)
+
+
+def http_date(iso: str) -> Optional[bytes]:
+    """An ISO 8601 time (2026-11-26T10:05:49Z) as an HTTP date; None if it is not one."""
+    try:
+        when = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return format_datetime(when.astimezone(dt.timezone.utc), usegmt=True).encode()
+
+
+def built_at(conn: sqlite3.Connection) -> Optional[bytes]:
+    """When the served database was built, as an HTTP date (None for a database without the build's table)."""
+    try:
+        row = conn.execute(f"SELECT valor FROM {CONSTRUCCION.name} WHERE clave = 'construido'").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return http_date(row[0]) if row and isinstance(row[0], str) else None
 
 
 class ResponseCache:
@@ -176,6 +223,8 @@ class V1:
     def __init__(self, router: Optional[Router] = None):
         self.responder = Responder(router)
         self.cache = ResponseCache()
+        self._built: Optional[bytes] = None  # the Last-Modified of every answer: one V1 per database
+        self._built_read = False
 
     @property
     def router(self) -> Router:
@@ -188,12 +237,22 @@ class V1:
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
             months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
             ids = tuple(catalogo_series.series_ids(conn))
-            return make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
-        return as_response(self.responder.answer(conn, path, query), query, path)
+            response = make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
+        else:
+            response = as_response(self.responder.answer(conn, path, query), query, path)
+        return self._dated(conn, response)
 
     def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
         """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
-        return as_response(self.responder.answer_series(conn, path, params, query), query, path)
+        return self._dated(conn, as_response(self.responder.answer_series(conn, path, params, query), query, path))
+
+    def _dated(self, conn: sqlite3.Connection, response: Response) -> Response:
+        if response.status == 200:
+            if not self._built_read:
+                self._built, self._built_read = built_at(conn), True
+            # Every answer may have changed with the build (the build time is when it last could have).
+            response.last_modified = self._built
+        return response
 
     def cached(self, path: str) -> Optional[Response]:
         return self.cache.get(path)
@@ -205,8 +264,26 @@ class V1:
         return response
 
 
+INDEX_FILE = "/index.json"
+
+
 def normalize(path: str) -> str:
-    return path.rstrip("/") if len(path) > 1 else path
+    """The route a path names: a trailing slash and the file name of upstream's tree (``/v1/feriados/2026/
+    index.json``, which upstream's host serves as it is published) name the route itself."""
+    path = path.rstrip("/") if len(path) > 1 else path
+    return path.removesuffix(INDEX_FILE) if path.startswith("/v1/") else path
+
+
+def unmodified_since(response: Response, if_modified_since: bytes) -> bool:
+    """If-Modified-Since (RFC 9110 §13.1.3): the answer has not changed since that date."""
+    if not response.last_modified:
+        return False
+    try:
+        since = parsedate_to_datetime(if_modified_since.decode("latin-1"))
+        changed = parsedate_to_datetime(response.last_modified.decode())
+        return since.tzinfo is not None and changed <= since
+    except (TypeError, ValueError, IndexError):  # not a date: the condition is ignored
+        return False
 
 
 def not_modified(response: Response, if_none_match: bytes) -> bool:
@@ -252,12 +329,14 @@ async def send_response(
 ) -> None:
     if zipped is None:
         zipped = wants_gzip(response, headers)
-    inm = headers.get(b"if-none-match")
-    if response.status == 200 and inm and not_modified(response, inm):
+    inm, ims = headers.get(b"if-none-match"), headers.get(b"if-modified-since")
+    # If-None-Match, when sent, decides alone (RFC 9110 §13.2.2).
+    if response.status == 200 and (not_modified(response, inm) if inm else ims and unmodified_since(response, ims)):
         out = [
             *response.base_headers,
             (b"cache-control", response.cache_control),
             (b"etag", response.etag_for(zipped)),
+            *([(b"last-modified", response.last_modified)] if response.last_modified else []),
             *extra,
         ]
         await send({"type": "http.response.start", "status": 304, "headers": out})

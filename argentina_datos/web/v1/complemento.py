@@ -3,6 +3,7 @@
 import asyncio
 import gc
 import logging
+import re
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
@@ -91,17 +92,7 @@ class V1Middleware:
         headers = dict(scope.get("headers") or [])
         method = scope.get("method", "GET")
         if method == "OPTIONS":
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 204,
-                    "headers": [
-                        (b"access-control-allow-origin", b"*"),
-                        (b"access-control-allow-methods", b"GET, HEAD, OPTIONS"),
-                        (b"access-control-allow-headers", b"If-None-Match, Accept-Encoding"),
-                    ],
-                }
-            )
+            await send({"type": "http.response.start", "status": 204, "headers": preflight_headers(headers)})
             await send({"type": "http.response.body", "body": b""})
             return
         if method not in ("GET", "HEAD"):
@@ -175,6 +166,23 @@ class V1Middleware:
         if self._connection is None:
             self._connection = OwnConnection(db.path, immutable=not db.is_mutable)
         return await self._connection.run(lambda conn: compute_any(self.v1, conn, path, query, own))
+
+
+PREFLIGHT_MAX_AGE = b"86400"  # a browser caps it (Chromium: 2 h), and the answer never changes
+_HEADER_LIST = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*")
+
+
+def preflight_headers(headers: dict) -> list:
+    """A CORS preflight allows whatever headers the browser asks for (an SDK that sends content-type on
+    its GETs makes it ask for content-type): the API is public and read-only, as upstream's host is."""
+    asked = headers.get(b"access-control-request-headers", b"").strip()
+    return [
+        (b"access-control-allow-origin", b"*"),
+        (b"access-control-allow-methods", b"GET, HEAD, OPTIONS"),
+        (b"access-control-allow-headers", asked if _HEADER_LIST.fullmatch(asked) else b"*"),
+        (b"access-control-max-age", PREFLIGHT_MAX_AGE),
+        (b"vary", b"Access-Control-Request-Headers"),
+    ]
 
 
 def compute_any(v1: V1, conn, path: str, query: series.Query, own: dict | None = None):
