@@ -344,6 +344,7 @@ def test_codec_findings_and_audit_findings_share_the_table(tmp_path):
     assert [(h["control"], h["registro"], h["campo"], h["fecha"]) for h in hallazgos] == [
         (calidad.WRONG_TYPE, 2, "valor", None),
         (calidad.IMPOSSIBLE_DATE, 9, "fecha", None),
+        (calidad.LATE, None, "valor", "2025-03-12"),  # the catalogue of series: its cadence is 5 days
         (calidad.GAP, None, None, "2025-03-06"),
     ]
 
@@ -396,7 +397,8 @@ def test_without_detalle_the_build_counts_the_findings_instead_of_listing_them(t
     err = capsys.readouterr().err
     assert code == 0, err
     assert not [line for line in err.splitlines() if line.startswith("aviso:")], err
-    assert "4 hallazgos de calidad (datos guardados tal como llegaron): ver la tabla calidad, o --detalle" in err
+    # 4 unit switches, and the series ends in January 2025: «serie atrasada» on any day the test runs
+    assert "5 hallazgos de calidad (datos guardados tal como llegaron): ver la tabla calidad, o --detalle" in err
 
 
 # ---- the real mirror ------------------------------------------------------------------------------

@@ -28,8 +28,13 @@ def construir(capsys, fuente: Path, salida: Path, *extra) -> str:
 
 
 def calidad(db: Path) -> list[tuple]:
+    """The findings about the records.  Not «serie atrasada»: these files end in 2016, so their series is late
+    on any day the test runs (tests/test_catalogo_series.py and tests/test_auditoria.py check that control)."""
     with sqlite3.connect(db) as con:
-        return con.execute("SELECT tabla, control, ruta, registro, campo, valor FROM calidad ORDER BY id").fetchall()
+        return con.execute(
+            "SELECT tabla, control, ruta, registro, campo, valor FROM calidad WHERE control != 'serie atrasada' "
+            "ORDER BY id"
+        ).fetchall()
 
 
 async def respuesta(db: Path, route: str):
@@ -98,7 +103,7 @@ def test_one_warning_per_dataset_and_field_with_a_count(capsys, tmp_path):
     err = construir(capsys, fuente, tmp_path / "a.db", "--detalle")
     avisos = [line for line in err.splitlines() if line.startswith("aviso:")]
     assert avisos == ["aviso: uva: campo no declarado «nuevo» en 2 registros"]
-    assert "2 hallazgos de calidad" in err
+    assert "3 hallazgos de calidad" in err  # and the series ends in 2016: «serie atrasada», without a warning
 
 
 def _add_unknown_fields(records: list) -> list:

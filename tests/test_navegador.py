@@ -15,6 +15,7 @@ Screenshots go to screenshots/ (git-ignored).  Alone:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import socket
@@ -529,3 +530,39 @@ def test_vista_fci_abre_en_el_ultimo_dia_comun(visita, servidor):
     dates = set(page.locator("table.rows-and-columns td.col-fecha").all_inner_texts())
     assert dates == {common}, dates
     visita.check("13b_vista_fci_ultimo_dia")
+
+
+@pytest.mark.lento
+def test_explorador_de_series(visita, servidor):
+    blue = "cotizaciones_dolares.blue.venta"
+    page = visita.go(
+        f"/-/series?q=blue&ids={blue},inflacion&desde=2024-01-01&hasta=2024-12-31&agrupar=mes&funcion=ultimo"
+    )
+    page.wait_for_selector("#series-grafico svg, #series-grafico canvas", timeout=TIMEOUT_MS)
+    found = page.locator("#series-lista input[type=checkbox]")
+    expected = {r[0] for r in _sql(servidor["db"], "SELECT id FROM series WHERE id LIKE '%.blue.%'")}
+    assert {found.nth(i).get_attribute("value") for i in range(found.count())} == expected
+    assert page.locator(f'#series-lista input[value="{blue}"]').is_checked()
+    assert page.locator("#series-error").inner_text() == ""
+    visita.check("10_series")
+
+    # A user searches inflation and asks for years (the blue dollar stays picked): the compounded year, and its CSV.
+    page.fill("#series-q", "inflación")
+    page.click("#series-buscar button")
+    page.wait_for_selector('#series-lista input[value="inflacion"]', timeout=TIMEOUT_MS)
+    page.select_option("#series-agrupar", "anio")
+    page.select_option("#series-funcion", "")
+    assert page.locator('#series-lista input[value="inflacion"]').is_checked()
+    with page.expect_response(lambda r: "/v1/series/datos" in r.url) as answer:
+        page.click("#series-ver button")
+    data = answer.value.json()
+    assert [s["id"] for s in data["series"]] == [blue, "inflacion"]
+    months = [v for (v,) in _sql(servidor["db"], "SELECT valor FROM inflacion WHERE fecha LIKE '2024-%'")]
+    compounded = 100 * (math.prod(1 + v / 100 for v in months) - 1)
+    assert data["datos"][0]["inflacion"] == pytest.approx(compounded)
+    href = page.locator("#series-csv").get_attribute("href")
+    assert "formato=csv" in href
+    with urllib.request.urlopen(servidor["base"] + href, timeout=5) as r:
+        text = r.read().decode()
+    assert text.splitlines()[0] == f"fecha,{blue},inflacion"
+    visita.check("10b_series_por_anio")

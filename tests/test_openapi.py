@@ -17,9 +17,11 @@ from argentina_datos.documentacion.openapi import (
     OPENAPI_PATH,
     ROUTE_TABLE_MARKERS,
     ROUTE_TABLE_PAGE,
+    SERIES_PATHS,
     build_document,
     markdown_table,
 )
+from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.respuestas.rutas import Router
 
@@ -35,7 +37,8 @@ OPERATIONS = {path: item["get"] for path, item in DOC["paths"].items()}
 def example_path(path: str, operation: dict) -> str:
     for p in operation["parameters"]:
         path = path.replace("{" + p["name"] + "}", str(p["example"]))
-    return path
+    required = [p for p in operation["parameters"] if p["in"] == "query" and p.get("required")]
+    return path + ("?" + "&".join(f"{p['name']}={p['example']}" for p in required) if required else "")
 
 
 def schema_validator(schema: dict) -> OAS30Validator:
@@ -60,7 +63,9 @@ async def test_served_document_is_the_generated_one(ds, conn):
     # with stored versions (which take ?fecha=).
     responder = Responder(ROUTER)
     versioned = responder.versioned_paths(conn)
-    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned)
+    ids = catalogo_series.series_ids(conn)  # the values /v1/series/datos?ids= takes
+    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned, ids)
+    assert "cotizaciones_dolares.blue.venta" in ids
     assert "/v1/cotizaciones/dolares/{casa}" in versioned and "/v1/feriados/{año}" not in versioned
     fecha = [p for p in orjson.loads(response.content)["paths"]["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]]
     assert any(p["name"] == "fecha" and p["in"] == "query" for p in fecha)
@@ -73,7 +78,7 @@ def test_document_validates():
 
 
 def test_paths_are_exactly_the_router_endpoints():
-    assert set(DOC["paths"]) == {e.path for e in ROUTER.endpoints} | {OPENAPI_PATH}
+    assert set(DOC["paths"]) == {e.path for e in ROUTER.endpoints} | {OPENAPI_PATH, *SERIES_PATHS}
 
 
 def test_operation_ids_are_unique_ascii():

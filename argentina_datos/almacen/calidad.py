@@ -28,6 +28,7 @@ from argentina_datos.almacen.controles import (
     IMPOSSIBLE_DATE as IMPOSSIBLE_DATE,
     INEXACT as INEXACT,
     JUMP as JUMP,
+    LATE as LATE,
     MISSING as MISSING,
     OUT_OF_RANGE as OUT_OF_RANGE,
     PARTITION_MISMATCH as PARTITION_MISMATCH,

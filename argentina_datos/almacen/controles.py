@@ -79,6 +79,15 @@ STOPPED = declare(
     "más de 3 veces su espaciado habitual (la mediana de días entre valores) y al menos 7 días; series de 20 valores "
     "o más",
 )
+LATE = declare(
+    "serie atrasada",
+    AUDIT,
+    "una serie del catálogo de series (tabla `series`, /v1/series) cuya última observación tiene más días que su "
+    "cadencia declarada, a la fecha de la construcción; `campo` es la medida, `serie` la casa o moneda, `valor` los "
+    "días de atraso. Las atrasadas hoy: la consulta `series_atrasadas`, también como feed Atom",
+    "la `cadencia` de la serie: 5 días las diarias, 50 la inflación (el INDEC publica un mes a mediados del "
+    "siguiente), 62 las demás mensuales",
+)
 JUMP = declare(
     "salto",
     AUDIT,

@@ -387,8 +387,64 @@ CONSTRUCCION = OwnTable(
     label_column="clave",
 )
 
+
+@dataclass(frozen=True)
+class SeriesEntry:
+    """One series of the catalogue of series (catalogo/series.py): a dataset's measure for one value of its
+    naming fields."""
+
+    id: str = column(
+        "Identificador estable de la serie: tabla, valores que la nombran y medida (inflacion, "
+        "cotizaciones_dolares.blue.venta); es el que se pide en /v1/series/datos?ids=."
+    )
+    titulo: str = column("Título legible de la serie.")
+    descripcion: str = column("Qué mide: la descripción de la medida y de su tabla.")
+    tema: str = column("Tema del catálogo: cotizaciones, indices, tasas... (filtro tema= de /v1/series).")
+    unidad: Optional[str] = column("Unidad de sus valores (pesos por dólar, porcentaje...).")
+    frecuencia: str = column("Cada cuánto tiene un valor: diaria o mensual.")
+    tipo: str = column(
+        "Qué clase de número es: nivel (un precio, un índice, un monto: agrupar promedia), tasa (una variación por "
+        "período, como la inflación mensual: agrupar la compone), tasa_anual (TNA, TEA, variación interanual) o "
+        "conteo."
+    )
+    desde: Optional[str] = column("Fecha de su primera observación (AAAA-MM-DD).")
+    hasta: Optional[str] = column("Fecha de su última observación (AAAA-MM-DD).")
+    observaciones: int = column("Cantidad de fechas con valor.")
+    fuente: str = column("Quién publica el dato originalmente (BCRA, INDEC...).")
+    ruta: str = column("Ruta /v1 que publica la serie (con filtro: las filas de esa ruta con esos valores).")
+    tabla: str = column("Tabla de esta base donde están sus valores.")
+    columna: str = column("Columna de esa tabla con sus valores.")
+    filtro: str = column('Los campos que la nombran, como objeto JSON ({"casa": "blue"}); {} si es la única.')
+    ultimaActualizacion: Optional[str] = column(
+        "Última vez que upstream publicó su ruta (la versión más reciente guardada, fecha y hora UTC); null si "
+        "la ruta no tiene versiones guardadas."
+    )
+    cadencia: int = column(
+        "Días que pueden pasar desde su última observación sin que esté atrasada (declarados en el catálogo según "
+        "su frecuencia y el rezago habitual de quien la publica)."
+    )
+    atrasada: bool = column(
+        "1 si su última observación tiene más días que su cadencia el día de la construcción (/v1/series lo "
+        "calcula contra el día del pedido)."
+    )
+
+
+SERIES = OwnTable(
+    "series",
+    SeriesEntry,
+    "Catálogo de series",
+    "Cada serie numérica de la base: una medida de una tabla para un valor de sus campos que la nombran (una casa, "
+    "una moneda), con su unidad, frecuencia, tipo, período cubierto y si está atrasada. Es lo que lista /v1/series "
+    "y lo que combina /v1/series/datos; sale del catálogo (catalogo/series.py), así una tabla nueva con serie "
+    "declarada aparece sola. Con búsqueda de texto en título y descripción.",
+    pk="id",
+    label_column="titulo",
+    facets=("tema", "frecuencia", "tipo", "atrasada"),
+)
+
 # In the order the database page lists them.
 TABLES = (
+    SERIES,
     FUENTES,
     DOCUMENTOS,
     CAMBIOS,

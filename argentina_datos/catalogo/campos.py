@@ -11,6 +11,7 @@ from argentina_datos.catalogo.esquema import (
     DATE_UNIT,
     INTEGER,
     JSON,
+    LEVEL,
     NUMBER,
     TEXT,
     Children,
@@ -99,6 +100,8 @@ def serie(
     origin: tuple[str, str],
     first: str = "fecha",
     frequency: Optional[str] = None,
+    kind: str = LEVEL,
+    late_after: Optional[int] = None,
     derived: Optional[dict[str, Computed]] = None,
 ) -> Dataset:
     """A date/value series: one file, one route.
@@ -106,7 +109,9 @@ def serie(
     :param valor: the description of its `valor` field, in ``unit``
     :param origin: (publisher, URL) of the data
     :param first: the key upstream writes first (`fecha`, or `valor` for the series that do so)
-    :param frequency: DAILY or MONTHLY: audited as a Series
+    :param frequency: DAILY or MONTHLY: audited as a Series, and listed in the catalogue of series
+    :param kind: what ``valor`` is (LEVEL, RATE, ANNUAL_RATE...)
+    :param late_after: days after its last value before the series is late (default: by frequency)
     :param derived: columns computed from each record
     """
     valor_field = number("valor", valor, unit=unit)
@@ -123,7 +128,9 @@ def serie(
         unique=("fecha",),
         routes=[Route("/" + route, summary=title)],
         sort=("fecha",),
-        series=Series(frequency, values=("valor",)) if frequency else None,
+        series=Series(frequency, values=("valor",), kinds={"valor": kind}, late_after=late_after)
+        if frequency
+        else None,
         derived=derived or {},
     )
 

@@ -205,6 +205,15 @@ class Computed:
 # How often a series has a value (Series.frequency).
 DAILY, MONTHLY = "diaria", "mensual"
 
+# What a measure is (Series.kinds), which decides how it is grouped and changed (respuestas/series.py):
+# a level (a price, an index, an amount: a period's mean), a rate per period (monthly inflation: a period
+# compounds it), a yearly rate (TNA, TEA, a year-on-year change: averaged, never compounded per record), a count.
+LEVEL, RATE, ANNUAL_RATE, COUNT = "nivel", "tasa", "tasa_anual", "conteo"
+KINDS = (LEVEL, RATE, ANNUAL_RATE, COUNT)
+# Days after its last observation a series is still on time (Series.late_after), by frequency: a daily quote
+# skips weekends and a holiday or two; a monthly value appears weeks after the month it measures.
+LATE_AFTER = {DAILY: 5, MONTHLY: 62}
+
 
 @dataclass(frozen=True)
 class Series:
@@ -216,6 +225,17 @@ class Series:
     by: Sequence[str] = ()  # the columns telling one series from another
     values: Sequence[str] = ()  # the measures (none: only the dates are checked)
     date: str = "fecha"
+    kinds: Mapping[str, str] = dc_field(default_factory=dict)  # measure -> LEVEL, RATE...; LEVEL if not named
+    # Days after its last observation before the series is late (the catalogue of series: «atrasada»);
+    # None: LATE_AFTER of its frequency.
+    late_after: Optional[int] = None
+
+    def kind(self, measure: str) -> str:
+        return self.kinds.get(measure, LEVEL)
+
+    @property
+    def cadence(self) -> int:
+        return self.late_after if self.late_after is not None else LATE_AFTER.get(self.frequency, 62)
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, INDEC, PORCENTAJE, fecha, number, serie, text
-from argentina_datos.catalogo.esquema import DAILY, MONTHLY, Dataset, DerivedTable, Route, Series, Source
+from argentina_datos.catalogo.esquema import (
+    ANNUAL_RATE,
+    DAILY,
+    MONTHLY,
+    RATE,
+    Dataset,
+    DerivedTable,
+    Route,
+    Series,
+    Source,
+)
 
 DATASETS: list[Dataset] = [
     serie(
@@ -15,6 +25,10 @@ DATASETS: list[Dataset] = [
         unit=PORCENTAJE,
         origin=INDEC,
         frequency=MONTHLY,
+        kind=RATE,
+        # INDEC publishes a month's CPI in the middle of the next one: the next value is due ~45 days after
+        # the last day of the month last published.
+        late_after=50,
     ),
     serie(
         "inflacion_interanual",
@@ -25,6 +39,8 @@ DATASETS: list[Dataset] = [
         unit=PORCENTAJE,
         origin=INDEC,
         frequency=MONTHLY,
+        kind=ANNUAL_RATE,
+        late_after=50,
     ),
     serie(
         "uva",

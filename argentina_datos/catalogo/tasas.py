@@ -13,7 +13,7 @@ from argentina_datos.catalogo.campos import (
     serie,
     text,
 )
-from argentina_datos.catalogo.esquema import DAILY, Children, Computed, Dataset, Route, Source
+from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, Children, Computed, Dataset, Route, Source
 from argentina_datos.catalogo.slug import entity_id
 
 
@@ -71,6 +71,7 @@ DATASETS: list[Dataset] = [
         unit=FRACCION,
         origin=BCRA,
         frequency=DAILY,
+        kind=ANNUAL_RATE,
         # The highest fraction published is 1.30 (130 %, 2023); the lowest percentage, 25.2.
         derived={"valorFraccion": as_fraction("valor", percent_above=10)},
     ),

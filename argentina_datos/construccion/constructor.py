@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, paquete, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, series, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -312,6 +312,8 @@ class Builder:
                 db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
             self._history(db, plan, report)
+            # The catalogue of series reads the tables and the versions store: after both.
+            report.findings.extend(series.write(db, self.today, FTS_TOKENIZE))
             if plan.documents:
                 self._load_documents(db, plan, fuentes, failed, report)
             elif self.keeps_documents:

@@ -17,7 +17,9 @@ import orjson
 
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTEGER, JSON, NUMBER, OPENAPI_TYPES, Field, Obj
+from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, NUMBER, OPENAPI_TYPES, RATE, Field, Obj
+from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
+from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series, variaciones
 from argentina_datos.respuestas.rutas import Router
 
@@ -283,6 +285,8 @@ def _operation(
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
+    if FORMATO_CALENDARIO in query:
+        content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
         if status != "400" or query:
@@ -315,8 +319,15 @@ def _query(name: str, description: str, schema: dict, example: str) -> dict:
 FORMATO = _query(
     "formato",
     "json (por omisión) o csv: la lista como CSV, una fila por registro",
-    {"type": "string", "enum": list(series.FORMATS)},
+    {"type": "string", "enum": ["json", "csv"]},
     "json",
+)
+FORMATO_CALENDARIO = _query(
+    "formato",
+    "json (por omisión), csv (una fila por feriado) o ics: un calendario iCalendar (text/calendar), un evento de "
+    "día entero por feriado, para importar en Google Calendar, Outlook o el calendario del teléfono",
+    {"type": "string", "enum": list(series.FORMATS)},
+    "ics",
 )
 POR_FECHA = [
     _query(
@@ -334,7 +345,7 @@ POR_FECHA = [
 ]
 # agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
 # the only way OpenAPI 3.0 says that funcion goes with agrupar.
-AGRUPACION = {
+AGRUPACION: dict[str, Any] = {
     "name": "agrupacion",
     "in": "query",
     "required": False,
@@ -342,8 +353,8 @@ AGRUPACION = {
     "explode": True,
     "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
     "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-    f"{variaciones.DECIMALS} decimales; suma no compone porcentajes (la inflación de un período es el producto "
-    "de (1 + mensual / 100), no la suma). "
+    f"{variaciones.DECIMALS} decimales. Una tasa por período (la inflación mensual) se compone en lugar de "
+    "promediarse: ∏(1 + mensual / 100) − 1, en porcentaje; suma de una tasa es un 400. "
     "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
     "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
     "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
@@ -374,11 +385,24 @@ VARIACION = _query(
     "cada medida como su variación, por serie y en orden de fecha: absoluta (x − anterior), relativa "
     "(x / anterior − 1), interanual (x / el último valor a un año o más − 1; el 29 de febrero mira el 28) o "
     "acumulada (x / el último valor del año anterior − 1). Las relativas son fracciones (0.05 = 5 %); null sin "
-    "referencia. Se calcula sobre la serie entera (después de ajustar y agrupar) y desde/hasta recortan el "
-    "resultado: el primer registro del rango tiene su variación",
+    "referencia. Una tasa por período (la inflación mensual) se compone: acumulada desde enero, interanual sobre "
+    "los doce meses; absoluta en puntos porcentuales; relativa es un 400. Se calcula sobre la serie entera "
+    "(después de ajustar y agrupar) y desde/hasta recortan el resultado: el primer registro del rango tiene su variación",
     {"type": "string", "enum": list(series.CHANGES)},
     "interanual",
 )
+RATE_GROUPING = {
+    **AGRUPACION,
+    "schema": {
+        **AGRUPACION["schema"],
+        "properties": {
+            **AGRUPACION["schema"]["properties"],
+            "funcion": {"type": "string", "enum": [f for f in series.FUNCTIONS if f != "suma"]},
+        },
+    },
+}
+RATE_CHANGE = {**VARIACION, "schema": {"type": "string", "enum": [c for c in series.CHANGES if c != "relativa"]}}
+ADJUSTMENTS = ["ipc", "uva"] + [f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES]
 # ajustar and base as one exploded object parameter, like agrupacion: base goes with ajustar.
 AJUSTE = {
     "name": "ajuste",
@@ -389,17 +413,128 @@ AJUSTE = {
     "description": "ajustar=ipc: los montos en pesos (cotizaciones, UVA, montos) en pesos de un mes, por el IPC "
     "encadenado desde la inflación mensual (tabla ipc): x × IPC(base) / IPC(mes de su fecha); una fecha posterior "
     "al último mes del IPC usa ese mes, una anterior al primero da null. base (AAAA-MM): el mes de esos pesos, por "
-    "omisión el último del IPC; un mes que el IPC no tiene es un 400. Sólo en rutas con montos en pesos",
+    "omisión el último del IPC; un mes que el IPC no tiene es un 400. ajustar=uva: en UVA (x / la UVA de ese día); "
+    "ajustar=dolar-<casa>: en dólares, a la venta de esa casa ese día (dolar-blue, dolar-oficial...); un día sin "
+    "cotización usa la anterior. Antes de agrupar. Un monto anterior al 1992-01-01 (el peso reemplazó "
+    "al austral) es un 400: no se convierte a través de un cambio de moneda. Sólo en rutas con montos en pesos",
+    # base goes only with ajustar=ipc: two shapes of the object.
     "schema": {
-        "type": "object",
-        "required": ["ajustar"],
-        "properties": {
-            "ajustar": {"type": "string", "enum": list(series.ADJUSTMENTS)},
-            "base": {"$ref": "#/components/schemas/MesIPC"},
-        },
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["ajustar"],
+                "properties": {
+                    "ajustar": {"type": "string", "enum": ["ipc"]},
+                    "base": {"$ref": "#/components/schemas/MesIPC"},
+                },
+                "additionalProperties": False,
+            },
+            {
+                "type": "object",
+                "required": ["ajustar"],
+                "properties": {"ajustar": {"type": "string", "enum": ADJUSTMENTS[1:]}},
+                "additionalProperties": False,
+            },
+        ]
     },
     "example": {"ajustar": "ipc"},
 }
+
+
+SERIES_PATHS = ("/v1/series", "/v1/series/datos")
+SERIE = {
+    "type": "object",
+    "description": "una serie del catálogo (la tabla series)",
+    "properties": {
+        "id": {"type": "string", "description": "identificador estable: tabla[.valores][.medida]"},
+        "titulo": {"type": "string"},
+        "descripcion": {"type": "string"},
+        "tema": {"type": "string", "enum": list(THEMES_WITH_SERIES)},
+        "unidad": {"type": "string", "nullable": True},
+        "frecuencia": {"type": "string"},
+        "tipo": {"type": "string", "enum": list(KINDS)},
+        "desde": {"type": "string", "nullable": True},
+        "hasta": {"type": "string", "nullable": True},
+        "observaciones": {"type": "integer"},
+        "fuente": {"type": "string"},
+        "ruta": {"type": "string", "description": "la ruta /v1 que la publica"},
+        "tabla": {"type": "string"},
+        "columna": {"type": "string"},
+        "filtro": {"type": "object", "description": "los campos que la nombran en esa ruta o tabla"},
+        "ultimaActualizacion": {"type": "string", "nullable": True},
+        "cadencia": {"type": "integer", "description": "días sin dato antes de estar atrasada"},
+        "atrasada": {"type": "boolean", "description": "su último dato tiene más días que su cadencia, hoy"},
+    },
+}
+
+
+def _ids_schema(series_ids: Sequence[str]) -> dict:
+    if not series_ids:
+        return {"type": "string"}
+    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")"
+    return {"type": "string", "pattern": f"^{one}(,{one}){{0,19}}$"}
+
+
+def _series_paths(series_ids: Sequence[str] = ()) -> dict:
+    """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py); ``series_ids``: the ids the
+    database's catalogue has, the values ``ids`` takes (without them, any text)."""
+    catalogue_query = [
+        _query(
+            "q",
+            "palabras que deben estar en el id, el título o la unidad (sin importar acentos)",
+            {"type": "string"},
+            "blue",
+        ),
+        _query("tema", "sólo las series de un tema", {"type": "string", "enum": list(THEMES_WITH_SERIES)}, "indices"),
+        _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
+        _query("tipo", "nivel, tasa, tasa_anual o conteo", {"type": "string", "enum": list(KINDS)}, "tasa"),
+        FORMATO,
+    ]
+    ids = dict(
+        _query(
+            "ids",
+            "los ids de las series (de /v1/series), separados por comas; hasta 20. Uno desconocido es un 400. "
+            "id:variacion (inflacion,cotizaciones_dolares.blue.venta:relativa) da esa columna como su variación",
+            _ids_schema(series_ids),
+            "cotizaciones_dolares.blue.venta,uva",
+        ),
+        required=True,
+    )
+    data_query = [ids, *POR_FECHA, AGRUPACION, VARIACION, AJUSTE, STORED_VERSION, FORMATO]
+    data_schema = {
+        "type": "object",
+        "properties": {
+            "series": {"type": "array", "items": SERIE},
+            "datos": {
+                "type": "array",
+                "description": "una fila por fecha: fecha y el valor de cada serie (null si no tiene esa fecha)",
+                "items": {"type": "object", "properties": {"fecha": {"type": "string"}}},
+            },
+        },
+    }
+    return {
+        SERIES_PATHS[0]: _operation(
+            "Catálogo de series",
+            "Cada serie numérica de la base (una medida de una tabla para una casa, una moneda...), con su unidad, "
+            "frecuencia, tipo, período y si está atrasada; buscable.",
+            (),
+            {"type": "array", "items": SERIE},
+            "Series",
+            SERIES_PATHS[0],
+            query=catalogue_query,
+        ),
+        SERIES_PATHS[1]: _operation(
+            "Varias series alineadas por fecha",
+            "Los valores de varias series, una fila por fecha. Agrupar una tasa (la inflación mensual) la compone; "
+            "variacion=acumulada de una tasa compone desde enero; ajustar convierte montos en pesos antes de agrupar; "
+            "fecha= da los valores como upstream los había publicado ese día.",
+            (),
+            data_schema,
+            "Series",
+            SERIES_PATHS[1],
+            query=data_query,
+        ),
+    }
 
 
 STORED_VERSION = _query(
@@ -417,16 +552,29 @@ def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
     if endpoint.shape != "list":
         return versions
     fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
+    formato = FORMATO_CALENDARIO if endpoint.calendar else FORMATO
     if not any(m.name == "fecha" for m in fields):
-        return versions + [FORMATO]
+        return versions + [formato]
     pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
+    measured = any(isinstance(m, Field) and m.kind == NUMBER for m in fields)
     # Grouping or comparing records without a numeric measure (holidays) is a 400: not offered there.
-    measured = [AGRUPACION, VARIACION] if any(isinstance(m, Field) and m.kind == NUMBER for m in fields) else []
-    return versions + POR_FECHA + measured + pesos + [FORMATO]
+    grouping = [AGRUPACION, VARIACION] if measured else []
+    if _has_rates(endpoint):  # a rate per period is not added up, nor divided by another (a 400)
+        grouping = [RATE_GROUPING, RATE_CHANGE]
+    return versions + POR_FECHA + grouping + pesos + [formato]
+
+
+def _has_rates(endpoint) -> bool:
+    found = (BY_TABLE[t].series for t in endpoint.datasets)
+    return any(sr.kind(m) == RATE for sr in found if sr is not None for m in sr.values)
 
 
 def build_document(
-    router: Router, maxima: Optional[dict] = None, months: Sequence[str] = (), versioned: Sequence[str] = ()
+    router: Router,
+    maxima: Optional[dict] = None,
+    months: Sequence[str] = (),
+    versioned: Sequence[str] = (),
+    series_ids: Sequence[str] = (),
 ) -> dict:
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
@@ -448,6 +596,7 @@ def build_document(
             maxima,
             _query_parameters(e, versioned),
         )
+    paths.update(_series_paths(series_ids))
     paths[OPENAPI_PATH] = _operation(
         "Este documento",
         "La descripción OpenAPI 3 de todas las rutas /v1, generada del catálogo.",
@@ -458,8 +607,10 @@ def build_document(
     )
     schemas = {t: record_schema(t) for t in sorted(tables)}
     schemas["Error"] = ERROR_SCHEMA
+    # A base month before the peso of 1992 would multiply across the change of currency (a 400).
+    months = [m for m in months if m >= LAST_CURRENCY_CHANGE[:7]]
     schemas["MesIPC"] = (
-        {"type": "string", "enum": list(months), "description": "un mes que el IPC de la base tiene"}
+        {"type": "string", "enum": list(months), "description": "un mes que el IPC de la base tiene, desde 1992-01"}
         if months
         else {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"}
     )
@@ -499,18 +650,23 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
         op = item["get"]
         op["parameters"] = [p for p in op["parameters"] if p.get("in") != "query"]
         op["responses"]["200"]["content"].pop("text/csv", None)
+        op["responses"]["200"]["content"].pop("text/calendar", None)
         op["responses"] = {status: r for status, r in op["responses"].items() if status in kept}
     doc["components"]["responses"] = {
         name: r for name, r in doc["components"]["responses"].items() if ERROR_RESPONSES[name][0] in kept
     }
     del doc["components"]["schemas"]["MesIPC"]  # only ajuste (a query parameter) names it
+    for path in SERIES_PATHS:  # computed for each query, never a file
+        del doc["paths"][path]
     doc["info"]["description"] += STATIC_NOTE
     return doc
 
 
 @lru_cache(maxsize=None)
-def openapi_document(router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = ()) -> bytes:
-    return orjson.dumps(build_document(router, dict(maxima), months, versioned))
+def openapi_document(
+    router: Router, maxima: tuple = (), months: tuple = (), versioned: tuple = (), series_ids: tuple = ()
+) -> bytes:
+    return orjson.dumps(build_document(router, dict(maxima), months, versioned, series_ids))
 
 
 # ---- the route table of docs/api.md ----------------------------------------------------

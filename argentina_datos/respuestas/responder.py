@@ -15,8 +15,8 @@ import orjson
 from argentina_datos.almacen import historia
 from argentina_datos.almacen.documentos import document
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import Field
-from argentina_datos.respuestas import series, variaciones
+from argentina_datos.catalogo.esquema import RATE, Field
+from argentina_datos.respuestas import catalogo_series, conversiones, series
 from argentina_datos.respuestas.rutas import ApiError, Router
 from argentina_datos.respuestas.series import BadQuery, Query
 
@@ -52,6 +52,8 @@ def _as_published(body: bytes, query: Query) -> Answer:
     """A stored file's bytes as they came or, with a query that cuts or groups, its records so treated."""
     if query.empty:
         return Answer(200, raw=body)
+    if query.formato == "ics":
+        raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
     data = orjson.loads(body)
     if query.formato == "csv" and not isinstance(data, list):
         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
@@ -110,18 +112,48 @@ class Responder:
         return sorted(self._cpi)
 
     def _adjuster(self, conn: sqlite3.Connection, endpoint, query: Query):
-        """What ``ajustar=ipc`` does on this route: its amounts of pesos into pesos of ``base``."""
+        """What ``ajustar`` does on this route: its amounts of pesos in pesos of ``base``, in UVA or in dollars."""
         pesos = {f.name for t in endpoint.datasets for f in BY_TABLE[t].fields if isinstance(f, Field) and f.in_pesos}
         if not pesos:
-            raise BadQuery("ajustar", "«ajustar=ipc» es para rutas con montos en pesos; esta no tiene ninguno")
+            raise BadQuery(
+                "ajustar", f"«ajustar={query.ajustar}» es para rutas con montos en pesos; esta no tiene ninguno"
+            )
+        convert = self.converter(conn, query)
+        return lambda records: convert(records, pesos, query)
+
+    def converter(self, conn: sqlite3.Connection, query: Query):
         self.cpi_months(conn)
-        if not self._cpi:
-            raise BadQuery("ajustar", "la base no tiene el IPC (la tabla ipc) para ajustar por inflación")
-        if query.base is not None and query.base not in self._cpi:
-            first, last = min(self._cpi), max(self._cpi)
-            raise BadQuery("base", f"«base» = {query.base} no es un mes del IPC (de {first} a {last})")
-        deflator = variaciones.Deflator(self._cpi, query.base)
-        return lambda records: deflator.adjust(records, pesos)
+        return conversiones.converter(conn, query, self._cpi or {})
+
+    @staticmethod
+    def _rates(endpoint) -> frozenset[str]:
+        """The measures of the route that are rates per period (monthly inflation): grouping compounds them."""
+        found = (BY_TABLE[t].series for t in endpoint.datasets)
+        return frozenset(m for sr in found if sr is not None for m in sr.values if sr.kind(m) == RATE)
+
+    def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
+        """``/v1/series`` (the catalogue, searched) and ``/v1/series/datos`` (several series aligned by date)."""
+        try:
+            on = catalogo_series.today()
+            if path == catalogo_series.LIST_PATH:
+                if query.filters or query.fecha is not None or query.formato == "ics":
+                    param = next(n for n in series.NAMES if getattr(query, n) not in (None, "json", "csv"))
+                    raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
+                return Answer(200, catalogo_series.catalogue(conn, params, on))
+            if query.formato == "ics":
+                raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
+            answer = catalogo_series.data(conn, params, query, on, lambda: self.converter(conn, query))
+            return Answer(200, answer["datos"] if query.formato == "csv" else answer)
+        except BadQuery as e:
+            return Answer(400, message=str(e), param=e.param)
+        except ApiError as e:
+            return Answer(e.status, message=e.mensaje, param=e.parametro)
+        except Exception as e:
+            if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
+                log.error("la base no se puede leer al responder %s: %s", path, e)
+                return Answer(503, message=unreadable_message(e))
+            log.exception("error al responder %s", path)
+            return Answer(500, message=f"error interno: {type(e).__name__}")
 
     def _versioned_routes(self, conn: sqlite3.Connection) -> frozenset[str]:
         if self._versioned is None:
@@ -166,8 +198,11 @@ class Responder:
                 data = endpoint.answer(conn, values, path)
             if query.formato == "csv" and not isinstance(data, list):
                 raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+            if query.formato == "ics" and not endpoint.calendar:
+                raise BadQuery("formato", "«formato=ics» es para las rutas de feriados (/v1/feriados/{año}...)")
             adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
-            return Answer(200, data if query.empty else series.apply(data, query, adjust, route=path))
+            rates = self._rates(endpoint)
+            return Answer(200, data if query.empty else series.apply(data, query, adjust, rates, route=path))
         except BadQuery as e:
             return Answer(400, message=str(e), param=e.param)
         except ApiError as e:

@@ -15,6 +15,7 @@ from argentina_datos.almacen.consultas import envelope, published, query_for, ta
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.registros import keyed_object
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
+from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 
@@ -36,6 +37,7 @@ class Endpoint:
     # For a route of a "latest only" dataset: (connection, AAAA-MM-DD) -> the version in force that day.
     versioned: Optional[Callable[[sqlite3.Connection, str], object]] = None
     combination: Optional[Combination] = None  # shape "combined": what it combines
+    calendar: bool = False  # a list of holidays: it can be answered as an iCalendar (formato=ics)
     regex: re.Pattern = field(init=False)
     literal_length: int = field(init=False)
 
@@ -144,7 +146,13 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         return {m.name: where[m.name] if isinstance(m, Field) else [] for m in dataset.fields}
 
     endpoint = Endpoint(
-        route.path, route.params, route.summary or dataset.title, answer, datasets=(dataset.table,), shape=route.shape
+        route.path,
+        route.params,
+        route.summary or dataset.title,
+        answer,
+        datasets=(dataset.table,),
+        shape=route.shape,
+        calendar=dataset.table in HOLIDAY_TABLES and route.shape == "list",
     )
     history = HISTORIES.get(dataset.table)
     if history is not None and not route.params and route.shape in ("list", "envelope"):

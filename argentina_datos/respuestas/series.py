@@ -21,9 +21,11 @@ from argentina_datos.respuestas.variaciones import rounded
 
 PERIODS = ("semana", "mes", "trimestre", "anio")
 FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
-FORMATS = ("json", "csv")
+FORMATS = ("json", "csv", "ics")
 CHANGES = ("absoluta", "relativa", "interanual", "acumulada")
-ADJUSTMENTS = ("ipc",)
+# ipc: constant pesos; uva: in UVA; dolar-<casa>: in dollars at that day's venta of the casa (respuestas/conversiones.py)
+ADJUSTMENTS = ("ipc", "uva", "dolar-<casa>")
+_ADJUSTMENT = re.compile(r"ipc|uva|dolar-[a-z]+")
 NAMES = ("desde", "hasta", "agrupar", "funcion", "formato", "fecha", "variacion", "ajustar", "base")
 _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -47,7 +49,7 @@ class Query:
     # where it applies (``checked_fecha``).
     fecha: Optional[str] = None
     variacion: Optional[str] = None  # the change of each measure, per series (respuestas/variaciones.py)
-    ajustar: Optional[str] = None  # "ipc": amounts of pesos in pesos of the ``base`` month
+    ajustar: Optional[str] = None  # amounts of pesos in pesos of the ``base`` month (ipc), in UVA, in dollars
     base: Optional[str] = None  # AAAA-MM, with ajustar (default: the CPI's last month)
 
     def checked_fecha(self) -> str:
@@ -95,9 +97,13 @@ def parse(query_string: bytes | str) -> Query:
     if "funcion" in values and "agrupar" not in values:
         raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
     _check_choice(values, "variacion", CHANGES)
-    _check_choice(values, "ajustar", ADJUSTMENTS)
+    if "ajustar" in values and not _ADJUSTMENT.fullmatch(values["ajustar"]):
+        raise BadQuery(
+            "ajustar",
+            f"«ajustar» debe ser ipc, uva o dolar-<casa> (dolar-blue, dolar-oficial...); no «{values['ajustar'][:40]}»",
+        )
     if "base" in values:
-        if "ajustar" not in values:
+        if values.get("ajustar") != "ipc":
             raise BadQuery("base", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos")
         if not _MONTH.fullmatch(values["base"]):
             raise BadQuery("base", f"«base» debe ser un mes AAAA-MM, no «{values['base'][:40]}»")
@@ -129,10 +135,17 @@ def _check_choice(values: dict, name: str, choices) -> None:
 
 
 # ---- applying a query to an answer ------------------------------------------------
-def apply(data: Any, query: Query, adjust: Optional[Callable[[list], list]] = None, route: str = "esta ruta") -> Any:
+def apply(
+    data: Any,
+    query: Query,
+    adjust: Optional[Callable[[list], list]] = None,
+    rates: frozenset[str] = frozenset(),
+    route: str = "esta ruta",
+) -> Any:
     """The answer cut to [desde, hasta], grouped by period and turned into changes, as ``query`` asks.
-    ``adjust`` (with ``ajustar``) turns the records' amounts of pesos into pesos of one month; ``route``
-    names the answer in errors."""
+    ``adjust`` (with ``ajustar``) turns the records' amounts of pesos into another unit; ``rates``: the
+    measures that are rates per period (monthly inflation), which a period compounds; ``route`` names the
+    answer in errors."""
     if not query.filters:
         return data
     param = next(n for n in ("desde", "hasta", "agrupar", "variacion", "ajustar") if getattr(query, n))
@@ -156,17 +169,23 @@ def apply(data: Any, query: Query, adjust: Optional[Callable[[list], list]] = No
     if not query.variacion:  # as before these parameters: the range first, then the periods
         records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
         if query.agrupar:
-            records = group(records, query.agrupar, query.funcion or "promedio")
+            records = group(records, query.agrupar, query.funcion or "promedio", rates)
         return records
     # A change needs the record it is measured against, which may lie before the range: the whole
     # series is grouped and turned into changes, and only then cut to the range.
     records = [r for r in data if isinstance(r, dict) and _day(r)]
     if query.agrupar:
-        records = group(records, query.agrupar, query.funcion or "promedio")
+        records = group(records, query.agrupar, query.funcion or "promedio", rates)
     measures = measures_of(records)
     if records and not measures:
         raise BadQuery("variacion", "«variacion»: los registros de esta ruta no tienen medidas numéricas")
-    records = variaciones.changes(records, query.variacion, series_of, measures)
+    if query.variacion == variaciones.RELATIVE and measures & rates:
+        raise BadQuery(
+            "variacion",
+            f"«variacion=relativa» de una tasa ({', '.join(sorted(measures & rates))}) sería un cociente de tasas: "
+            "use absoluta (en puntos porcentuales), acumulada o interanual",
+        )
+    records = variaciones.changes(records, query.variacion, series_of, measures, rates & measures)
     return [r for r in records if desde <= (_day(r) or "") <= hasta]
 
 
@@ -197,6 +216,9 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+is_number = _is_number
+
+
 def measures_of(records: list[dict]) -> set[str]:
     """The fields that are measures: numbers in every record that has them, never ids (actaId)."""
     numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
@@ -208,12 +230,19 @@ def series_of(record: dict, measures: set[str]) -> tuple:
     return tuple((k, orjson.dumps(v)) for k, v in record.items() if k != "fecha" and k not in measures)
 
 
-def group(records: list[dict], period: str, function: str) -> list[dict]:
+def group(records: list[dict], period: str, function: str, rates: frozenset[str] = frozenset()) -> list[dict]:
     """One record per period and series.  A series is told by the record's fields that are not
     numbers (casa, moneda, ...) and by its ids (actaId), fecha aside; the other numeric fields are
     aggregated over the period's records, ignoring nulls (a period where a field is always null
-    gives null)."""
+    gives null).  A rate per period (``rates``, in percent) is compounded where ``function`` would
+    average it: the year of monthly inflations is ∏(1 + x/100) − 1; adding rates means nothing (400)."""
     numeric = measures_of(records)
+    if function == "suma" and numeric & rates:
+        raise BadQuery(
+            "funcion",
+            f"«funcion=suma» de una tasa ({', '.join(sorted(numeric & rates))}) no significa nada: sin «funcion», "
+            "agrupar la compone",
+        )
     groups: dict[tuple, list[dict]] = {}
     for r in sorted(records, key=lambda r: _day(r) or ""):  # stable: same-day records keep the list's order
         series = series_of(r, numeric)
@@ -228,7 +257,8 @@ def group(records: list[dict], period: str, function: str) -> list[dict]:
                 record[key] = start
             elif key in numeric:
                 values = [m[key] for m in members if _is_number(m.get(key))]
-                record[key] = rounded(aggregate(values)) if values else None
+                how = variaciones.compounded if key in rates and function == "promedio" else aggregate
+                record[key] = rounded(how(values)) if values else None
             else:
                 record[key] = first.get(key)
         out.append(record)

@@ -5,6 +5,9 @@
   earlier (``interanual``; 29 February looks at 28 February), the last of the previous calendar year
   (``acumulada``).  Relative changes are fractions (0.05 is 5 %).  null where there is no reference,
   either value is null, or a relative change would divide by 0.  Records keep their keys and order.
+  A rate per period (monthly inflation, in percent) is not a level: its ``acumulada`` compounds the
+  year's rates up to the record, its ``interanual`` the rates of the last twelve months, its
+  ``absoluta`` is in percentage points (``compounded``).
 - ``Deflator``: amounts of pesos times IPC(base) / IPC(month of the record's fecha), the CPI chained
   from monthly inflation (the ``ipc`` table); a date after the CPI's last month uses the last month,
   one before its first gets null.
@@ -53,8 +56,32 @@ def _change(mode: str, now, ref) -> Optional[float]:
     return rounded(value)
 
 
-def changes(records: list[dict], mode: str, series_of: Callable[[dict, set], tuple], measures: set[str]) -> list[dict]:
-    """``records`` (each with a calendar ``fecha``) with their measures turned into changes (``mode``)."""
+def compounded(rates: list) -> float:
+    """Rates per period in percent compounded over the periods, in percent: ∏(1 + x/100) − 1."""
+    product = 1.0
+    for x in rates:
+        product *= 1 + x / 100
+    return (product - 1) * 100
+
+
+def _compound_since(records: list[dict], positions: list[int], days: list[str], n: int, key: str, after: str):
+    """The rates of ``key`` from the first record dated after ``after`` up to record ``n``, compounded."""
+    start = bisect.bisect_right(days, after)
+    values = [records[positions[k]].get(key) for k in range(start, n + 1)]
+    if not values or any(not isinstance(v, (int, float)) or isinstance(v, bool) for v in values):
+        return None
+    return rounded(compounded(values))
+
+
+def changes(
+    records: list[dict],
+    mode: str,
+    series_of: Callable[[dict, set], tuple],
+    measures: set[str],
+    rates: set[str] | frozenset[str] = frozenset(),
+) -> list[dict]:
+    """``records`` (each with a calendar ``fecha``) with their measures turned into changes (``mode``);
+    ``rates``: the measures that are rates per period, compounded (``acumulada``, ``interanual``)."""
     by_series: dict[tuple, list[int]] = {}
     for i in sorted(range(len(records)), key=lambda i: _day(records[i])):  # stable: a day's order stays
         by_series.setdefault(series_of(records[i], measures), []).append(i)
@@ -70,7 +97,14 @@ def changes(records: list[dict], mode: str, series_of: Callable[[dict, set], tup
                 found = k >= 0 and (mode == YEAR_ON_YEAR or days[k][:4] == limit[:4])
                 ref = positions[k] if found else None
             for key in measures:
-                if key in out[i]:
+                if key not in out[i]:
+                    continue
+                if key in rates and mode in (YEAR_TO_DATE, YEAR_ON_YEAR):
+                    # From January of its year, or over the twelve months up to it (none if they are not all there).
+                    after = f"{int(days[n][:4]) - 1}-12-31" if mode == YEAR_TO_DATE else _a_year_before(days[n])
+                    whole = mode == YEAR_TO_DATE or (n > 0 and days[0] <= after)
+                    out[i][key] = _compound_since(records, positions, days, n, key, after) if whole else None
+                else:
                     out[i][key] = _change(mode, records[i][key], records[ref].get(key) if ref is not None else None)
     return out
 

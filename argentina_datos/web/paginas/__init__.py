@@ -24,7 +24,7 @@ from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
 from argentina_datos.catalogo.esquema import EXTRA, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
-from argentina_datos.web.paginas import castellano
+from argentina_datos.web.paginas import castellano, series
 
 INTERNAL = "Tablas de la construcción"
 INTERNAL_TABLES = tuple(own.name for own in propias.TABLES)
@@ -182,6 +182,11 @@ def _table_or_row(template: str) -> bool:
 
 def _dashboard(template: str) -> bool:
     return template.startswith("dashboard_")  # datasette-dashboards' pages
+
+
+@hookimpl
+def register_routes():
+    return [(rf"^{series.PATH}$", series.explorer)]
 
 
 @hookimpl

@@ -23,10 +23,12 @@ import orjson
 
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
+from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.responder import Answer, Responder
 from argentina_datos.respuestas.rutas import Router
 from argentina_datos.respuestas.series import Query
 from argentina_datos.web.v1.csv import to_csv
+from argentina_datos.web.v1.ics import to_ics
 
 MAX_PATH = 1024
 # How long a client or CDN may reuse a 200 without asking (serve-datos --max-age): the database changes
@@ -47,6 +49,8 @@ BASE_HEADERS = [
     (b"vary", b"Accept-Encoding"),
 ]
 CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
+ICS_TYPE = b"text/calendar; charset=utf-8"
+ICS_HEADERS = [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]]
 STATUS_NAMES = {
     400: "Bad Request",
     404: "Not Found",
@@ -65,6 +69,7 @@ class Response:
     etag: bytes
     cache_control: bytes
     csv: bool = False
+    ics: bool = False
     last_modified: Optional[bytes] = None  # an HTTP date: the build's time (a 200 computed from a database)
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
@@ -76,7 +81,7 @@ class Response:
 
     @property
     def base_headers(self) -> list:
-        return CSV_HEADERS if self.csv else BASE_HEADERS
+        return CSV_HEADERS if self.csv else ICS_HEADERS if self.ics else BASE_HEADERS
 
     def etag_for(self, gzipped: bool) -> bytes:
         """Each encoding is its own representation, so the gzip body gets its own strong tag."""
@@ -111,11 +116,13 @@ def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> by
     )
 
 
-def as_response(answer: Answer, query: Query) -> Response:
+def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
         return make_response(200, to_csv(answer.data), csv=True)
+    if query.formato == "ics":
+        return make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
     return make_response(200, answer.json())
 
 
@@ -141,9 +148,9 @@ def cache_control(ok: bool) -> bytes:
     return f"public, max-age={seconds if ok else min(60, seconds)}".encode()
 
 
-def make_response(status: int, body: bytes, *, csv: bool = False) -> Response:
+def make_response(status: int, body: bytes, *, csv: bool = False, ics: bool = False) -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
-    return Response(status, body, etag, cache_control(status == 200), csv)
+    return Response(status, body, etag, cache_control(status == 200), csv, ics)
 
 
 def http_date(iso: str) -> Optional[bytes]:
@@ -234,9 +241,17 @@ class V1:
             self.responder.answer(conn, path)  # the document declares the maxima the data has
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
             months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
-            response = make_response(200, openapi_document(self.router, maxima, months, versioned))
+            ids = tuple(catalogo_series.series_ids(conn))
+            response = make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
         else:
-            response = as_response(self.responder.answer(conn, path, query), query)
+            response = as_response(self.responder.answer(conn, path, query), query, path)
+        return self._dated(conn, response)
+
+    def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
+        """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
+        return self._dated(conn, as_response(self.responder.answer_series(conn, path, params, query), query, path))
+
+    def _dated(self, conn: sqlite3.Connection, response: Response) -> Response:
         if response.status == 200:
             if not self._built_read:
                 self._built, self._built_read = built_at(conn), True

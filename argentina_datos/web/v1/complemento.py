@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import catalogo_series, series
 from argentina_datos.respuestas.responder import unreadable_message
 from argentina_datos.web import recarga
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
@@ -113,11 +113,17 @@ class V1Middleware:
             key = path + query.key()  # unknown parameters are ignored: they share the plain answer
         else:  # the common case, and the hot path of a cached answer: nothing to parse
             query, key = PLAIN, path
+        own = None
+        if path in catalogo_series.PATHS:
+            own = catalogo_series.own_params(query_string)
+            # «atrasada» is measured against today: a server that keeps one build for days (upstream
+            # stopped, so nothing changed) must not answer yesterday's.
+            key += f"#{catalogo_series.cache_key(own)}@{catalogo_series.today()}"
         self._follow_new_build()
         response = self.v1.cached(key)
         if response is None:
             try:
-                response = await self.uncached(key, path, query)
+                response = await self.uncached(key, path, query, own)
             except sqlite3.Error as e:  # the file fails under us (cut, overwritten): never a 500 page
                 log.error("la base no se puede leer al responder %s: %s", path, e)
                 self._database = None  # looked for again by the next request
@@ -132,11 +138,11 @@ class V1Middleware:
             self.v1.cache.recount(key, response)  # the cache's bound counts the gzip body too
         await send_response(send, response, headers, method == "HEAD", zipped=zipped)
 
-    async def uncached(self, key: str, path: str, query: series.Query):
+    async def uncached(self, key: str, path: str, query: series.Query, own: dict | None = None):
         db = await self.database()
         if db is not None:
             # The document too: its year maxima are the last years the data has.
-            return self.v1.remember(key, await self.compute(db, path, query))
+            return self.v1.remember(key, await self.compute(db, path, query, own))
         if path == OPENAPI_PATH:
             return make_response(200, openapi_document(self.v1.router))
         return make_response(404, error_body(404, "no hay una base de argentina-datos cargada"))
@@ -154,12 +160,12 @@ class V1Middleware:
         if old is not None:
             old.executor.shutdown(wait=False)  # its thread ends after the request it may be answering
 
-    async def compute(self, db, path: str, query: series.Query):
+    async def compute(self, db, path: str, query: series.Query, own: dict | None = None):
         if db.path is None:  # an in-memory database has no file to open a second connection to
-            return await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path, query))
+            return await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path, query, own))
         if self._connection is None:
             self._connection = OwnConnection(db.path, immutable=not db.is_mutable)
-        return await self._connection.run(lambda conn: self.v1.compute(conn, path, query))
+        return await self._connection.run(lambda conn: compute_any(self.v1, conn, path, query, own))
 
 
 PREFLIGHT_MAX_AGE = b"86400"  # a browser caps it (Chromium: 2 h), and the answer never changes
@@ -179,14 +185,20 @@ def preflight_headers(headers: dict) -> list:
     ]
 
 
-def compute_plain(v1: V1, conn, path: str, query: series.Query):
+def compute_any(v1: V1, conn, path: str, query: series.Query, own: dict | None = None):
+    if path in catalogo_series.PATHS:
+        return v1.compute_series(conn, path, own or {}, query)
+    return v1.compute(conn, path, query)
+
+
+def compute_plain(v1: V1, conn, path: str, query: series.Query, own: dict | None = None):
     # Datasette's connections build sqlite3.Row objects and decode every text value through a Python
     # lambda; the API reads rows by position and its database is valid UTF-8, so plain tuples and str
     # do, and halve the time of the biggest lists.
     saved = conn.row_factory, conn.text_factory
     conn.row_factory, conn.text_factory = None, str
     try:
-        return v1.compute(conn, path, query)
+        return compute_any(v1, conn, path, query, own)
     finally:
         conn.row_factory, conn.text_factory = saved
 

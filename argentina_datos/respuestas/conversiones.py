@@ -1,0 +1,117 @@
+"""``ajustar``: amounts of pesos in another unit, record by record, before any grouping.
+
+- ``ipc``: pesos of the ``base`` month (variaciones.Deflator, the CPI of the ``ipc`` table);
+- ``uva``: in UVA, at that day's UVA (the ``uva`` table);
+- ``dolar-<casa>``: in dollars, at that day's ``venta`` of the casa (the ``cotizaciones_dolares`` table).
+
+A day without its own quote or UVA takes the last one before it (the source carries them over weekends).
+No amount dated before the peso's last change of unit (1992-01-01) is converted: that would multiply
+australes by a factor of pesos (catalogo/series.py, CURRENCY_CHANGE).
+"""
+
+from __future__ import annotations
+
+import bisect
+import sqlite3
+from typing import Callable
+
+from argentina_datos.almacen.consultas import query_for, table_exists
+from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
+from argentina_datos.respuestas.series import BadQuery, Query, is_number
+from argentina_datos.respuestas.variaciones import Deflator, rounded
+
+DOLLAR = "dolar-"
+
+
+class PerDay:
+    """Amounts divided by the value of a daily series on their day (or the last day before it that has one)."""
+
+    def __init__(self, values: dict[str, float]):
+        self.days = sorted(values)
+        self.values = values
+
+    def divide(self, records: list, pesos: set[str]) -> list:
+        out = []
+        for r in records:
+            if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
+                out.append(r)
+                continue
+            k = bisect.bisect_right(self.days, r["fecha"][:10]) - 1
+            value = self.values[self.days[k]] if k >= 0 else None
+            converted = dict(r)
+            for key in pesos:
+                if is_number(r.get(key)):
+                    converted[key] = rounded(r[key] / value) if value else None
+            out.append(converted)
+        return out
+
+
+def _daily(conn: sqlite3.Connection, table: str, where: dict, column: str) -> dict[str, float]:
+    if not table_exists(conn, table):
+        return {}
+    return {
+        r["fecha"][:10]: r[column]
+        for r in query_for(table).records(conn, where)
+        if isinstance(r, dict) and isinstance(r.get("fecha"), str) and is_number(r.get(column)) and r[column] > 0
+    }
+
+
+def check_currency(records: list, pesos: set[str], query: Query) -> None:
+    """400 if an amount to convert, in the asked range, is dated before the peso's last change of unit."""
+    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    for r in records:
+        if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
+            continue
+        day = r["fecha"][:10]
+        if day < LAST_CURRENCY_CHANGE and desde <= day <= hasta and any(is_number(r.get(k)) for k in pesos):
+            raise BadQuery(
+                "ajustar",
+                f"«ajustar={query.ajustar}» no convierte montos anteriores al {LAST_CURRENCY_CHANGE} (hay uno del "
+                f"{day}): {CURRENCY_CHANGE}. Pida «desde={LAST_CURRENCY_CHANGE}» o posterior",
+            )
+
+
+def converter(conn: sqlite3.Connection, query: Query, cpi: dict[str, float]) -> Callable[[list, set[str], Query], list]:
+    """The function that converts the amounts of pesos (``pesos``: their keys) of a list of records, as
+    ``query.ajustar`` asks; ``cpi``: the CPI's levels by month (AAAA-MM)."""
+    how = query.ajustar or ""
+    convert: Callable[[list, set[str]], list]
+    if how == "ipc":
+        if not cpi:
+            raise BadQuery("ajustar", "la base no tiene el IPC (la tabla ipc) para ajustar por inflación")
+        if query.base is not None and query.base not in cpi:
+            raise BadQuery("base", f"«base» = {query.base} no es un mes del IPC (de {min(cpi)} a {max(cpi)})")
+        if query.base is not None and query.base < LAST_CURRENCY_CHANGE[:7]:
+            raise BadQuery(
+                "base", f"«base» = {query.base}: {CURRENCY_CHANGE}; elija un mes desde {LAST_CURRENCY_CHANGE[:7]}"
+            )
+        convert = Deflator(cpi, query.base).adjust
+    elif how == "uva":
+        values = _daily(conn, "uva", {}, "valor")
+        if not values:
+            raise BadQuery("ajustar", "la base no tiene la serie UVA (la tabla uva) para expresar montos en UVA")
+        convert = PerDay(values).divide
+    else:
+        casa = how.removeprefix(DOLLAR)
+        values = _daily(conn, "cotizaciones_dolares", {"casa": casa}, "venta")
+        if not values:
+            known = sorted(_casas(conn))
+            raise BadQuery(
+                "ajustar", f"«ajustar={how}»: no hay cotizaciones de la casa «{casa}»; hay: {', '.join(known)}"
+            )
+        convert = PerDay(values).divide
+
+    def run(records: list, pesos: set[str], asked: Query) -> list:
+        check_currency(records, pesos, asked)
+        return convert(records, pesos)
+
+    return run
+
+
+def _casas(conn: sqlite3.Connection) -> set[str]:
+    if not table_exists(conn, "cotizaciones_dolares"):
+        return set()
+    return {
+        DOLLAR + str(c)
+        for (c,) in conn.execute("SELECT DISTINCT casa FROM cotizaciones_dolares WHERE casa IS NOT NULL")
+    }

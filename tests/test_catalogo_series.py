@@ -1,0 +1,320 @@
+"""The catalogue of series (/v1/series) and series aligned by date (/v1/series/datos), against values computed
+here from the mirror's files (and from upstream's git history for a value as published on a past day)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import math
+import subprocess
+from collections import defaultdict
+
+import orjson
+import pytest
+from ayudas import mirror_file
+from paths import BUNDLE
+
+from argentina_datos.respuestas import catalogo_series
+
+pytestmark = pytest.mark.mirror
+
+BLUE = "cotizaciones_dolares.blue.venta"
+
+
+async def get(ds, url: str):
+    response = await ds.client.get(url)
+    assert response.status_code == 200, response.text[:300]
+    return response.json()
+
+
+def compounded(rates) -> float:
+    return (math.prod(1 + r / 100 for r in rates) - 1) * 100
+
+
+def on_or_before(records: list[dict], day: str, column: str):
+    """The value of the last record dated on or before ``day`` (the mirror's list, in any order)."""
+    found = [r for r in records if r["fecha"][:10] <= day and r.get(column) is not None]
+    return max(found, key=lambda r: r["fecha"])[column] if found else None
+
+
+async def test_the_catalogue_lists_the_series_the_issue_names(ds):
+    catalogue = await get(ds, "/v1/series")
+    by_id = {s["id"]: s for s in catalogue}
+    blue = by_id[BLUE]
+    assert blue["filtro"] == {"casa": "blue"} and blue["columna"] == "venta" and blue["tabla"] == "cotizaciones_dolares"
+    assert (
+        blue["ruta"] == "/v1/cotizaciones/dolares/blue" and blue["tipo"] == "nivel" and blue["frecuencia"] == "diaria"
+    )
+    records = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue" and r["venta"] is not None]
+    assert blue["desde"] == min(r["fecha"] for r in records) and blue["hasta"] == max(r["fecha"] for r in records)
+    assert blue["observaciones"] == len({r["fecha"] for r in records})
+    assert by_id["inflacion"]["tipo"] == "tasa" and by_id["inflacion"]["frecuencia"] == "mensual"
+    assert by_id["uva"]["unidad"] == "pesos por UVA"
+    assert by_id["riesgo_pais"]["ruta"] == "/v1/finanzas/indices/riesgo-pais"
+    expected = {
+        "id",
+        "titulo",
+        "descripcion",
+        "tema",
+        "unidad",
+        "frecuencia",
+        "tipo",
+        "desde",
+        "hasta",
+        "observaciones",
+        "fuente",
+        "ruta",
+        "tabla",
+        "columna",
+        "filtro",
+        "ultimaActualizacion",
+        "cadencia",
+        "atrasada",
+    }
+    assert all(set(s) == expected for s in catalogue)
+    assert len(by_id) == len(catalogue)
+
+
+async def test_search_and_filters(ds):
+    blue = await get(ds, "/v1/series?q=blue")
+    assert {s["id"] for s in blue} == {"cotizaciones_dolares.blue.compra", BLUE}
+    assert [s["id"] for s in await get(ds, "/v1/series?q=inflación&tipo=tasa")] == ["inflacion"]
+    indices = await get(ds, "/v1/series?tema=indices&frecuencia=mensual")
+    assert {s["id"] for s in indices} == {"inflacion", "inflacion_interanual", "confianza_gobierno"}
+    assert [s["id"] for s in await get(ds, "/v1/series?q=infla")] == ["inflacion", "inflacion_interanual"]
+    assert await get(ds, '/v1/series?q=" OR *') == []  # no word of it is FTS syntax
+    text = (await ds.client.get("/v1/series?q=blue&formato=csv")).text
+    assert [r["id"] for r in csv.DictReader(io.StringIO(text))] == [s["id"] for s in blue]
+
+
+async def test_the_series_table_is_searchable_in_datasette(ds):
+    page = await get(ds, "/argentina/series.json?_search=blue&_shape=array")
+    assert {r["id"] for r in page} == {"cotizaciones_dolares.blue.compra", BLUE}
+
+
+async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
+    url = f"/v1/series/datos?ids={BLUE},inflacion&desde=2024-01-01&hasta=2024-12-31&agrupar=mes&funcion=ultimo"
+    got = await get(ds, url)
+    assert [s["id"] for s in got["series"]] == [BLUE, "inflacion"]
+    blue = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue" and r["fecha"][:4] == "2024"]
+    last_of_month: dict[str, float] = {}
+    for r in sorted(blue, key=lambda r: r["fecha"]):
+        last_of_month[r["fecha"][:7]] = r["venta"]
+    inflation = {
+        r["fecha"][:7]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"
+    }
+    expected = [
+        {"fecha": f"{m}-01", BLUE: last_of_month.get(m), "inflacion": inflation.get(m)}
+        for m in sorted(set(last_of_month) | set(inflation))
+    ]
+    assert got["datos"] == expected
+    text = (await ds.client.get(url + "&formato=csv")).text
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == ["fecha", BLUE, "inflacion"] and len(rows) == 12
+
+
+async def test_monthly_inflation_against_the_dollars_monthly_change(ds):
+    url = f"/v1/series/datos?ids=inflacion,{BLUE}:relativa&desde=2024-01-01&hasta=2024-12-31&agrupar=mes&funcion=ultimo"
+    got = await get(ds, url)
+    assert [s["id"] for s in got["series"]] == ["inflacion", BLUE]
+    last_of_month: dict[str, float] = {}
+    for r in sorted(
+        (r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"), key=lambda r: r["fecha"]
+    ):
+        last_of_month[r["fecha"][:7]] = r["venta"]
+    inflation = {r["fecha"][:7]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion")}
+    months = [f"2024-{m:02d}" for m in range(1, 13)]
+    previous = ["2023-12"] + months[:-1]
+    assert [r["fecha"] for r in got["datos"]] == [f"{m}-01" for m in months]
+    assert [r["inflacion"] for r in got["datos"]] == [inflation[m] for m in months]
+    expected = [last_of_month[m] / last_of_month[p] - 1 for m, p in zip(months, previous)]
+    assert [r[f"{BLUE}:relativa"] for r in got["datos"]] == pytest.approx(expected, abs=1e-9)  # 10 decimals
+
+
+async def test_a_date_one_series_lacks_is_null(ds):
+    got = await get(ds, f"/v1/series/datos?ids=inflacion,{BLUE}&desde=2024-01-30&hasta=2024-02-01")
+    blue = {r["fecha"]: r["venta"] for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"}
+    inflation = {r["fecha"]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion")}
+    days = ["2024-01-30", "2024-01-31", "2024-02-01"]
+    assert got["datos"] == [{"fecha": d, "inflacion": inflation.get(d), BLUE: blue.get(d)} for d in days]
+    assert got["datos"][0]["inflacion"] is None and got["datos"][1]["inflacion"] is not None
+
+
+async def test_inflation_of_2024_by_year_is_compounded(ds):
+    got = await get(ds, "/v1/series/datos?ids=inflacion&desde=2024-01-01&hasta=2024-12-31&agrupar=anio")
+    months = [r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"]
+    assert len(months) == 12
+    assert got["datos"] == [{"fecha": "2024-01-01", "inflacion": pytest.approx(compounded(months), abs=1e-8)}]
+    assert round(got["datos"][0]["inflacion"], 2) == 117.68
+    # The same rule on the route itself.
+    route = await get(ds, "/v1/finanzas/indices/inflacion?agrupar=anio&desde=2024-01-01&hasta=2024-12-31")
+    assert route[0]["valor"] == pytest.approx(compounded(months), abs=1e-8)
+
+
+async def test_accumulated_inflation_compounds_from_january(ds):
+    got = await get(ds, "/v1/finanzas/indices/inflacion?variacion=acumulada&desde=2024-01-01&hasta=2024-12-31")
+    months = sorted(
+        (r for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"), key=lambda r: r["fecha"]
+    )
+    expected = [compounded([m["valor"] for m in months[: i + 1]]) for i in range(len(months))]
+    assert [r["fecha"] for r in got] == [m["fecha"] for m in months]
+    assert [r["valor"] for r in got] == pytest.approx(expected, abs=1e-8)
+    assert got[10]["valor"] > 100  # November 2024: ~112 %, not the ratio of two monthly rates (-0.906)
+    relative = await ds.client.get("/v1/finanzas/indices/inflacion?variacion=relativa")
+    assert relative.status_code == 400 and relative.json()["parametro"] == "variacion"
+
+
+async def test_uva_in_blue_dollars_in_march_2024(ds):
+    got = await get(ds, "/v1/series/datos?ids=uva&ajustar=dolar-blue&desde=2024-03-01&hasta=2024-03-31")
+    uva = mirror_file("/v1/finanzas/indices/uva")
+    blue = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"]
+    march = sorted(r["fecha"] for r in uva if r["fecha"].startswith("2024-03"))
+    assert [r["fecha"] for r in got["datos"]] == march
+    expected = [on_or_before(uva, d, "valor") / on_or_before(blue, d, "venta") for d in march]
+    assert [r["uva"] for r in got["datos"]] == pytest.approx(expected, rel=1e-9)
+
+
+async def test_blue_dollar_of_december_2023_in_pesos_of_january_2026(ds):
+    url = f"/v1/series/datos?ids={BLUE}&ajustar=ipc&base=2026-01&desde=2023-12-01&hasta=2023-12-31&agrupar=mes"
+    got = await get(ds, url)
+    # The CPI chained here from the monthly inflations, independently of the ipc table.
+    inflation = sorted(mirror_file("/v1/finanzas/indices/inflacion"), key=lambda r: r["fecha"])
+    factor = math.prod(1 + r["valor"] / 100 for r in inflation if "2024-01" <= r["fecha"][:7] <= "2026-01")
+    december = [
+        r["venta"]
+        for r in mirror_file("/v1/cotizaciones/dolares")
+        if r["casa"] == "blue" and r["fecha"].startswith("2023-12")
+    ]
+    expected = sum(december) / len(december) * factor
+    assert got["datos"] == [{"fecha": "2023-12-01", BLUE: pytest.approx(expected, rel=1e-9)}]
+
+
+def published_on(route: str, day: str, tmp_path) -> list[dict]:
+    """``route``'s file as upstream's git history had it at the end of ``day`` (UTC)."""
+    repo = tmp_path / "versiones"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(BUNDLE), str(repo)], check=True)
+    path = route.strip("/") + "/index.json"
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "rev-list", "-1", f"--before={day}T23:59:59Z", "origin/main", "--", path],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert commit
+    shown = subprocess.run(["git", "-C", str(repo), "show", f"{commit}:{path}"], check=True, capture_output=True)
+    return orjson.loads(shown.stdout)
+
+
+@pytest.mark.skipif(not BUNDLE.is_file(), reason="sin el paquete de versiones de upstream")
+async def test_country_risk_as_published_before_the_2025_revision(ds, tmp_path):
+    url = "/v1/series/datos?ids=riesgo_pais&fecha=2024-12-31&desde=2003-06-02&hasta=2003-06-02"
+    got = await get(ds, url)
+    then = [
+        r
+        for r in published_on("/v1/finanzas/indices/riesgo-pais", "2024-12-31", tmp_path)
+        if r["fecha"] == "2003-06-02"
+    ]
+    now = [r for r in mirror_file("/v1/finanzas/indices/riesgo-pais") if r["fecha"] == "2003-06-02"]
+    assert got["datos"] == [{"fecha": "2003-06-02", "riesgo_pais": then[0]["valor"]}]
+    assert then[0]["valor"] != now[0]["valor"]  # upstream revised it since
+    today = await get(ds, "/v1/series/datos?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02")
+    assert today["datos"] == [{"fecha": "2003-06-02", "riesgo_pais": now[0]["valor"]}]
+
+
+def test_the_blue_series_is_late(conn, monkeypatch):
+    from argentina_datos.web.v1.api import V1
+
+    records = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue"]
+    last = dt.date.fromisoformat(max(r["fecha"] for r in records))
+
+    def blue_on(day: dt.date) -> bool:
+        monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, day.isoformat())
+        response = V1().compute_series(conn, "/v1/series", {"q": "blue venta"}, catalogo_series.series.Query())
+        return orjson.loads(response.body)[0]["atrasada"]
+
+    assert blue_on(last + dt.timedelta(days=5)) is False
+    assert blue_on(last + dt.timedelta(days=6)) is True
+    monkeypatch.delenv(catalogo_series.TODAY_VARIABLE)
+    assert blue_on(dt.date.today()) is ((dt.date.today() - last).days > 5)
+
+
+async def test_late_series_are_quality_findings_and_a_feed(conn, ds):
+    late = {r[0] for r in conn.execute("SELECT id FROM series WHERE atrasada")}
+    findings = defaultdict(set)
+    for tabla, campo, serie in conn.execute("SELECT tabla, campo, serie FROM calidad WHERE control = 'serie atrasada'"):
+        findings[tabla].add((campo, serie))
+    assert ("venta", "casa=blue") in findings["cotizaciones_dolares"]
+    assert sum(len(v) for v in findings.values()) == len(late)
+    feed = await ds.client.get("/argentina/series_atrasadas.atom")
+    assert feed.status_code == 200 and "<feed" in feed.text
+    hasta = next(r[0] for r in conn.execute("SELECT hasta FROM series WHERE id = ?", [BLUE]))
+    assert f"argentina-datos:serie-atrasada:{BLUE}:{hasta}" in feed.text
+
+
+@pytest.mark.parametrize(
+    "url, param",
+    [
+        ("/v1/series/datos?ids=inflacion,no-existe", "ids"),
+        ("/v1/series/datos?ids=inflacion:semanal", "ids"),
+        ("/v1/series/datos?ids=inflacion:relativa", "variacion"),
+        ("/v1/series/datos", "ids"),
+        ("/v1/series/datos?ids=" + ",".join(["inflacion"] + [f"x{i}" for i in range(20)]), "ids"),
+        ("/v1/series/datos?ids=inflacion&agrupar=anio&funcion=suma", "funcion"),
+        ("/v1/series/datos?ids=inflacion&ajustar=ipc", "ajustar"),
+        (f"/v1/series/datos?ids={BLUE}&ajustar=dolar-nada", "ajustar"),
+        ("/v1/series?tipo=otro", "tipo"),
+        ("/v1/series?agrupar=mes", "agrupar"),
+        ("/v1/feriados/2025?agrupar=mes", "agrupar"),
+        ("/v1/finanzas/indices/uva?formato=ics", "formato"),
+    ],
+)
+async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, param):
+    response = await ds.client.get(url)
+    assert response.status_code == 400, response.text[:300]
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert body["parametro"] == param and body["mensaje"]
+    if "no-existe" in url:
+        assert "no-existe" in body["mensaje"]
+
+
+async def test_a_day_before_the_stored_versions_is_a_404(ds):
+    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&fecha=2001-01-01")
+    assert response.status_code == 404 and response.json()["parametro"] == "fecha"
+    assert "sus versiones empiezan el 2024-" in response.json()["mensaje"]
+    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&fecha=2025-01-01")
+    assert unversioned.status_code == 404 and "no tiene versiones guardadas" in unversioned.json()["mensaje"]
+
+
+async def test_conversions_are_for_amounts_of_pesos(ds):
+    response = await ds.client.get("/v1/series/datos?ids=inflacion_interanual&ajustar=uva")
+    assert response.status_code == 400 and "inflacion_interanual" in response.json()["mensaje"]
+
+
+async def test_holidays_as_a_calendar(ds):
+    import icalendar
+
+    response = await ds.client.get("/v1/feriados/2025?formato=ics")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/calendar")
+    events = icalendar.Calendar.from_ical(response.content).walk("VEVENT")
+    holidays = mirror_file("/v1/feriados/2025")
+    assert len(events) == len(holidays)
+    assert [(e.decoded("DTSTART").isoformat(), str(e["SUMMARY"])) for e in events] == [
+        (h["fecha"], h["nombre"]) for h in holidays
+    ]
+    bank = await ds.client.get("/v1/feriados-bancarios/2025?formato=ics")
+    assert len(icalendar.Calendar.from_ical(bank.content).walk("VEVENT")) == len(
+        mirror_file("/v1/feriados-bancarios/2025")
+    )
+
+
+async def test_cached_by_their_own_parameters_and_by_day(ds, monkeypatch):
+    uva = await get(ds, "/v1/series/datos?ids=uva&desde=2024-01-02&hasta=2024-01-02")
+    inflation = await get(ds, "/v1/series/datos?ids=inflacion&desde=2024-01-02&hasta=2024-01-02")
+    assert [s["id"] for s in uva["series"]] == ["uva"] and [s["id"] for s in inflation["series"]] == ["inflacion"]
+    hasta = dt.date.fromisoformat((await get(ds, "/v1/series?q=blue venta"))[0]["hasta"])
+    monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, (hasta + dt.timedelta(days=1)).isoformat())
+    assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is False
+    monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, (hasta + dt.timedelta(days=30)).isoformat())
+    assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is True
