@@ -14,6 +14,7 @@ from typing import Optional
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
+from argentina_datos.web.complementos import salud
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
@@ -133,6 +134,12 @@ def main(argv=None) -> int:
         "error de /v1 también los pedidos que rechaza su parser HTTP",
     )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
+    p.add_argument(
+        "--edad-maxima",
+        type=float,
+        metavar="HORAS",
+        help="/-/salud.json responde 503 cuando los datos tienen más de HORAS horas (por defecto, nunca)",
+    )
     args = p.parse_args(argv)
     bad = archivo.problem(args.db)
     if bad:
@@ -152,6 +159,8 @@ def main(argv=None) -> int:
     # cached /v1 answer's cost), several workers. Each worker builds the app from these variables.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
+    if args.edad_maxima is not None:
+        os.environ[salud.MAX_AGE_ENV] = str(args.edad_maxima)
     (run_granian if args.server == "granian" else run_uvicorn)(args)
     return 0
 
