@@ -14,14 +14,16 @@ from typing import Optional
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
-from argentina_datos.web.complementos import salud
+from argentina_datos.web.complementos import salud, turnos
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
     "max_returned_rows": 5000,
     "default_page_size": 100,
     "facet_time_limit_ms": 400,
-    "num_sql_threads": 3,
+    # The pages' turns and those of the SQL users write, one thread each (web/complementos/turnos.py):
+    # a page's queries never wait behind a user's 3-second query.
+    "num_sql_threads": turnos.TURNS + turnos.SQL_TURNS,
     "default_cache_ttl": 3600,
     "allow_download": True,
     "allow_csv_stream": True,
