@@ -137,7 +137,7 @@ def test_a_truncated_previous_output_stops_the_build_and_stays(fuente, salida, c
 
     assert build(fuente, salida, "--force", "--keep-going") == 1
     err = capsys.readouterr().err
-    assert f"error: la base anterior {salida} está cortado" in err and "--sin-anterior" in err
+    assert f"error: no se puede leer la base anterior {salida}: está cortado" in err and "--sin-anterior" in err
     assert sha(salida) == cut
     assert not (salida.parent / "argentina.db.anterior").exists()
     assert summary(salida)["resultado"] == "fallida" and str(salida) in summary(salida)["error"]

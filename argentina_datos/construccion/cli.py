@@ -303,7 +303,7 @@ def unreadable_previous(args) -> Optional[str]:
     if bad is None:
         return None
     return (
-        f"la base anterior {args.output} {bad}. No se la reemplaza: lo que sólo ella guarda (las versiones "
+        f"no se puede leer la base anterior {args.output}: {bad}. No se la reemplaza: lo que sólo ella guarda (las versiones "
         f"acumuladas, los validadores HTTP, las copias de los archivos que hoy no se puedan leer) se perdería. "
         f"Restaure una copia (build-db --restaurar {args.output} vuelve a poner {args.output}.anterior) "
         f"o use --sin-anterior para empezar de cero"
