@@ -13,6 +13,7 @@ from typing import Optional
 
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
+from argentina_datos.web import registro
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
 from argentina_datos.web.complementos import salud, turnos
 
@@ -53,7 +54,22 @@ SECRET_ENV = "DATASETTE_SECRET"
 def app():
     """The ASGI app `serve-datos` runs: one per worker process, each with its own response cache.
     The workers share one signing secret, so a cookie or CSRF token signed by one is valid in all."""
+    _log_to_stderr()
     return datasette_for(os.environ[DB_ENV], secret=os.environ.get(SECRET_ENV)).app()
+
+
+def _log_to_stderr() -> None:
+    """The package's own lines (a switch to a new build, a refused file, a download cut short) with their
+    time and level, INFO included: without a handler, Python printed only warnings, bare."""
+    import logging
+
+    logger = logging.getLogger("argentina_datos")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 SERVERS = ("granian", "uvicorn")
@@ -137,6 +153,12 @@ def main(argv=None) -> int:
     )
     p.add_argument("--access-log", action="store_true", help="registrar cada pedido (más lento)")
     p.add_argument(
+        "--log-json",
+        action="store_true",
+        help="registrar cada pedido como una línea JSON en la salida de errores (hora, método, ruta con la "
+        "consulta, estado, bytes, ms, agente, cliente), en lugar del registro del servidor HTTP",
+    )
+    p.add_argument(
         "--edad-maxima",
         type=float,
         metavar="HORAS",
@@ -161,6 +183,9 @@ def main(argv=None) -> int:
     # cached /v1 answer's cost), several workers. Each worker builds the app from these variables.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
+    if args.log_json:
+        os.environ[registro.ENV] = "1"
+        args.access_log = False
     if args.edad_maxima is not None:
         os.environ[salud.MAX_AGE_ENV] = str(args.edad_maxima)
     (run_granian if args.server == "granian" else run_uvicorn)(args)
