@@ -45,7 +45,7 @@ UNREACHABLE = "http://127.0.0.1:9"
 def checkout(tmp_path) -> Path:
     co = tmp_path / "checkout"
     (co / "scripts").mkdir(parents=True)
-    for name in ("instalar.sh", "update.sh", "serve.sh"):
+    for name in ("instalar.sh", "update.sh", "serve.sh", "publicar.sh"):
         shutil.copy(REPO / "scripts" / name, co / "scripts" / name)
     shutil.copy(REPO / "pyproject.toml", co / "pyproject.toml")
     (co / "argentina_datos").symlink_to(REPO / "argentina_datos")
@@ -147,3 +147,47 @@ def test_serve_with_the_source_down_and_no_database_fails(checkout):
     assert done.returncode == 1
     assert f"error: {UNREACHABLE}" in done.stderr
     assert not (checkout / "argentina.db").exists()
+
+
+def test_publish_updates_exports_and_syncs(checkout, fuente, tmp_path):
+    installed_now(checkout)
+    tree, marker = tmp_path / "publicado", tmp_path / "sincronizado"
+    extra = {
+        "ARGENTINA_DATOS_SOURCE": str(fuente),
+        "ARGENTINA_DATOS_PUBLICADO": str(tree),
+        "ARGENTINA_DATOS_SINCRONIZAR": f"cp -r {tree}/v1 {marker}",
+    }
+    done = run(checkout, "publicar.sh", **extra)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads((tree / UVA / "index.json").read_text()) == UVA_ROWS
+    assert json.loads((marker / UVA.removeprefix("v1/") / "index.json").read_text()) == UVA_ROWS
+
+    # a file that cannot be read today: published with yesterday's rows, and exit 3 for the timer to tell
+    write_file(fuente, "v1/feriados/2025", "<html>")
+    shutil.rmtree(marker)
+    done = run(checkout, "publicar.sh", **extra)
+    assert done.returncode == 3, done.stderr[-3000:]
+    assert "aviso: publicada, pero la actualización omitió archivos" in done.stderr
+    assert marker.exists()
+
+    # nothing replaced: nothing exported, nothing synced
+    shutil.rmtree(marker)
+    done = run(checkout, "publicar.sh", **dict(extra, ARGENTINA_DATOS_SOURCE=str(tmp_path / "no-existe")))
+    assert done.returncode == 1
+    assert "error: la actualización falló (código 1): no se exporta ni se sincroniza" in done.stderr
+    assert not marker.exists()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="sin systemd-analyze")
+def test_the_systemd_units_are_valid(tmp_path):
+    for unit in ("argentina-datos.service", "argentina-datos-publicar.service", "argentina-datos-publicar.timer"):
+        # the units name /srv/argentina-datos: here, this checkout
+        text = (REPO / "deploy" / unit).read_text().replace("/srv/argentina-datos", str(REPO))
+        (tmp_path / unit).write_text(text)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", *sorted(str(p) for p in tmp_path.iterdir())],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
