@@ -6,7 +6,7 @@ base de prueba en 127.0.0.1 y un puerto libre, y le manda durante --duration seg
 por clase):
 
   * v1-chica:   /v1/feriados/2025 (2 KB, en caché)
-  * v1-grande:  /v1/cotizaciones/dolares (2,8 MB, en caché; gzip)
+  * v1-grande:  /v1/cotizaciones/dolares (1,97 MB, en caché; gzip)
   * v1-fechas:  miles de rutas distintas por fecha (/v1/cotizaciones/dolares/blue/AAAA/MM/DD y
                 /v1/finanzas/fci/rentaFija/AAAA/MM/DD): cada una se calcula con SQL la primera vez
   * tabla:      una página de tabla de Datasette (/argentina/cotizaciones_dolares), con facetas
