@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -90,6 +91,14 @@ PAGES_CLASSES = [
     ("lenta", 0.0, {200, 400, 429, 503}),
 ]
 PAGES_CONNECTIONS = {"tabla": 4, "consulta": 2, "lenta": 12}
+# The switch mix (issue 33): /v1 under 32 connections while a new build is renamed over the served file
+# halfway through (a copy of the test database: another file, so every cached answer is dropped).
+SWITCH_CLASSES = [
+    ("v1-chica", 0.25, {200}),
+    ("v1-grande", 0.25, {200}),
+    ("v1-fechas", 0.5, {200}),
+]
+SWITCH_CONNECTIONS = 32
 
 LUA = """
 paths = {%(paths)s}
@@ -246,10 +255,11 @@ def main(argv=None) -> int:
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     p.add_argument(
         "--mezcla",
-        choices=("normal", "hostil", "paginas"),
+        choices=("normal", "hostil", "paginas", "cambio"),
         default="normal",
         help="normal: /v1 y Datasette; hostil: /v1 en caché con SQL pesado en paralelo; paginas: páginas de "
-        "tabla y consultas guardadas mientras 12 conexiones corren SQL de 3 s (%(default)s)",
+        "tabla y consultas guardadas mientras 12 conexiones corren SQL de 3 s; cambio: /v1 con 32 conexiones "
+        "mientras una base nueva reemplaza a la servida a mitad de la corrida (%(default)s)",
     )
     p.add_argument(
         "--lentas",
@@ -258,7 +268,7 @@ def main(argv=None) -> int:
         help="con --mezcla paginas, conexiones de SQL de 3 s (%(default)s; 0: las páginas solas, para comparar)",
     )
     args = p.parse_args(argv)
-    classes = {"hostil": HOSTILE_CLASSES, "paginas": PAGES_CLASSES}.get(args.mezcla, CLASSES)
+    classes = {"hostil": HOSTILE_CLASSES, "paginas": PAGES_CLASSES, "cambio": SWITCH_CLASSES}.get(args.mezcla, CLASSES)
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     procs = Processes()
@@ -266,7 +276,8 @@ def main(argv=None) -> int:
         wrk = find_tool("wrk")
         db = ensure_db(args.db)
         paths = class_paths(db)
-        connections = {name: max(1, round(args.connections * share)) for name, share, _ in classes}
+        total = SWITCH_CONNECTIONS if args.mezcla == "cambio" else args.connections
+        connections = {name: max(1, round(total * share)) for name, share, _ in classes}
         if args.mezcla == "hostil":
             connections["hostil"] = HOSTILE_CONNECTIONS
         if args.mezcla == "paginas":
@@ -278,7 +289,12 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory(prefix="bench-load-") as tmpname:
             tmp = Path(tmpname)
             scripts = {name: write_script(tmp, name, paths[name]) for name in paths}
-            server, port = start_ours(procs, db, tmp, "carga", args.workers)
+            served = db
+            if args.mezcla == "cambio":
+                served, new = tmp / "servida.db", tmp / "nueva.db"
+                shutil.copyfile(db, served)
+                shutil.copyfile(db, new)
+            server, port = start_ours(procs, served, tmp, "carga", args.workers)
             # One of each fixed page first, as a server that has been up for a while has them.
             for name in ("v1-chica", "v1-grande", "tabla", "consulta"):
                 for path in paths[name]:
@@ -300,7 +316,17 @@ def main(argv=None) -> int:
             start = time.monotonic()
             peak = PeakRss(server.pid)
             peak.start()
+            switch = None
+            if args.mezcla == "cambio":
+                # As build-db does: a complete file renamed over the served one.
+                switch = threading.Timer(args.duration / 2, os.replace, (new, served))
+                switch.start()
             results = run_classes(wrk, port, scripts, connections, args.duration)
+            switch_lines = []
+            if switch:
+                switch.join()
+                log = (tmp / "datasette-carga.log").read_text(errors="replace")
+                switch_lines = [line for line in log.splitlines() if "base nueva" in line]
             peak.stopped.set()
             elapsed = time.monotonic() - start
             rss_after = rss_mb(server.pid)
@@ -343,6 +369,11 @@ def main(argv=None) -> int:
         if args.mezcla == "hostil":
             worst = max(results["v1-chica"]["p99"], results["v1-grande"]["p99"])
             print(f"p99 de /v1 (en caché) con SQL hostil en paralelo: {fmt_ms(worst)} (meta ≤ 50 ms)")
+        if args.mezcla == "cambio":
+            worst = max(results[name]["p99"] for name in connections)
+            print(f"p99 de /v1 con una base nueva a mitad de la corrida: {fmt_ms(worst)} (meta ≤ 100 ms)")
+            for line in switch_lines:
+                print(f"  registro del servidor: {line}")
         if args.mezcla == "paginas":
             print(
                 f"p95 de una página de tabla con {args.lentas} conexiones de SQL de 3 s en paralelo: "
