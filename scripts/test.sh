@@ -17,6 +17,7 @@ bash scripts/paquetes.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+.venv/bin/vulture
 # The test database first, with the builder's own progress and one-line errors (conftest.py then
 # finds it up to date): a source that cannot be built stops here, with its message and a non-zero exit.
 .venv/bin/build-db --source "$ARGENTINA_DATOS_SOURCE" --output "${ARGENTINA_DATOS_TEST_DB:-build/argentina-test.db}" \

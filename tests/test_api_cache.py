@@ -51,11 +51,11 @@ def measured_bytes_per_entry(count: int, size: int, zipped: bool) -> tuple[float
 @pytest.mark.parametrize("size", [0, 200, 5000])
 def test_the_bound_counts_what_small_entries_really_hold(size):
     # Small answers are where the overhead matters: a 200-byte body sits in ~1.2 KB of objects. The
-    # count never falls short; it is over by a header list at most (counted as if both encodings'
-    # lists were built, whether or not a client asked for gzip yet).
+    # count never falls short, and overshoots by little (it counts both encodings' header lists,
+    # whether or not a client asked for gzip yet): a bound, not a pin to this Python's object sizes.
     for zipped in (False, True):
         traced, counted = measured_bytes_per_entry(2000, size, zipped)
-        assert traced <= counted <= traced + (150 if zipped else 600), (zipped, traced, counted)
+        assert traced <= counted <= 2 * traced, (zipped, traced, counted)
 
 
 def test_the_bound_counts_large_bodies_and_their_gzip_form():

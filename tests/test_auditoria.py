@@ -11,6 +11,7 @@ import pytest
 
 from argentina_datos.almacen import calidad
 from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.slug import entity_id, repair_mojibake
 from argentina_datos.construccion import auditoria, cli
 from argentina_datos.construccion.constructor import Builder
 from argentina_datos.construccion.fuentes import DirectorySource
@@ -22,6 +23,7 @@ MONEDAS = "v1/cotizaciones"
 DEPOSITOS = "v1/finanzas/tasas/depositos30Dias"
 INFLACION = "v1/finanzas/indices/inflacion"
 FERIADOS = "v1/feriados/2025"
+PLAZO_FIJO = "v1/finanzas/tasas/plazoFijo"
 # Carnaval 2025: Monday 3 and Tuesday 4 March are holidays, not missing days.
 CARNAVAL = [
     {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
@@ -47,6 +49,7 @@ def construir(tmp_path: Path, archivos: dict, hoy: dt.date = HOY) -> list[dict]:
         DEPOSITOS: "depositos_30_dias",
         INFLACION: "inflacion",
         FERIADOS: "feriados",
+        PLAZO_FIJO: "plazo_fijo",
     }
     conjuntos = list(dict.fromkeys(tablas.get(r) or tabla_por_ruta(r) for r in archivos))
     salida = tmp_path / "a.db"
@@ -84,7 +87,7 @@ def dias_habiles(desde: str, n: int, sin: tuple = ()) -> list[str]:
 
 
 def serie(fechas: list[str], valores=None) -> list[dict]:
-    valores = valores or [100 + i * 0.1 for i in range(len(fechas))]
+    valores = valores or [100.05 + i * 0.1 for i in range(len(fechas))]  # no whole number written as 100.0
     return [{"fecha": f, "valor": v} for f, v in zip(fechas, valores)]
 
 
@@ -310,6 +313,22 @@ def test_utf8_read_as_latin1_is_reported_with_its_repair(tmp_path):
     assert "sería «Día de la Bandera»" in rotos[0]["detalle"] and "en 2 filas" in rotos[0]["detalle"]
 
 
+def test_a_bank_whose_name_came_mis_encoded_keeps_its_id_and_the_finding_shows_the_merge(tmp_path):
+    def banco(entidad):
+        return {"entidad": entidad, "logo": None, "tnaClientes": 0.3, "tnaNoClientes": 0, "enlace": None, "tasas": []}
+
+    bien, roto = (
+        "CRÉDITO REGIONAL COMPAÑÍA FINANCIERA S.A.U.",
+        "CRÃ\x89DITO REGIONAL COMPAÃ\x91Ã\x8dA FINANCIERA S.A.U.",
+    )
+    hallazgos = de(construir(tmp_path, {PLAZO_FIJO: [banco(bien), banco(roto)]}), calidad.ENCODING)
+    with sqlite3.connect(tmp_path / "a.db") as con:
+        ids = con.execute("SELECT entidad, entidadId FROM plazo_fijo ORDER BY _id").fetchall()
+    assert ids == [(bien, "credito-regional-compania-financiera"), (roto, "credito-regional-compania-financiera")]
+    assert [json.loads(h["valor"]) for h in hallazgos] == [roto]
+    assert f"su id es «credito-regional-compania-financiera», el de «{bien}»" in hallazgos[0]["detalle"]
+
+
 def test_spanish_and_portuguese_text_is_not_mojibake(tmp_path):
     feriados = [{"fecha": "2025-06-20", "tipo": "inamovible", "nombre": "Día de São Paulo, ÑANDÚ"}]
     assert de(construir(tmp_path, {FERIADOS: feriados}), calidad.ENCODING) == []
@@ -340,6 +359,15 @@ def test_a_failing_check_is_reported_and_the_build_goes_on(tmp_path, monkeypatch
     assert fallas[0]["detalle"] == "no se pudo revisar: no such column: compra"
 
 
+def test_a_check_with_a_bug_fails_instead_of_becoming_a_finding(tmp_path, monkeypatch):
+    def con_error(db, layout):
+        return [1 + None]  # a Python error in a check is a bug, not a fact about the data
+
+    monkeypatch.setattr(auditoria, "buy_above_sell", con_error)
+    with pytest.raises(TypeError):
+        construir(tmp_path, {DOLARES: [cotizacion("blue", 12, 11, "2025-02-04")]})
+
+
 def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
     def roto(db, pair, routes):
         raise sqlite3.OperationalError("no such column: compra")
@@ -355,10 +383,20 @@ def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
 def test_the_build_prints_one_line_per_table_and_check(tmp_path, capsys):
     root = tmp_path / "fuente"
     escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
-    code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db")])
+    code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db"), "--detalle"])
     err = capsys.readouterr().err
     assert code == 0, err
     assert "aviso: depositos_30_dias: cambio de unidad: 4 hallazgos" in err.splitlines()
+
+
+def test_without_detalle_the_build_counts_the_findings_instead_of_listing_them(tmp_path, capsys):
+    root = tmp_path / "fuente"
+    escribir(root, DEPOSITOS, serie(dias_habiles("2025-01-02", 5), [0.37, 38.0, 0.38, 39.0, 0.4]))
+    code = cli.main(["--source", str(root), "--output", str(tmp_path / "a.db")])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert not [line for line in err.splitlines() if line.startswith("aviso:")], err
+    assert "4 hallazgos de calidad (datos guardados tal como llegaron): ver la tabla calidad, o --detalle" in err
 
 
 # ---- the real mirror ------------------------------------------------------------------------------
@@ -401,3 +439,22 @@ def test_the_real_build_reports_the_lists_that_disagree(conn):
     ]
     known = next(r for r in dolares if r[0] == "cotizaciones_dolares_casa" and r[2] == "2024-05-30")
     assert json.loads(known[4]) == [[913, 913], [873, 913]]
+
+
+@pytest.mark.mirror
+@pytest.mark.parametrize("table", ["plazo_fijo", "plazo_fijo_historico"])
+def test_no_plazo_fijo_id_is_made_of_mis_encoded_text(conn, table):
+    rows = conn.execute(f"SELECT DISTINCT entidad, entidadId FROM {table} WHERE entidad IS NOT NULL").fetchall()
+    ids = {i for _, i in rows}
+    mis_encoded = [(name, i) for name, i in rows if repair_mojibake(name)]
+    for name, i in mis_encoded:
+        assert i == entity_id(repair_mojibake(name)), name
+    assert all(i.isascii() and "aa" not in i for i in ids), sorted(i for i in ids if "aa" in i)
+    if table == "plazo_fijo_historico":
+        # Crédito Regional and REBA: 37 versions each came mis-encoded, and join each bank's series.
+        assert {i for _, i in mis_encoded} == {"credito-regional-compania-financiera", "reba-compania-financiera"}
+        merged = conn.execute(
+            "SELECT detalle FROM calidad WHERE tabla = ? AND control = ? AND campo = 'entidad' AND valor LIKE '%REBA%'",
+            [table, calidad.ENCODING],
+        ).fetchone()[0]
+        assert "su id es «reba-compania-financiera», el de «REBA COMPAÑIA FINANCIERA S.A.»" in merged

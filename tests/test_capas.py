@@ -32,7 +32,7 @@ def module_name(path: Path) -> str:
 
 
 def imports(path: Path) -> set[str]:
-    """The argentina_datos modules ``path`` imports (``from x import y`` counts y when y is a module)."""
+    """The argentina_datos modules ``path`` imports (``from x import y`` counts x, and y when y is a module)."""
     tree = ast.parse(path.read_text(), str(path))
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
     out = set()
@@ -45,11 +45,9 @@ def imports(path: Path) -> set[str]:
                 base = ".".join(
                     package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
                 )
-            submodules = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES}
-            out.update(submodules)
-            # ``from package import submodule`` needs the submodule, not what the package's __init__ defines
-            if len(submodules) < len(node.names):
-                out.add(base)
+            # ``from package import submodule`` runs the package's __init__ too: both count
+            out.update(f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in MODULES)
+            out.add(base)
     return {m for m in out if m.split(".")[0] == "argentina_datos" and m in MODULES}
 
 

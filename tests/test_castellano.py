@@ -149,7 +149,7 @@ def test_numbers_keep_their_decimals_and_names_keep_their_digits():
     assert castellano.number(-1234567.891) == "-1.234.567,891"
     assert castellano.number(0.05) == "0,05"
     assert castellano.number(12389) == "12.389"
-    assert castellano.number(1e-7) is None and castellano.number(float("inf")) is None
+    assert castellano.number(1e-7) == "1e-07" and castellano.number(float("inf")) is None
     assert castellano.number(True) is None and castellano.number("1430.5") is None
     assert castellano.cell(2024, "anio") is None and castellano.cell(12511, "id") is None
     assert castellano.cell(3269, "senadorId") is None and castellano.cell(5, "fci_valores_fondo_id") is None
@@ -176,3 +176,73 @@ def test_filters_are_described_in_spanish_in_datasettes_order():
     assert castellano.describe(Filters([]), Args()) == ""
     # Every lookup Datasette offers has its Spanish words.
     assert {key for key, _, _ in Filters([]).lookups()} <= set(castellano.LOOKUPS)
+
+
+def test_numbers_on_the_pages_have_no_float_noise():
+    assert castellano.number(1.0578119999999998) == "1,057812"
+    assert castellano.number(10377.22160496616) == "10.377,2216"
+    assert castellano.number(0.1 + 0.2) == "0,3"
+    assert castellano.number(1234567890123.45) == "1.234.567.890.123,45"  # a patrimonio keeps its cents
+    assert castellano.number(0.00012345) == "0,00012345"
+    assert castellano.number(0.000123456789012345) == "0,000123456789"  # 10 significant digits
+    assert castellano.number(3.1063495266145467e-13) == "3,106349527e-13"  # not "0" (the ipc's 1943 levels)
+
+
+async def test_the_time_limit_page_is_in_spanish_and_keeps_the_editor_and_the_query(ds):
+    sql = "with recursive r(i) as (select 1 union all select i + 1 from r where i < 100000000) select count(*) from r"
+    response = await ds.client.get("/argentina", params={"sql": sql, "_timelimit": "20"})
+    assert response.status_code == 400
+    body = response.text
+    assert title(body) == "La consulta tardó demasiado"
+    assert "el límite de tiempo de cada consulta" in text(body) and "agregue «limit»" in text(body)
+    editor = re.search(r'<form class="sql" action="/argentina" method="get">.*?</form>', body, re.S)
+    assert editor and 'id="sql-editor" name="sql"' in editor.group() and html.escape(sql) in editor.group()
+    assert 'value="Ejecutar SQL"' in editor.group() and "codemirror" in body
+    assert 'name="_timelimit"' not in editor.group()
+    assert "took too long" not in body and "sql_time_limit_ms" not in body and "Interrupted" not in text(body)
+
+
+@pytest.mark.parametrize(
+    "path, params, spanish, english",
+    [
+        ("/argentina", {"sql": "select * from nada"}, "No existe la tabla «nada»", "no such table"),
+        ("/argentina", {"sql": "select nada from uva"}, "No existe la columna «nada»", "no such column"),
+        ("/argentina", {"sql": "select * frm uva"}, "Error de sintaxis cerca de «frm»", "syntax error"),
+        ("/argentina/uva", {"_sort": "nada"}, "No se puede ordenar la tabla por «nada»", "Cannot sort"),
+    ],
+)
+async def test_datasette_and_sqlite_errors_are_translated_on_the_page_not_in_the_json(
+    ds, path, params, spanish, english
+):
+    response = await ds.client.get(path, params=params)
+    assert response.status_code == 400
+    assert spanish in text(response.text) and english not in response.text
+    as_json = await ds.client.get(path + ".json", params=params)
+    assert english in as_json.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "path, back, suggested",
+    [
+        ("/argentina/cotizacion_dolares", "/argentina", "cotizaciones_dolares"),
+        ("/argentina/dolares", "/argentina", "cotizaciones_dolares"),
+        ("/argentina/dolar_por_cas", "/argentina", "dolar_por_casa"),  # a canned query
+        ("/argentin", None, "argentina"),
+    ],
+)
+async def test_the_404_page_links_back_and_suggests_the_closest_names(ds, path, back, suggested):
+    response = await ds.client.get(path)
+    assert response.status_code == 404
+    links = dict((html.unescape(t), h) for h, t in re.findall(r'<a href="([^"]*)">([^<]*)</a>', response.text))
+    assert links.get(suggested, "").endswith("/" + suggested)
+    assert links.get("Volver al inicio") == "/"
+    if back:
+        assert links.get("Volver a las tablas de argentina") == back
+
+
+async def test_the_home_page_lists_data_tables_first_and_not_the_builds_own(ds):
+    body = await page(ds, "/")
+    linked = re.findall(r'<a href="/argentina/([^"?]+)"', body)
+    assert linked[:2] == ["cotizaciones_dolares", "inflacion"], linked
+    assert not set(linked) & {"fuentes", "calidad", "versiones_registros", "_construccion", "cambios"}
+    assert "todas las tablas, por tema" in text(body)

@@ -1,39 +1,34 @@
 """The notebooks run by pytest read one's own database when $ARGENTINA_DATOS_DB names it; the tests
-always read the test database."""
+always read the test database (conftest.py's hooks, called as pytest calls them)."""
 
-import os
-import shutil
-import subprocess
-import sys
+import importlib.util
+from types import SimpleNamespace
 
 from paths import REPO, TEST_DB
 
-PROBE = """
-import os
+# The project's root conftest.py (``import conftest`` finds tests/conftest.py first).
+_spec = importlib.util.spec_from_file_location("conftest_raiz", REPO / "conftest.py")
+assert _spec is not None and _spec.loader is not None
+conftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(conftest)
 
 
-def test_env(db_path):
-    assert os.environ["ARGENTINA_DATOS_DB"] == {own!r}
-    assert str(db_path) == {test_db!r}
-"""
+def _configure() -> None:
+    conftest.pytest_configure(SimpleNamespace(option=SimpleNamespace()))
 
 
-def test_the_notebooks_keep_ones_own_database_and_the_tests_keep_theirs(tmp_path):
-    own = tmp_path / "propia.db"
-    # Under tests/, so that the project's conftest files (and their db_path fixture) apply to it.
-    where = REPO / "tests" / f"_sonda_{os.getpid()}"
-    where.mkdir()
-    try:
-        (where / "test_sonda.py").write_text(PROBE.format(own=str(own), test_db=str(TEST_DB)))
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(where)],
-            cwd=REPO,
-            env={**os.environ, "ARGENTINA_DATOS_DB": str(own)},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-    finally:
-        shutil.rmtree(where)
-    assert "1 passed" in run.stdout, run.stdout + run.stderr
-    assert f"notebooks: ARGENTINA_DATOS_DB={own}" in run.stdout
+def test_the_notebooks_keep_ones_own_database(monkeypatch, tmp_path):
+    own = str(tmp_path / "propia.db")
+    monkeypatch.setenv("ARGENTINA_DATOS_DB", own)
+    _configure()
+    assert conftest.pytest_report_header(None) == f"notebooks: ARGENTINA_DATOS_DB={own}; pruebas: {TEST_DB}"
+
+
+def test_without_one_the_notebooks_read_the_test_database(monkeypatch):
+    monkeypatch.delenv("ARGENTINA_DATOS_DB", raising=False)
+    _configure()
+    assert conftest.pytest_report_header(None).startswith(f"notebooks: ARGENTINA_DATOS_DB={TEST_DB};")
+
+
+def test_the_tests_read_the_test_database_whatever_the_notebooks_read(db_path):
+    assert db_path == TEST_DB

@@ -64,7 +64,7 @@ async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp
     write_file(fuente, UVA_RUTA, registros)
     salida = tmp_path / "argentina.db"
 
-    err = construir(capsys, fuente, salida)
+    err = construir(capsys, fuente, salida, "--detalle")
 
     assert await respuesta(salida, "/" + UVA_RUTA) == registros
     assert strictly_equal(registros, await respuesta(salida, "/" + UVA_RUTA)) == ""
@@ -95,7 +95,7 @@ def test_a_wrong_type_is_not_written_into_the_typed_column(capsys, tmp_path):
 def test_one_warning_per_dataset_and_field_with_a_count(capsys, tmp_path):
     fuente = tmp_path / "fuente"
     write_file(fuente, UVA_RUTA, [{**r, "nuevo": i} for i, r in enumerate(UVA)] + [{"fecha": "2016-04-02", "valor": 1}])
-    err = construir(capsys, fuente, tmp_path / "a.db")
+    err = construir(capsys, fuente, tmp_path / "a.db", "--detalle")
     avisos = [line for line in err.splitlines() if line.startswith("aviso:")]
     assert avisos == ["aviso: uva: campo no declarado «nuevo» en 2 registros"]
     assert "2 hallazgos de calidad" in err
@@ -129,7 +129,7 @@ async def test_unknown_fields_in_a_copy_of_a_real_file_come_back_exactly(capsys,
     write_file(fuente, ruta, orjson.dumps(datos))
     salida = tmp_path / "a.db"
 
-    err = construir(capsys, fuente, salida)
+    err = construir(capsys, fuente, salida, "--detalle")
 
     assert strictly_equal(datos, await respuesta(salida, "/" + ruta), "/" + ruta) == ""
     assert "campo no declarado «campoNuevo»" in err

@@ -119,6 +119,47 @@ def test_pesos_de_hoy_against_a_hand_computation(ipc):
     assert row["mes_de_hoy"] == "2017-03" and row["mes_del_monto"] == "2016-12"
 
 
+# Three currency changes between 1975 and today: 1,000 pesos ley 18.188 are 10^-11 of as many pesos of today,
+# before the inflation.  One month in each currency, with 10 % inflation each.
+INFLACION_1975 = [
+    {"fecha": "1975-01-31", "valor": 10.0},
+    {"fecha": "1984-01-31", "valor": 10.0},
+    {"fecha": "1985-06-30", "valor": 10.0},
+    {"fecha": "1991-12-31", "valor": 10.0},
+    {"fecha": "1992-01-31", "valor": 10.0},
+]
+
+
+@pytest.fixture
+def ipc_1975(tmp_path):
+    root = tmp_path / "fuente"
+    write_file(root, "v1/finanzas/indices/inflacion", INFLACION_1975)
+    return build_tables(root, tmp_path / "ipc.db", ["inflacion"])
+
+
+def test_ipc_carries_old_currencies_to_pesos_of_today(ipc_1975):
+    rows = ipc_1975.execute("SELECT mes, moneda, aPesosDeHoy FROM ipc ORDER BY mes").fetchall()
+    assert [(m, moneda) for m, moneda, _ in rows] == [
+        ("1975-01", "peso ley 18.188"),
+        ("1984-01", "peso argentino"),
+        ("1985-06", "austral"),
+        ("1991-12", "austral"),
+        ("1992-01", "peso"),
+    ]
+    factor = dict((m, f) for m, _, f in rows)
+    assert factor["1975-01"] == pytest.approx(1.1**4 / 1e11)
+    assert factor["1984-01"] == pytest.approx(1.1**3 / 1e7)
+    assert factor["1991-12"] == pytest.approx(1.1 / 1e4)
+    assert factor["1992-01"] == pytest.approx(1.0)
+
+
+def test_pesos_de_hoy_of_1975_is_not_ten_to_the_sixteen(ipc_1975):
+    [row] = run_canned(ipc_1975, "pesos_de_hoy", monto=1000, fecha="1975-01-15")
+    assert row["pesos_de_hoy"] == pytest.approx(1000 * 1.1**4 / 1e11, abs=0.01)
+    assert row["moneda_del_monto"] == "peso ley 18.188" and row["mes_de_hoy"] == "1992-01"
+    assert row["inflacion_acumulada_pct"] == pytest.approx(100 * (1.1**4 - 1), abs=0.1)
+
+
 # ---- the mirror ----------------------------------------------------------------------------------
 def test_fci_serie_has_every_fund_and_day_of_fci_valores_once(conn):
     (expected,) = conn.execute(
@@ -143,8 +184,27 @@ def test_fci_serie_answers_both_questions_from_its_key(conn, question):
     assert "SEARCH fci_serie USING PRIMARY KEY" in plan, plan
 
 
+def test_pesos_de_hoy_of_1975_on_the_mirror_is_a_plausible_amount(conn):
+    [row] = run_canned(conn, "pesos_de_hoy", monto=1000, fecha="1975-01-15")
+    # 2.6e16 before the currency changes were counted; about 2.6e5 with them.
+    assert 1e3 < row["pesos_de_hoy"] < 1e8 and row["moneda_del_monto"] == "peso ley 18.188"
+
+
+def test_dollar_in_pesos_of_today_averages_business_days_as_brecha_cambiaria_does(conn):
+    mine = {r["mes"]: r for r in run_canned(conn, "dolar_en_pesos_de_hoy", casa="blue")}
+    brecha = {r["mes"]: r for r in run_canned(conn, "brecha_cambiaria", desde="2015-01-01", hasta="2099-12-31")}
+    common = [m for m in brecha if m in mine and brecha[m]["blue"] is not None]
+    assert len(common) > 12
+    assert all(mine[m]["venta_pesos_corrientes"] == pytest.approx(brecha[m]["blue"], abs=0.006) for m in common)
+    assert all(mine[m]["casa"] == "blue" for m in common)
+    (business,) = conn.execute(
+        "SELECT count(*) FROM cotizaciones_dolares WHERE casa = 'blue' AND fecha LIKE '2016-01%' AND NOT arrastrado"
+    ).fetchone()
+    assert mine["2016-01"]["dias_habiles"] == business < 31
+
+
 def test_deflated_dollar_against_a_hand_computation(conn):
-    rows = run_canned(conn, "dolar_oficial_en_pesos_de_hoy")
+    rows = run_canned(conn, "dolar_en_pesos_de_hoy")
     inflation = dict(conn.execute("SELECT substr(fecha, 1, 7), valor FROM inflacion"))
     last = max(inflation)
     row = next(r for r in rows if r["mes"] < last and r["venta_pesos_corrientes"])

@@ -89,6 +89,7 @@ def assert_kept(db, err: str, broken: list[str]) -> None:
     assert sorted(r for (r,) in query(db, "SELECT ruta FROM _fallidos")) == sorted("/" + r for r in broken)
 
 
+@pytest.mark.lento
 def test_a_bad_day_over_http_keeps_yesterdays_rows_and_answers(tmp_path, fuente):
     out = tmp_path / "argentina.db"
     with LocalServer(fuente) as srv:
@@ -228,6 +229,7 @@ def build_process(source, out, **env):
     )
 
 
+@pytest.mark.lento
 def test_a_full_temporary_directory_is_named_not_the_output(tmp_path, tiny_disk):
     out = tmp_path / "salida" / "argentina.db"
     out.parent.mkdir()
@@ -239,6 +241,7 @@ def test_a_full_temporary_directory_is_named_not_the_output(tmp_path, tiny_disk)
     assert not out.exists() and os_listdir(out.parent) == []
 
 
+@pytest.mark.lento
 def test_a_full_output_disk_is_named(tmp_path, tiny_disk):
     out = tiny_disk / "argentina.db"
     run = build_process(big_source(tmp_path / "grande"), out)
@@ -252,6 +255,7 @@ def os_listdir(path) -> list:
     return beside(path)
 
 
+@pytest.mark.lento
 def test_files_the_source_cannot_even_list_today_come_from_the_previous_build(tmp_path, fuente):
     """Each wallet's file is found through the list of wallets: with that list failing, the wallets'
     routes cannot be enumerated, and the dataset is loaded whole from the previous build."""

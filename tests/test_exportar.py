@@ -25,7 +25,7 @@ from servidor_nginx import Nginx, deploy_server, find_nginx
 from test_conformance import MIRROR_FILES, strictly_equal
 from test_por_fecha import FAMILIES, by_date
 
-from argentina_datos.lectura import INTERNAL, dates_and_booleans
+from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
 from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
 from argentina_datos.web.v1.api import V1
 
@@ -215,7 +215,7 @@ def expected_type(table: str, column: str, declared: str) -> set:
     date column may stay text when its values are not all calendar dates (exportar_parquet names it)."""
     dates, booleans = dates_and_booleans()
     if declared == "TEXT":
-        return {pa.date32(), pa.string()} if column in dates else {pa.string()}
+        return {pa.date32(), pa.string()} | ({exportar_parquet.TIMESTAMP} if column in datetimes() else set())
     if declared == "INTEGER":
         return {pa.bool_()} if column in booleans else {pa.int64()}
     return {pa.float64()} if declared == "REAL" else {pa.string()}
@@ -234,13 +234,20 @@ def check_round_trip(db: Path, out: Path) -> exportar_parquet.Report:
         assert read.column_names == [c for c, _ in columns], table
         for name, declared in columns:
             assert read.schema.field(name).type in expected_type(table, name, declared), (table, name)
-            if read.schema.field(name).type == pa.string() and name in dates_and_booleans()[0]:
+            if read.schema.field(name).type == pa.string() and name in dates_and_booleans()[0] | datetimes():
                 assert f"{table}.{name}" in report.as_text
-        # the values too, on the first rows in the table's order
-        select = ", ".join(f'"{c}"' for c, _ in columns)
-        order = " ORDER BY rowid" if exportar_parquet.has_rowid(conn, table) else ""
+        # the values too, on the first rows in the file's order (by fecha, then the table's own)
+        names = [c for c, _ in columns]
+        select = ", ".join(f'"{c}"' for c in names)
+        order = exportar_parquet.order_by(conn, table, names)
         stored = conn.execute(f'SELECT {select} FROM "{table}"{order} LIMIT {ROWS_COMPARED}').fetchall()
-        assert [tuple(map(as_stored, row.values())) for row in read.slice(0, ROWS_COMPARED).to_pylist()] == stored
+        timestamps = [read.schema.field(c).type == exportar_parquet.TIMESTAMP for c in names]
+        stored = [tuple(as_datetime(v) if t and v else v for v, t in zip(row, timestamps)) for row in stored]
+        exported = [
+            tuple(v if t else as_stored(v) for v, t in zip(row.values(), timestamps))
+            for row in read.slice(0, ROWS_COMPARED).to_pylist()
+        ]
+        assert exported == stored, table
     return report
 
 
@@ -277,6 +284,19 @@ def test_parquet_keeps_what_is_not_a_date_as_text(small_db, tmp_path):
     assert report.as_text == ["feriados.fecha"]
 
 
+def test_parquet_files_are_sorted_by_fecha_and_say_so(tmp_path):
+    src = tmp_path / "src"
+    write_file(src, "v1/cotizaciones/dolares", list(reversed(DOLARES)))  # the list newest first
+    db = tmp_path / "desordenada.db"
+    build_tables(src, db, ["cotizaciones_dolares"]).close()
+    exportar_parquet.export(db, tmp_path / "parquet")
+    path = tmp_path / "parquet" / "cotizaciones_dolares.parquet"
+    fechas = [d.isoformat() for d in pq.read_table(path).column("fecha").to_pylist()]
+    assert fechas == sorted(fechas) and fechas != [r["fecha"] for r in reversed(DOLARES)]
+    meta = pq.ParquetFile(path).metadata.row_group(0)
+    assert [c.column_index for c in meta.sorting_columns] == [pq.read_schema(path).names.index("fecha")]
+
+
 def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_path):
     import duckdb
 
@@ -284,6 +304,17 @@ def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_
     print(f"exportar-parquet: {report.summary()}")
     [(count,)] = duckdb.sql(f"SELECT count(*) FROM '{tmp_path / 'fci_valores.parquet'}'").fetchall()
     assert count == sqlite3.connect(db_path).execute("SELECT count(*) FROM fci_valores").fetchone()[0]
+    # The dates of senadores (in objects: periodoLegal_inicio) and diputados (with a time) are typed too.
+    senadores = pq.read_schema(tmp_path / "senadores.parquet")
+    assert senadores.field("periodoLegal_inicio").type == pa.date32()
+    diputados = pq.read_schema(tmp_path / "diputados.parquet")
+    assert diputados.field("periodoMandato_inicio").type == exportar_parquet.TIMESTAMP
+    assert not [c for c in report.as_text if c.startswith(("senadores.", "diputados."))], report.as_text
+    # fci_valores with its names (its view), without four joins.
+    [(fondos,)] = duckdb.sql(
+        f"SELECT count(DISTINCT fondo) FROM '{tmp_path / 'fci_valores_vista.parquet'}' WHERE categoria = 'rentaFija'"
+    ).fetchall()
+    assert fondos > 100
 
 
 # ---- the tree of the mirror's database, served by nginx ---------------------------------------

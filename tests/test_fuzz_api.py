@@ -12,7 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from servidor_datos import ServeDatos
+
+pytestmark = pytest.mark.lento
 
 FUZZ_SECONDS = int(os.environ.get("ARGENTINA_DATOS_FUZZ_SECONDS", "120"))
 SEED = 20251123  # a fixed seed: a finding reproduces on the next run

@@ -77,6 +77,7 @@ def rows(db, sql):
         return con.execute(sql).fetchall()
 
 
+@pytest.mark.lento
 async def test_fecha_answers_the_last_version_published_that_day(built):
     _, _, db, report = built
     assert report.history.versions == 3  # the source's file is the last commit's: one version
@@ -87,6 +88,7 @@ async def test_fecha_answers_the_last_version_published_that_day(built):
     assert error["parametro"] == "fecha"
 
 
+@pytest.mark.lento
 async def test_a_revision_is_recorded_and_a_same_day_update_is_not(built, tmp_path):
     source, _, db, _ = built
     assert rows(db, "SELECT * FROM revisiones") == []  # 1020 -> 1025 on its own day is no revision
@@ -114,6 +116,7 @@ def test_a_rebuild_does_not_read_the_bundle_again(built):
     assert not report.history.bundle_read and report.history.versions == 0 and report.history.carried == 3
 
 
+@pytest.mark.lento
 async def test_a_bundle_given_to_a_database_built_without_it_adds_the_older_versions(tmp_path):
     """A database whose past of a route began after the bundle's: the bundle given later brings what came before."""
     source, history = tmp_path / "fuente", tmp_path / "historia"
@@ -131,6 +134,7 @@ async def test_a_bundle_given_to_a_database_built_without_it_adds_the_older_vers
     assert len(rows(db, "SELECT * FROM revisiones")) == 1  # 2024-02-28: 1000 -> 990
 
 
+@pytest.mark.lento
 async def test_any_folder_of_the_history_tree_is_a_route_s_past(tmp_path):
     """No catalogue entry declares this route nor its history: its folder is enough."""
     source, history = tmp_path / "fuente", tmp_path / "historia"

@@ -48,7 +48,7 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 15_000
 # The pages show the database built from the mirror.
-pytestmark = pytest.mark.mirror
+pytestmark = [pytest.mark.mirror, pytest.mark.lento]
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="instale las dependencias de prueba: pip install -e '.[test]'"
@@ -383,10 +383,10 @@ def test_descripciones_de_columnas_plegadas(visita, servidor):
 
 
 def test_columnas_internas_ocultas(visita, servidor):
-    """_enteros, _extra and _omitidas keep /v1 byte-exact: out of sight in the table view, unless asked for."""
+    """_extra and _omitidas keep /v1 byte-exact: out of sight in the table view, unless asked for."""
     page = visita.go(f"/{servidor['name']}/uva")
     assert page.locator('th[data-column="valor"]').is_visible()
-    for column in ("_enteros", "_extra"):
+    for column in ("_extra",):
         assert page.locator(f'th[data-column="{column}"]').count() == 1  # still in the page (and in CSV/JSON)
         assert not page.locator(f'th[data-column="{column}"]').is_visible(), column
     asked = visita.go(f"/{servidor['name']}/uva?_col=fecha&_col=valor&_col=_extra")
@@ -461,3 +461,71 @@ def test_consulta_en_castellano(visita, servidor):
     assert "Hecho con Datasette" in shown and "Inicio" in shown
     assert not [e for e in ENGLISH if e in shown], shown[:500]
     visita.check("10_consulta_en_castellano")
+
+
+def _error_page(visita, path: str, status: int):
+    """A page that answers ``status`` on purpose: its own response is no error to report, anything else is."""
+    response = visita.page.goto(visita.base + path, wait_until="networkidle")
+    assert response is not None and response.status == status, f"{path}: HTTP {response and response.status}"
+    visita.errors = [e for e in visita.errors if not e.startswith(f"HTTP {status}: {visita.base}{path[:20]}")]
+    return visita.page
+
+
+def _shot(visita, shot: str):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    visita.page.screenshot(path=str(SCREENSHOTS / f"{shot}.png"), full_page=True)
+    assert not visita.errors, f"{shot}: " + "; ".join(visita.errors)
+    assert not [u for k, u in visita.outside if k != "image"], f"{shot}: recursos fuera de 127.0.0.1"
+
+
+@pytest.mark.lento
+def test_pagina_de_tiempo_agotado(visita, servidor):
+    sql = "with recursive r(i) as (select 1 union all select i + 1 from r where i < 100000000)\nselect count(*) from r"
+    from urllib.parse import urlencode
+
+    page = _error_page(visita, f"/{servidor['name']}?" + urlencode({"sql": sql, "_timelimit": 50}), 400)
+    assert page.locator("h1").inner_text().strip() == "La consulta tardó demasiado"
+    assert "límite de tiempo" in page.locator("body").inner_text()
+    # The editor (CodeMirror over the textarea) holds the query, ready to be corrected and run again.
+    editor = page.locator("form.sql .CodeMirror")
+    assert editor.is_visible(), "el editor de SQL no está"
+    assert "select count(*) from r" in editor.inner_text()
+    assert page.get_by_role("button", name="Ejecutar SQL").is_visible()
+    assert page.locator("form.sql input[name=_timelimit]").count() == 0  # run again with the whole limit
+    _shot(visita, "11_tiempo_agotado")
+    # Running it again from the page goes back to the query page, with the query.
+    with page.expect_navigation(wait_until="networkidle"):
+        page.get_by_role("button", name="Ejecutar SQL").click()
+    assert "sql=" in page.url and "select+count" in page.url.replace("%28", "(").replace("%29", ")")
+
+
+@pytest.mark.lento
+def test_pagina_404_con_sugerencias(visita, servidor):
+    page = _error_page(visita, f"/{servidor['name']}/cotizacion_dolares", 404)
+    assert page.locator("h1").inner_text().strip() == "Error 404"
+    suggestion = page.get_by_role("link", name="cotizaciones_dolares", exact=True)
+    assert suggestion.is_visible()
+    assert page.get_by_role("link", name="Volver al inicio").is_visible()
+    _shot(visita, "12_pagina_404")
+    with page.expect_navigation(wait_until="networkidle"):
+        suggestion.click()
+    assert page.url.endswith(f"/{servidor['name']}/cotizaciones_dolares")
+
+
+@pytest.mark.lento
+def test_vista_fci_abre_en_el_ultimo_dia_comun(visita, servidor):
+    ((common,),) = _sql(
+        servidor["db"], "SELECT min(m) FROM (SELECT max(fecha) AS m FROM fci_serie GROUP BY categoria_id)"
+    )
+    page = visita.go(f"/{servidor['name']}/fci_serie_vista")
+    h1 = page.locator("h1").first.inner_text()
+    assert h1.count("(vista)") == 1, h1
+    box = page.locator(".ultimos-dias")
+    assert box.is_visible() and f"Último día con datos de todas las categorías: {common}" in box.inner_text()
+    assert "tardaron demasiado" not in page.locator("body").inner_text()
+    visita.check("13_vista_fci")
+    with page.expect_navigation(wait_until="networkidle"):
+        box.get_by_role("link", name="ver ese día, por categoría").click()
+    dates = set(page.locator("table.rows-and-columns td.col-fecha").all_inner_texts())
+    assert dates == {common}, dates
+    visita.check("13b_vista_fci_ultimo_dia")

@@ -1,5 +1,7 @@
 """The database page's grouping and the pages' small text helpers (no mirror)."""
 
+import pytest
+
 from argentina_datos.catalogo import references, tables_by_theme
 from argentina_datos.documentacion.metadatos import code_html
 from argentina_datos.web.paginas import INTERNAL, SUMMARY_CHARS, group_tables, summary
@@ -41,7 +43,7 @@ async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
     src = "/-/static-plugins/argentina-datos/paginas.js"
     assert f'<script src="{src}"></script>' in page.text
     assert "argentinaDatos.foldColumnDescriptions();" in page.text
-    assert 'argentinaDatos.hideInternalColumns(["_enteros", "_extra", "_omitidas"]);' in page.text
+    assert 'argentinaDatos.hideInternalColumns(["_extra", "_omitidas"]);' in page.text
     script = await ds.client.get(src)
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows", "hideInternalColumns"):
@@ -49,3 +51,62 @@ async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
     row_id = (await ds.client.get("/argentina/senadores.json?_shape=arrays&_size=1")).json()["rows"][0][0]
     row = await ds.client.get(f"/argentina/senadores/{row_id}")
     assert "argentinaDatos.titleRowByLabel(" in row.text and "argentinaDatos.listRelatedRows(" in row.text
+
+
+def test_the_home_page_lists_the_first_table_of_each_theme_and_none_of_the_builds():
+    from argentina_datos.web.paginas import first_tables
+
+    names = ["versiones_registros", "fci_valores", "cotizaciones_dolares", "uva", "inflacion", "calidad", "feriados"]
+    assert first_tables(names) == ["feriados", "cotizaciones_dolares", "inflacion", "fci_valores"]
+
+
+async def test_fci_serie_vista_opens_on_each_categorys_last_day_with_its_title_once(ds, conn):
+    import html
+    import re
+
+    page = await ds.client.get("/argentina/fci_serie_vista")
+    assert page.status_code == 200
+    h1 = html.unescape(re.search(r"<h1>(.*?)</h1>", page.text, re.S).group(1))
+    assert h1.count("vista") == 1 and h1.endswith("con nombres (vista)"), h1
+    last = dict(conn.execute("SELECT categoria_id, max(fecha) FROM fci_serie GROUP BY categoria_id").fetchall())
+    common = min(last.values())
+    assert len(set(last.values())) > 1  # retornoTotal ends on a day of its own
+    assert f"Último día con datos de todas las categorías: {common}" in page.text
+    assert f"/argentina/fci_serie_vista?fecha={common}&amp;_sort=categoria_id" in page.text
+    (sin_moneda,) = conn.execute("SELECT count(*) FROM fci_serie WHERE moneda IS NULL").fetchone()
+    assert sin_moneda and "Sin <code>moneda</code>" in page.text and "retornoTotal" in page.text
+    assert "tardaron demasiado" not in page.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "SELECT count(*) FROM fci_serie_vista",
+        "SELECT moneda, count(*) FROM (SELECT * FROM fci_serie_vista) WHERE moneda IS NOT NULL GROUP BY moneda",
+    ],
+)
+def test_the_fci_view_counts_and_facets_from_an_index_without_the_names(conn, question):
+    plan = " ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + question))
+    assert "COVERING INDEX" in plan and "fci_valores_fondo" not in plan, plan
+
+
+async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, conn):
+    import html
+    import re
+
+    page = await ds.client.get("/argentina/ipc?_sort=mes&_size=1000")
+    assert page.status_code == 200
+    cells = [
+        html.unescape(c).strip()
+        for c in re.findall(r'<td class="col-(?:valor|aPesosDeHoy)[^"]*">(.*?)</td>', page.text, re.S)
+    ]
+    assert len(cells) == 2 * min(1000, conn.execute("SELECT count(*) FROM ipc").fetchone()[0])
+
+    def too_long(cell: str) -> bool:
+        """More than 10 significant digits, beyond a large amount's whole part and 2 decimals."""
+        whole, _, decimals = cell.split("e")[0].partition(",")
+        whole = re.sub(r"\D", "", whole).lstrip("0")
+        significant = (whole + decimals).lstrip("0")
+        return len(significant) > max(10, len(whole) + 2)
+
+    assert "0" not in cells and not [c for c in cells if too_long(c)], [c for c in cells if too_long(c)][:5]

@@ -31,7 +31,7 @@ def fuente(tmp_path):
 
 
 def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
-    code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db"), "--keep-going"])
+    code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db"), "--keep-going", "--detalle"])
     lines = capsys.readouterr().err.splitlines()
     assert code == 3  # replaced, with riesgo_pais's file skipped
     assert re.fullmatch(r"feriados: 3 filas de 2 archivos en \d+\.\d\d s", lines[0])
@@ -45,9 +45,10 @@ def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
     assert re.search(r": 5 filas en 4 conjuntos de datos", "\n".join(lines))
 
 
+@pytest.mark.lento
 def test_bar_reporter_draws_a_bar_per_dataset(fuente, tmp_path):
     out = io.StringIO()
-    reporter = cli.BarReporter(Console(file=out, force_terminal=True, width=120, color_system=None))
+    reporter = cli.BarReporter(Console(file=out, force_terminal=True, width=120, color_system=None), detail=True)
     report = Builder(DirectorySource(fuente), tmp_path / "b.db", keep_going=True, reporter=reporter).run()
     reporter.close()
     text = out.getvalue()
@@ -64,6 +65,7 @@ class FakeTerminal(io.StringIO):
         return True
 
 
+@pytest.mark.lento
 def test_on_a_terminal_the_command_uses_the_bars(fuente, tmp_path, monkeypatch):
     terminal = FakeTerminal()
     monkeypatch.setattr("sys.stderr", terminal)

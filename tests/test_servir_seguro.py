@@ -28,6 +28,8 @@ from argentina_datos.web import recarga
 from argentina_datos.web.complementos import memoria
 from argentina_datos.web.servidor import datasette_for
 
+pytestmark = pytest.mark.lento
+
 UVA = "v1/finanzas/indices/uva"
 RECORDS = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
 

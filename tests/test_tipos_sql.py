@@ -1,16 +1,17 @@
 """Measures are REAL in SQL, so that `valor / 100` never truncates; counts and identifiers stay INTEGER;
-and /v1 still writes an integer back as an integer (the row's ``_enteros``)."""
+and /v1 still writes an integer back as an integer: a whole REAL reads back as one, and a whole number
+written with decimals (``1.0``, which upstream's JSON never has) is a deviation kept as it came."""
 
 import sqlite3
 
 import orjson
 import pytest
 
-from argentina_datos.almacen.calidad import INEXACT
+from argentina_datos.almacen.calidad import INEXACT, WHOLE_FLOAT
 from argentina_datos.almacen.registros import MAX_EXACT, Codec
 from argentina_datos.almacen.tablas import Layout, value_columns
 from argentina_datos.catalogo import DATASETS
-from argentina_datos.catalogo.esquema import INTEGER, INTS, NUMBER, TEXT, Children, Field, flat_columns
+from argentina_datos.catalogo.esquema import INTEGER, NUMBER, TEXT, Children, Field, flat_columns
 
 # Well-known measures, named so that the test cannot pass on an empty list.
 KNOWN_MEASURES = [
@@ -63,11 +64,14 @@ def test_division_does_not_truncate():
     assert conn.execute("SELECT valor / 100, valor / 8 FROM t").fetchone() == (0.04, 0.5)
 
 
-def test_the_marker_names_the_integer_columns():
+def test_a_whole_number_with_decimals_is_kept_in_extra_and_reported():
     codec = Codec(FIELDS)
-    assert codec.column_names[-2] == INTS
-    assert [codec.encode(r)[0][-2] for r in RECORDS[:3]] == [1, 2, 1]  # bit 0 = valor, bit 1 = tasa
-    assert codec.encode({"nombre": "x", "valor": 1.5, "tasa": 2.5, "cantidad": 1})[0][-2] is None
+    row, _, deviations = codec.encode(RECORDS[1])  # valor 1.0
+    assert [(d.field, d.problem) for d in deviations] == [("valor", WHOLE_FLOAT)]
+    assert row[1] == 1.0 and row[-1] == '[[["valor"],1.0]]'
+    assert orjson.dumps(codec.decode(row)) == b'{"nombre":"punto cero","valor":1.0,"tasa":1,"cantidad":1}'
+    assert codec.encode_columns(RECORDS[1:2]) is None  # the column encoder hands it to the record one
+    assert codec.encode(RECORDS[0])[0][-1] is None  # 4 and 4.5: nothing to keep
 
 
 def test_an_integer_a_real_cannot_hold_is_kept_in_extra_and_reported():
@@ -134,23 +138,34 @@ def test_2024_inflation_compounds_without_truncating(conn):
     assert 117 < total < 119, total
 
 
-def test_every_table_with_a_measure_has_the_marker():
+def test_no_table_has_a_column_for_integers():
     seen = 0
     for ds in DATASETS:
         layout = Layout(ds)
         for codec, table in [(layout.codec, layout.table)] + [(c.codec, c.table) for c in layout.all_children()]:
             if codec.number_columns:
-                assert INTS in codec.column_names, table
+                assert not [c for c in codec.column_names if c == "_enteros"], table
                 seen += 1
     assert seen > 20
 
 
-def test_a_table_from_before_the_marker_is_read_as_it_is():
-    # A previous build's history (construccion/versiones.py) may predate _enteros: its integers are
-    # INTEGER already, and the query must not name the missing column.
+def test_the_query_reads_whole_values_back_as_integers():
+    # In SQL, for the plain codecs' fast path: whole values within 2**53 as INTEGER, whatever the column's type
+    # (REAL now, INTEGER in a build from before NUMBER columns were REAL).
     from argentina_datos.almacen.consultas import RecordQuery
     from argentina_datos.catalogo import BY_TABLE
 
-    new, old = RecordQuery(BY_TABLE["inflacion"]), RecordQuery(BY_TABLE["inflacion"], ints_column=False)
-    assert INTS in new.base and "CAST" in new.base
-    assert INTS not in old.base and "CAST" not in old.base
+    query = RecordQuery(BY_TABLE["inflacion"])
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE inflacion (fecha TEXT, valor REAL, _extra TEXT)")
+    conn.execute("CREATE TABLE viejo (fecha TEXT, valor NUMERIC, _extra TEXT)")
+    values = [("2024-01-01", 4), ("2024-02-01", 4.5), ("2024-03-01", 2.0**60), ("2024-04-01", None)]
+    for table in ("inflacion", "viejo"):
+        conn.executemany(f"INSERT INTO {table} VALUES (?, ?, NULL)", values)
+        got = conn.execute(query.base.replace('"inflacion" t', f"{table} t") + " ORDER BY t.fecha").fetchall()
+        assert [(type(r[1]).__name__, r[1]) for r in got] == [
+            ("int", 4),
+            ("float", 4.5),
+            ("float" if table == "inflacion" else "int", 2**60),
+            ("NoneType", None),
+        ], table

@@ -101,9 +101,9 @@ def test_fci_serie_vista_names_the_fund(conn):
     assert row[1] == name and row[2]
 
 
-async def test_fci_money_market_ranks_one_currency(ds):
-    pesos = await rows(ds, "fci_money_market")
-    dolares = await rows(ds, "fci_money_market", moneda="USD")
+async def test_fci_rendimientos_del_ultimo_dia_ranks_one_currency(ds):
+    pesos = await rows(ds, "fci_rendimientos_del_ultimo_dia")
+    dolares = await rows(ds, "fci_rendimientos_del_ultimo_dia", moneda="USD")
     assert pesos and {r["moneda"] for r in pesos} == {"ARS"}
     assert dolares and {r["moneda"] for r in dolares} == {"USD"}
 

@@ -62,6 +62,7 @@ async def at(db, route, fecha=None, status=200):
     return orjson.loads(r.content)
 
 
+@pytest.mark.lento
 async def test_versions_accumulate_from_build_to_build(fuentes):
     source, history, db = fuentes
     Builder(DirectorySource(source, history), db, today=DAY_1).run()
@@ -125,6 +126,7 @@ def uva_bank(tna):
     return {"id": "bna", "entidad": "Banco", "logo": None, "tasas": tasas}
 
 
+@pytest.mark.lento
 async def test_versions_in_a_database_from_before_enteros_are_kept(tmp_path):
     # A database built before NUMBER columns were REAL has no _enteros (its integers are INTEGER): the
     # next build still reads the versions it holds, child tables included, and loses none.

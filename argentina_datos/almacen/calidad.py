@@ -16,47 +16,35 @@ from typing import Iterable, Optional, Sequence
 
 import orjson
 
+# The checks, declared in controles.py, are also calidad.GAP and so on.
+from argentina_datos.almacen.controles import (
+    AUDIT_CHECKS as AUDIT_CHECKS,
+    BUY_ABOVE_SELL as BUY_ABOVE_SELL,
+    CONFLICT as CONFLICT,
+    DISAGREEMENT as DISAGREEMENT,
+    ENCODING as ENCODING,
+    FORBIDDEN_NULL as FORBIDDEN_NULL,
+    GAP as GAP,
+    IMPOSSIBLE_DATE as IMPOSSIBLE_DATE,
+    INEXACT as INEXACT,
+    JUMP as JUMP,
+    MISSING as MISSING,
+    OUT_OF_RANGE as OUT_OF_RANGE,
+    PARTITION_MISMATCH as PARTITION_MISMATCH,
+    REPEATED_KEY as REPEATED_KEY,
+    REVISED as REVISED,
+    STALE as STALE,
+    STOPPED as STOPPED,
+    UNDECLARED as UNDECLARED,
+    UNIT_SWITCH as UNIT_SWITCH,
+    UNREADABLE as UNREADABLE,
+    WHOLE_FLOAT as WHOLE_FLOAT,
+    WRONG_TYPE as WRONG_TYPE,
+)
 from argentina_datos.almacen.propias import CALIDAD, Finding
 
 TABLE = CALIDAD.name
 
-# The checks, as they appear in calidad.control.
-UNDECLARED = "campo no declarado"
-WRONG_TYPE = "tipo inesperado"
-MISSING = "falta un campo obligatorio"
-FORBIDDEN_NULL = "null donde no se espera"
-INEXACT = "entero que REAL no guarda exacto"
-IMPOSSIBLE_DATE = "fecha imposible"
-REPEATED_KEY = "clave repetida"
-PARTITION_MISMATCH = "no coincide con su archivo"
-# A file the source did not give today (--keep-going): what the route answers instead is said in detalle.
-UNREADABLE = "archivo ilegible"
-# ... and those of the audit run over the built tables (construccion/auditoria.py).
-BUY_ABOVE_SELL = "compra mayor que venta"
-GAP = "faltan días"
-STOPPED = "serie detenida"
-JUMP = "salto"
-UNIT_SWITCH = "cambio de unidad"
-CONFLICT = "dos valores para una fecha"
-ENCODING = "codificación rota"
-OUT_OF_RANGE = "fuera de rango"
-STALE = "valor viejo en un listado"
-REVISED = "valor revisado"  # from the revisiones table: a value upstream changed after publishing it
-# Two routes publishing the same record (a house's list and the all-houses list, a per-date file and its list)
-# with different values.
-DISAGREEMENT = "rutas en desacuerdo"
-AUDIT_CHECKS = (
-    BUY_ABOVE_SELL,
-    GAP,
-    STOPPED,
-    JUMP,
-    UNIT_SWITCH,
-    CONFLICT,
-    ENCODING,
-    OUT_OF_RANGE,
-    STALE,
-    DISAGREEMENT,
-)
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -75,7 +63,9 @@ def kept_text(kept: Optional[int]) -> str:
 
 def unreadable(table: str, route: str, problem: str, kept: Optional[int]) -> Finding:
     """A file the source did not give today; ``kept``: how many records of it the previous build gave back."""
-    return Finding(table, UNREADABLE, route, None, None, None, f"no se pudo leer ({problem}): {kept_text(kept)}")
+    return Finding(
+        tabla=table, control=UNREADABLE, ruta=route, detalle=f"no se pudo leer ({problem}): {kept_text(kept)}"
+    )
 
 
 def as_json(value) -> str:

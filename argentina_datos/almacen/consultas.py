@@ -11,7 +11,7 @@ import orjson
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTS, ROW_ID, Dataset
+from argentina_datos.catalogo.esquema import ROW_ID, Dataset
 
 
 @lru_cache(maxsize=None)
@@ -22,27 +22,20 @@ def layout_of(table: str) -> Layout:
 class RecordQuery:
     """SELECTs the records of one dataset that match column = value conditions."""
 
-    def __init__(self, dataset: Dataset, *, ints_column: bool = True):
-        """``ints_column=False`` reads a table built before NUMBER columns were REAL (no _enteros: its
-        integers are INTEGER already), as a previous build's history may be."""
+    def __init__(self, dataset: Dataset):
         self.layout = layout_of(dataset.table)
-        self.ints_column = ints_column
         lay = self.layout
         select = [f"t.{ROW_ID}"] if lay.has_children else []
         joins = []
-        # A NUMBER column that held an integer (its bit in _enteros) is read back as one, here in SQL, so
-        # that the rows of a plain codec are the records' values as they are (Codec.plain).
-        bits = {lay.codec.columns[i][0]: 1 << j for j, i in enumerate(lay.codec.number_columns)}
+        # A whole value of a NUMBER column reads back as an integer (Codec.ints_again), here in SQL, so that
+        # the rows of a plain codec are the records' values as they are (Codec.plain).
+        numbers = {lay.codec.columns[i][0] for i in lay.codec.number_columns}
         for col in lay.field_columns:
             if col in lay.lookups:
                 select.append(f"l_{col}.{quote(col)}")
                 joins.append(lay.lookup_join(col, f"l_{col}"))
-            elif col in bits and ints_column:
-                select.append(
-                    f"CASE WHEN t.{quote(INTS)} & {bits[col]} THEN CAST(t.{quote(col)} AS INTEGER) ELSE t.{quote(col)} END"
-                )
-            elif col == INTS and not ints_column:
-                select.append("NULL")
+            elif col in numbers:
+                select.append(_int_if_whole(f"t.{quote(col)}"))
             else:
                 select.append(f"t.{quote(col)}")
         self.base = f"SELECT {', '.join(select)} FROM {quote(lay.table)} t {' '.join(joins)}"
@@ -82,28 +75,30 @@ class RecordQuery:
         if not lay.has_children:
             return [codec.decode(r) for r in rows]
         ids = [r[0] for r in rows]
-        children = {c.path: _child_lists(conn, c, ids, self.ints_column) for c in lay.children}
+        children = {c.path: _child_lists(conn, c, ids) for c in lay.children}
         return [codec.decode(r[1:], {path: lists.get(r[0], []) for path, lists in children.items()}) for r in rows]
 
 
-def _child_lists(
-    conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int], ints_column: bool = True
-) -> dict[int, list]:
-    """Child records grouped by parent id, in list order (``ints_column``: as in RecordQuery)."""
+def _int_if_whole(column: str) -> str:
+    """SQL: the column's value, as an INTEGER when it is whole and within 2**53 (what a REAL holds exactly)."""
+    return (
+        f"CASE WHEN {column} = CAST({column} AS INTEGER) AND abs({column}) <= {2**53} "
+        f"THEN CAST({column} AS INTEGER) ELSE {column} END"
+    )
+
+
+def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[int]) -> dict[int, list]:
+    """Child records grouped by parent id, in list order."""
     if not parent_ids:
         return {}
-    # A name SQLite does not find in double quotes is a string: a missing _enteros must be NULL instead.
-    cols = ", ".join(
-        quote(c) if c != INTS or ints_column else "NULL"
-        for c in [ROW_ID, child.parent_column] + child.codec.column_names
-    )
+    cols = ", ".join(quote(c) for c in [ROW_ID, child.parent_column] + child.codec.column_names)
     # A temp list of ids can be long (thousands of funds); SQLite's json_each takes it as one parameter.
     rows = conn.execute(
         f"SELECT {cols} FROM {quote(child.table)} WHERE {quote(child.parent_column)} IN "
         f"(SELECT value FROM json_each(?)) ORDER BY {quote(child.parent_column)}, orden",
         [orjson.dumps(parent_ids).decode()],
     ).fetchall()
-    grand = {g.path: _child_lists(conn, g, [r[0] for r in rows], ints_column) for g in child.child_layouts}
+    grand = {g.path: _child_lists(conn, g, [r[0] for r in rows]) for g in child.child_layouts}
     out: dict[int, list] = {}
     for r in rows:
         out.setdefault(r[1], []).append(

@@ -36,10 +36,6 @@ class RowWriter:
         for statement in self.layout.create_sql():
             self.db.execute(statement)
 
-    def drop_tables(self) -> None:
-        for table in self.layout.tables:
-            self.db.execute(f"DROP TABLE IF EXISTS {quote(table)}")
-
     def finish(self) -> None:
         """The lookup tables, once every file is written."""
         for column, ids in self.lookup_ids.items():
@@ -111,49 +107,6 @@ class RowWriter:
                     child_rows[child.table],
                 )
 
-    def take(self, schema: str) -> None:
-        """The rows this writer wrote to the attached database ``schema`` (same ids), into its empty table: with
-        no column list, SQLite copies the records as they are (0.13 s for 800,000 rows) and packs the pages."""
-        table = quote(self.layout.table)
-        self.db.execute(f"INSERT INTO main.{table} SELECT * FROM {quote(schema)}.{table}")
-
-    def adopt(self, schema: str, their_ids: dict[str, dict]) -> None:
-        """The rows another RowWriter of this dataset wrote in the attached database ``schema`` from the
-        files after this one's, added after these: each value it looked up (``their_ids``: column -> value
-        -> id) gets the id it has here, or the next one, the id one writer reading every file would give."""
-        layout = self.layout
-        if layout.has_children:
-            raise ValueError(f"{layout.table}: las filas de tablas con tablas hijas no se copian de otra base")
-        table = quote(layout.table)
-        columns = [r[1] for r in self.db.execute(f"PRAGMA {quote(schema)}.table_info({table})")]
-        select = [f"p.{quote(c)}" for c in columns]
-        joins: list[str] = []
-        for column, theirs in their_ids.items():
-            ours = self.lookup_ids[column]
-            pairs = []
-            for value, their_id in theirs.items():
-                own = ours.get(value)
-                if own is None:
-                    own = ours[value] = len(ours) + 1
-                pairs.append((their_id, own))
-            if all(a == b for a, b in pairs):
-                continue
-            ids = quote(f"_ids_{column}")
-            self.db.execute(f"CREATE TEMP TABLE {ids} (theirs INTEGER PRIMARY KEY, ours INTEGER NOT NULL)")
-            self.db.executemany(f"INSERT INTO temp.{ids} VALUES (?, ?)", pairs)
-            alias = f"m{len(joins)}"
-            stored = layout.stored(column)
-            select[columns.index(stored)] = f"{alias}.ours"
-            joins.append(f"LEFT JOIN temp.{ids} {alias} ON {alias}.theirs = p.{quote(stored)}")
-        # A rowid table's order is its rows' (the files' order); a WITHOUT ROWID one's is its key.
-        order = "" if layout.without_rowid else " ORDER BY p.rowid"
-        self.db.execute(
-            f"INSERT INTO main.{table} ({', '.join(map(quote, columns))}) SELECT {', '.join(select)} "
-            f"FROM {quote(schema)}.{table} p {' '.join(joins)}{order}"
-        )
-        for column in their_ids:
-            self.db.execute(f"DROP TABLE IF EXISTS temp.{quote(f'_ids_{column}')}")
-
     def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
         """What the record-by-record loop of ``_insert`` does, a column at a time.
 
@@ -179,7 +132,7 @@ class RowWriter:
         # Python's sqlite3 binds every parameter of every row (~0.3 µs each, a third of the insert of
         # fci_valores): the file's own values go into the statement as text, a column that is NULL in
         # every row is left to its default, and the rows with no value in the mostly-NULL columns
-        # (_omitidas, _enteros, _extra) are inserted without them.
+        # (_omitidas, _extra) are inserted without them.
         cols = layout.insert_columns
         names = cols[: len(prefix)]
         constants = [_literal(value) for value in prefix]
@@ -251,13 +204,13 @@ class RowWriter:
     def _report(self, control: str, at: Optional[int], field: Optional[str], value, detail: str) -> None:
         self.findings.append(
             calidad.Finding(
-                self.layout.table,
-                control,
-                self._route,
-                None if at is None else at + 1,
-                field,
-                calidad.as_json(value),
-                detail,
+                tabla=self.layout.table,
+                control=control,
+                ruta=self._route,
+                registro=None if at is None else at + 1,
+                campo=field,
+                valor=calidad.as_json(value),
+                detalle=detail,
             )
         )
 

@@ -37,11 +37,6 @@ def version_on(conn: sqlite3.Connection, route: str, day: str) -> Optional[int]:
     return row[0] if row else None
 
 
-def first_day(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    row = conn.execute(f"SELECT min(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
-    return row[0][:10] if row and row[0] else None
-
-
 def items(conn: sqlite3.Connection, route: str, version: int) -> list[tuple[int, str]]:
     """(elemento, registro as JSON text) of every record of ``version``, in the file's order."""
     alive = dict(

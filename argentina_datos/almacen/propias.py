@@ -14,6 +14,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 import sqlite_utils
 
+from argentina_datos.almacen import controles
+
 SOURCE = "argentina-datos"
 
 
@@ -324,25 +326,25 @@ AUSENTES = OwnTable(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Finding:
     """Something the build found odd in the source's data, and kept as it came."""
 
     tabla: str = column("Tabla de esta base donde está el dato.")
     control: str = column(
-        "Qué se encontró: campo no declarado, tipo inesperado, falta un campo obligatorio, null donde no se espera, "
-        "fecha imposible, clave repetida, no coincide con su archivo, archivo ilegible (al cargar); compra mayor que "
-        "venta, faltan días, serie detenida, salto, cambio de unidad, dos valores para una fecha, codificación rota, "
-        "fuera de rango, valor viejo en un listado, rutas en desacuerdo (la auditoría); valor revisado (un dato que "
-        "upstream cambió después de publicarlo: la tabla revisiones)."
+        "Qué se encontró (docs/investigadores.md, «Cómo leer la tabla calidad», explica cada uno): "
+        + controles.described()
     )
     ruta: Optional[str] = column(
         "Ruta /v1 del archivo donde está el registro (en «rutas en desacuerdo», el de esta tabla; el otro lo nombra "
-        "detalle); null cuando el hallazgo abarca varios archivos."
+        "detalle); null cuando el hallazgo abarca varios archivos.",
+        None,
     )
-    registro: Optional[int] = column("Posición del registro en ese archivo (1 = primero); null cuando abarca varios.")
-    campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).")
-    valor: Optional[str] = column("El valor tal como llegó, como texto JSON (cortado a 200 caracteres).")
+    registro: Optional[int] = column(
+        "Posición del registro en ese archivo (1 = primero); null cuando abarca varios.", None
+    )
+    campo: Optional[str] = column("Campo del registro (los anidados con punto, las listas con [posición]).", None)
+    valor: Optional[str] = column("El valor tal como llegó, como texto JSON (cortado a 200 caracteres).", None)
     detalle: str = column("El hallazgo explicado en una frase.")
     fecha: Optional[str] = column(
         "Día (AAAA-MM-DD) del hallazgo de la auditoría: el primer día que falta, el último valor de una serie "
@@ -359,11 +361,8 @@ CALIDAD = OwnTable(
     Finding,
     "Calidad de los datos",
     "Lo que la construcción encontró raro en los datos de la fuente y guardó igual, tal como llegó (la API /v1 lo "
-    "devuelve intacto). Al cargar cada archivo: un campo que el catálogo no declara, un valor de otro tipo, un campo "
-    "obligatorio que falta, un null donde no se espera, una fecha que no existe, registros con la misma clave, un "
-    "archivo que no se pudo leer. Al terminar, una auditoría de las tablas construidas: compra mayor que venta, días "
-    "hábiles (o meses) sin dato, series detenidas, saltos, cambios de unidad (fracción / porcentaje), dos valores "
-    "para una fecha y texto con la codificación rota. Una fila por hallazgo; la consulta calidad_resumen los cuenta "
+    "devuelve intacto): al cargar cada archivo, en una auditoría de las tablas construidas y en las versiones que "
+    "upstream publicó (la columna control dice cuál). Una fila por hallazgo; la consulta calidad_resumen los cuenta "
     "y docs/investigadores.md («Cómo leer la tabla calidad») explica cada control y su umbral.",
     pk="id",
     id_description="Número del hallazgo.",

@@ -3,9 +3,11 @@
 One codec per record shape turns an API record into a row tuple (and the rows
 of its child tables), checking every value against the declared kind, and turns
 a row back into exactly the record it came from: absent keys stay absent, nulls
-stay null, integers stay integers (NUMBER columns are REAL; ``_enteros`` says which
-of a row's held an integer).  What does not fit the declared shape is not
-refused: it is kept in the row's ``_extra`` column and reported as a Deviation.
+stay null, integers stay integers.  NUMBER columns are REAL (a division never
+truncates); a whole REAL reads back as an integer, because the JSON upstream writes
+has no whole number with decimals (``4.0``): one that does is a deviation, kept.
+What does not fit the declared shape is not refused: it is kept in the row's
+``_extra`` column and reported as a Deviation.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ from typing import Any, Optional, Sequence
 
 import orjson
 
-from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WRONG_TYPE
+from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WHOLE_FLOAT, WRONG_TYPE
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
-    INTS,
     JSON,
     NUMBER,
     OMITTED,
@@ -73,6 +74,8 @@ class Deviation:
             return f"{where} es null"
         if self.problem == INEXACT:
             return f"{where} es un entero que una columna REAL no guarda exacto ({self.value}): guardado en _extra"
+        if self.problem == WHOLE_FLOAT:
+            return f"{where} es un número entero escrito con decimales ({self.value!r}): guardado así en _extra"
         shown = orjson.dumps(self.value).decode()[:60]
         if self.problem == UNDECLARED:
             return f"campo no declarado en el catálogo: {where} = {shown}"
@@ -146,8 +149,7 @@ class Codec:
     """Encodes and decodes the records of one table (a dataset or a child table).
 
     A row is the record's flattened scalar columns, then ``_omitidas`` (when some
-    member is optional), then ``_enteros`` (when some column is a NUMBER), then
-    ``_extra``.  With ``scalar`` the records are bare values (a list of strings),
+    member is optional), then ``_extra``.  With ``scalar`` the records are bare values (a list of strings),
     stored in the single field's column.
     """
 
@@ -159,15 +161,11 @@ class Codec:
         self.track_omitted = has_optional(self.members) and not scalar
         if self.track_omitted:
             self.column_names.append(OMITTED)
-        # Positions of the NUMBER columns: bit j of ``_enteros`` is the j-th of them.
+        # Positions of the NUMBER columns: a whole value there reads back as an integer (``ints_again``).
         self.number_columns = [] if scalar else [i for i, (_, f) in enumerate(self.columns) if f.kind == NUMBER]
-        self.track_ints = bool(self.number_columns)
-        if self.track_ints:
-            self.column_names.append(INTS)
         self.column_names.append(EXTRA)
         self.width = len(self.column_names)
-        self._omitted_at = self.width - 2 - self.track_ints
-        self._ints_at = self.width - 2
+        self._omitted_at = self.width - 2
         self._tail = (None, None) if self.track_omitted else (None,)
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
@@ -195,11 +193,10 @@ class Codec:
             return (None,) * (self.width - 1) + (extra_json(dev),), [], dev
         if self._simple and record.keys() == self._keys and tuple(record) == self._names:
             plain = self._get(record)
-            if all(map(frozenset.__contains__, self._allowed, map(type, plain))):
-                if not self.track_ints:
-                    return plain + self._tail, [], []
-                if all(-MAX_EXACT <= plain[i] <= MAX_EXACT for i in self.number_columns if type(plain[i]) is int):
-                    return plain + self._tail[:-1] + (self.ints_mask(plain), None), [], []
+            if all(map(frozenset.__contains__, self._allowed, map(type, plain))) and all(
+                _reads_back(plain[i]) for i in self.number_columns
+            ):
+                return plain + self._tail, [], []
         values: list = []
         omitted: list[str] = []
         children: list = []
@@ -208,18 +205,8 @@ class Codec:
         self._encode_into(record, self.members, (), values, omitted, children, deviations, order)
         if self.track_omitted:
             values.append(",".join(omitted) if omitted else None)
-        if self.track_ints:
-            values.append(self.ints_mask(values))
         values.append(extra_json(deviations, order))
         return tuple(values), children, deviations
-
-    def ints_mask(self, values: Sequence) -> Optional[int]:
-        """The ``_enteros`` value of a row whose columns are ``values``: which NUMBER columns hold an int."""
-        mask = 0
-        for j, i in enumerate(self.number_columns):
-            if type(values[i]) is int:
-                mask |= 1 << j
-        return mask or None
 
     def encode_columns(self, records: list) -> Optional[list[list]]:
         """The rows of many flat records as columns, in ``column_names`` order.
@@ -262,16 +249,13 @@ class Codec:
         for keys in set(map(tuple, records)):
             if keys != tuple(k for k in self._names if k in keys):
                 return None
+        # A value that would not read back as it came (a whole number with decimals, an integer past 2**53)
+        # is a deviation: ``encode`` keeps it.
+        for i in self.number_columns:
+            if not all(map(_reads_back, columns[i])):
+                return None
         if self.track_omitted:
             columns.append(omitted or [None] * n)
-        if self.track_ints:
-            mask = [0] * n
-            for j, i in enumerate(self.number_columns):
-                is_int = list(map(operator.is_, map(type, columns[i]), repeat(int)))
-                if any(is_int) and max(map(abs, compress(columns[i], is_int))) > MAX_EXACT:
-                    return None
-                mask = list(map(operator.or_, mask, map(operator.mul, is_int, repeat(1 << j))))
-            columns.append([m or None for m in mask])
         columns.append([None] * n)
         return columns
 
@@ -318,8 +302,8 @@ class Codec:
         extra = row[self.width - 1]
         if self.scalar:
             return row[0] if extra is None else apply_extra(row[0], extra)
-        if self.track_ints and row[self._ints_at]:
-            row = self.with_ints(row)
+        if self.number_columns:
+            row = self.ints_again(row)
         it = iter(row)
         record = self._decode_members(self.members, it, children or {}, ())
         if self.track_omitted:
@@ -346,12 +330,13 @@ class Codec:
                 out[m.name] = children.get(prefix + (m.name,), [])
         return out
 
-    def with_ints(self, row: Sequence) -> list:
-        """The row with the NUMBER values that were integers (its ``_enteros``) as ints again."""
-        out, mask = list(row), row[self._ints_at]
-        for j, i in enumerate(self.number_columns):
-            if mask >> j & 1 and out[i] is not None:
-                out[i] = int(out[i])
+    def ints_again(self, row: Sequence) -> list:
+        """The row with its whole NUMBER values as integers, as the JSON had them."""
+        out = list(row)
+        for i in self.number_columns:
+            v = out[i]
+            if type(v) is float and v.is_integer() and -MAX_EXACT <= v <= MAX_EXACT:
+                out[i] = int(v)
         return out
 
     @property
@@ -388,7 +373,19 @@ def _scalar_value(m: Field, v, path: tuple, deviations: list):
     if m.kind == NUMBER and type(v) is int and not -MAX_EXACT <= v <= MAX_EXACT:
         deviations.append(Deviation(path, INEXACT, v))
         return None
+    if m.kind == NUMBER and not _reads_back(v):
+        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column, and as it came in _extra
     return v
+
+
+def _reads_back(v) -> bool:
+    """Whether a NUMBER column's value reads back as it came: anything but a whole float within 2**53 (read
+    back as an integer) and an integer past it (a REAL does not hold it).  Not a number: checked elsewhere."""
+    if type(v) is float:
+        return not (v.is_integer() and -MAX_EXACT <= v <= MAX_EXACT)
+    if type(v) is int:
+        return -MAX_EXACT <= v <= MAX_EXACT
+    return True
 
 
 def _delete_path(record: dict, parts: list[str]) -> None:

@@ -12,7 +12,6 @@ from functools import cached_property
 from argentina_datos.almacen.registros import Codec
 from argentina_datos.catalogo.esquema import (
     EXTRA,
-    INTS,
     OMITTED,
     ORDER,
     ROW_ID,
@@ -99,8 +98,6 @@ def value_columns(codec: Codec, lookups: dict[str, str] | None = None) -> list[C
             out.append(Column(name, SQL_TYPES[f.kind]))
     if codec.track_omitted:
         out.append(Column(OMITTED, "TEXT"))
-    if codec.track_ints:
-        out.append(Column(INTS, "INTEGER"))
     out.append(Column(EXTRA, "TEXT"))
     return out
 

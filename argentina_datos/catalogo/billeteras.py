@@ -156,7 +156,6 @@ DATASETS: list[Dataset] = [
         origin="Plataformas cripto y billeteras (páginas propias)",
         origin_url=UPSTREAM,
         partitions=[ENTIDAD_RENDIMIENTOS],
-        required=False,
         routes=[
             Route(
                 "/v1/finanzas/rendimientos/{entidad}",

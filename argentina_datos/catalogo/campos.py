@@ -69,6 +69,20 @@ def fecha(name="fecha", description="fecha", **kw):
     return Field(name, TEXT, f"{description} ({FECHA_ISO})", unit=FECHA_ISO, **kw)
 
 
+def twelve_month_window() -> list:
+    """The envelope of upstream's counts over the last 12 months (``conteo-12m`` of each chamber)."""
+
+    def month() -> list:
+        return [integer("anio", "año"), integer("mes", "mes (1-12)")]
+
+    return [
+        integer("ventanaMeses", "meses contados (12)", unit="meses"),
+        Obj("desde", month(), "primer mes contado"),
+        Obj("hasta", month(), "último mes contado"),
+        text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
+    ]
+
+
 def entidad(description="entidad financiera", **kw):
     return text("entidad", description, facet=True, **kw)
 
@@ -146,7 +160,6 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
         origin_url=base.origin_url,
         partitions=[FECHA_ARCHIVO],
         envelope_list=base.envelope_list,
-        required=False,
         sort=("fecha",),
         versions_of=base.table,
         derived=base.derived,

@@ -14,7 +14,7 @@ from argentina_datos.catalogo.esquema import (
     Series,
     Source,
 )
-from argentina_datos.catalogo.parametros import CASA, DIA, DIVISA, FECHA, MONEDA
+from argentina_datos.catalogo.parametros import CASA, DIA_DOLARES, DIA_MONEDAS, DIVISA, FECHA, MONEDA
 
 
 def cotizacion_fields(casa_description):
@@ -118,9 +118,8 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/dolares/{dia}")],
         origin="Ámbito / BCRA",
         origin_url="https://www.ambito.com/contenidos/dolar.html",
-        partitions=[DIA],
+        partitions=[DIA_DOLARES],
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/dolares/{fecha}",
@@ -181,11 +180,10 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/{divisa}/{dia}")],
         origin=BCRA[0],
         origin_url=BCRA[1],
-        partitions=[DIVISA, DIA],
+        partitions=[DIVISA, DIA_MONEDAS],
         single_record=True,
         derived=POR_UNIDAD,
         sort=("fecha",),
-        required=False,
         routes=[
             Route(
                 "/v1/cotizaciones/{moneda}/{fecha}",
@@ -207,9 +205,8 @@ DATASETS: list[Dataset] = [
         [Source("v1/cotizaciones/{dia}")],
         origin=BCRA[0],
         origin_url=BCRA[1],
-        partitions=[DIA],
+        partitions=[DIA_MONEDAS],
         sort=("fecha",),
-        required=False,
         derived=POR_UNIDAD,
         routes=[
             Route(

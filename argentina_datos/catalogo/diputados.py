@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import Children, Count, Dataset, Derivation, Obj, PathValue, Route, Source
+import re
+
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
+from argentina_datos.catalogo.esquema import (
+    DATETIME_UNIT,
+    Children,
+    Count,
+    Dataset,
+    Derivation,
+    Obj,
+    PathValue,
+    Route,
+    Source,
+)
 from argentina_datos.catalogo.parametros import Param, year
 
 HCDN = ("Honorable Cámara de Diputados de la Nación", "https://datos.hcdn.gob.ar/")
@@ -11,7 +23,7 @@ RECINTO = "https://parlamentaria.hcdn.gob.ar/recintoweb"
 VOTACIONES = "https://votaciones.hcdn.gob.ar/"
 # The earliest year of roll-call votes upstream publishes (/v1/diputados/actas/1994).
 PRIMER_AÑO_ACTAS = 1994
-ISO_HORA = "fecha y hora ISO 8601"
+ISO_HORA = DATETIME_UNIT
 UNIDAD_VIAJES = "viajes"
 
 
@@ -36,9 +48,28 @@ ID_VIAJES = Param(
 ID_MISIONES = Param(
     "id", ID_PATTERN, description="id del diputado, como en /v1/diputados/diputados (HCDN0035)", example="HCDN0035"
 )
-# Upstream's index of committees (/v1/diputados/comisiones) is not in the mirror, so no dataset reads it:
-# over HTTP nothing lists the committee files, and a committee without a file is 404.
-COMISION_ID = Param("id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014")
+# Committees numbered up to here are asked for over HTTP even when no list names them.
+COMISIONES_RECORRIDAS = 300
+
+
+def _committee_ids(source) -> list[str]:
+    """Upstream's index of committees (/v1/diputados/comisiones, not in the mirror) when it answers, the
+    committees the deputies sit on (meta.comisiones: 46 ids) and the first 300 numbers: the mirror's two
+    committee files, HCDN00014 and HCDN00227, are in no list.  A committee without a file is 404."""
+    index = source.get_json("v1/diputados/comisiones")
+    deputies = source.get_json("v1/diputados/diputados")
+    listed = [c.get("id") for c in (index if isinstance(index, list) else []) if isinstance(c, dict)]
+    for d in deputies if isinstance(deputies, list) else []:
+        meta = d.get("meta") if isinstance(d, dict) else None
+        committees = meta.get("comisiones") if isinstance(meta, dict) else None
+        listed += [c.get("id") for c in (committees if isinstance(committees, list) else []) if isinstance(c, dict)]
+    walked = [f"HCDN{n:05d}" for n in range(1, COMISIONES_RECORRIDAS + 1)]
+    return sorted({i for i in listed + walked if isinstance(i, str) and re.fullmatch(ID_PATTERN, i)})
+
+
+COMISION_ID = Param(
+    "id", ID_PATTERN, description="id de la comisión (HCDN00014)", example="HCDN00014", http_values=_committee_ids
+)
 LISTADO_ACTAS = Param("listado", r"[0-9]{4}", description="año del archivo", http_values=_acta_years)
 AÑO_ACTAS = year(PRIMER_AÑO_ACTAS, None, "de las votaciones", example="2020")
 
@@ -48,8 +79,8 @@ def periodo(name: str, description: str) -> Obj:
     return Obj(
         name,
         [
-            text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)"),
-            text("fin", f"fin ({ISO_HORA}, hora de Argentina)"),
+            text("inicio", f"inicio ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
+            text("fin", f"fin ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
         ],
         description,
     )
@@ -172,8 +203,8 @@ DATASETS: list[Dataset] = [
             text("genero", "género: M o F", facet=True),
             text("provincia", "distrito por el que fue electo", facet=True),
             periodo("periodoMandato", "mandato"),
-            text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato"),
-            text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)"),
+            text("juramentoFecha", f"jura ({ISO_HORA}, hora de Argentina); null = sin dato", unit=ISO_HORA),
+            text("ceseFecha", f"cese ({ISO_HORA}, hora de Argentina)", unit=ISO_HORA),
             text("bloque", "bloque al que pertenece en periodoBloque", facet=True),
             periodo("periodoBloque", "pertenencia al bloque"),
             text("foto", "URL de la foto", optional=True),
@@ -233,7 +264,7 @@ DATASETS: list[Dataset] = [
         unique=("periodo",),
         envelope_fields=[
             text("fuente", "conjunto de datos de la Cámara"),
-            text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})"),
+            text("actualizado", f"cuándo upstream leyó los datos ({ISO_HORA})", unit=ISO_HORA),
         ],
         routes=[
             Route("/v1/diputados/periodos", shape="envelope", summary="Períodos parlamentarios"),
@@ -312,7 +343,7 @@ DATASETS: list[Dataset] = [
         envelope_list="asientos",
         envelope_fields=[
             text("fuente", "página del recinto"),
-            text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)"),
+            text("scrapedAt", f"cuándo upstream leyó la página ({ISO_HORA}, UTC)", unit=ISO_HORA),
             json_value("vacantes", "números de las bancas vacantes (lista)"),
         ],
         fts=("apellido", "nombre"),
@@ -331,7 +362,7 @@ DATASETS: list[Dataset] = [
             text("numeroActa", "número de acta en la reunión"),
             text("titulo", "qué se votó"),
             text("resultado", "afirmativo, negativo, ...", facet=True),
-            text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)"),
+            text("fecha", f"fecha y hora de la votación ({ISO_HORA}, UTC)", unit=ISO_HORA),
             text("presidente", "quién presidía, tal como lo escribe el acta"),
             integer("votosAfirmativos", "votos afirmativos", unit="votos"),
             integer("votosNegativos", "votos negativos", unit="votos"),
@@ -475,12 +506,7 @@ DATASETS: list[Dataset] = [
         envelope_list="porDiputado",
         keyed_by="diputadoId",
         unique=("diputadoId",),
-        envelope_fields=[
-            integer("ventanaMeses", "meses contados (12)", unit="meses"),
-            Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
-            Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
-            text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
-        ],
+        envelope_fields=twelve_month_window(),
         routes=[
             Route(
                 "/v1/diputados/viajes/conteo-12m",

@@ -8,8 +8,7 @@ the /v1 routes, the metadata and the OpenAPI document all derive from them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import field as dc_field
+from dataclasses import dataclass, field as dc_field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
@@ -26,14 +25,12 @@ PY_TYPES = {
 }
 # The unit of text fields holding a calendar date; the builder reports values that are not one.
 DATE_UNIT = "fecha AAAA-MM-DD"
+DATETIME_UNIT = "fecha y hora ISO 8601"  # 2009-12-10T00:00:00-03:00, 2020-11-11T19:39:00.000Z
 OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: "boolean"}
 
 # Column recording which declared keys a record did not carry, so that "absent"
 # and "null" both survive the trip through SQLite.
 OMITTED = "_omitidas"
-# Column recording which NUMBER columns of a row held an integer in the record: bit j set = the j-th
-# NUMBER column, in column order (NULL: none did).
-INTS = "_enteros"
 # Column keeping, as JSON, whatever a record carries that its declared shape does not foresee (a new
 # field, a value of another type, a missing required key), so that /v1 can give it back exactly.
 EXTRA = "_extra"
@@ -60,6 +57,10 @@ class Field:
     @property
     def is_date(self) -> bool:
         return self.kind == TEXT and self.unit == DATE_UNIT
+
+    @property
+    def is_datetime(self) -> bool:
+        return self.kind == TEXT and self.unit == DATETIME_UNIT
 
     @property
     def in_pesos(self) -> bool:
@@ -267,7 +268,6 @@ class Dataset:
     sort: Sequence[str] = ()  # default sort in the Datasette UI
     series: Optional[Series] = None  # a time series, for the data-quality audit
     bounds: Mapping[str, Bound] = dc_field(default_factory=dict)  # column -> its plausible values, audited
-    required: bool = True  # the source must provide at least one file
     routes: Sequence[Route] = ()
 
     # ---- derived shape --------------------------------------------------

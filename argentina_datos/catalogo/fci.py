@@ -206,7 +206,6 @@ DATASETS: list[Dataset] = [
         origin_url=CAFCI[1],
         partitions=[SLUG],
         envelope_list="historico",
-        required=False,
         routes=[
             Route(
                 "/v1/finanzas/fci/fondos/{nombre}/historico",
@@ -235,7 +234,9 @@ DERIVED_TABLES = [
         "para el ranking de un día: `WHERE fecha = ...`; ambas usan la clave primaria (fecha, fondo_id). "
         "La vista fci_serie_vista trae además el nombre del fondo y de la categoría. Los listados traen a veces "
         "valores muy viejos de un fondo (de 2010 a 2018 en un listado de 2024): la tabla calidad los señala "
-        "(«valor viejo en un listado»).",
+        "(«valor viejo en un listado»). Cada categoría termina en su propia fecha: la última de retornoTotal viene "
+        "de sus listados `ultimo` y `penultimo` y puede no ser la de las demás; para «el último día», tomar el "
+        "último común a las categorías (la página de fci_serie_vista lo dice arriba).",
         [
             fecha(description="fecha del valor", nullable=False),
             integer("fondo_id", "el fondo (id en fci_valores_fondo, con su nombre)", nullable=False),
@@ -247,12 +248,17 @@ DERIVED_TABLES = [
                 "moneda",
                 "moneda del fondo: ARS, USD (dólar) o USB (dólar billete), la de la fila «Moneda: ...» que encabeza "
                 "al fondo en sus listados (la que más veces lo encabeza; coincide con la de su ficha en fci_fondos); "
-                "null = ningún listado lo dice. vcp y patrimonio están en esta moneda: para sumar o comparar fondos, agrupar por ella",
+                "null = ningún listado lo dice: los de retornoTotal no traen esas filas, y sus fondos quedan en null "
+                "(su moneda hay que leerla en el nombre del fondo o en fci_fondos). vcp y patrimonio están en esta "
+                "moneda: para sumar o comparar fondos, agrupar por ella",
                 facet=True,
             ),
         ],
         key=("fecha", "fondo_id"),
         reads=("fci_valores", "fci_valores_listado"),
+        # The last day of each category, its rows without moneda and the moneda facet read an index, not the
+        # 1.3 million rows (the facet: 0.18 s instead of 2.8 s).
+        indexes=[("categoria_id", "fecha"), ("moneda", "categoria_id")],
         references=(("fondo_id", "fci_valores_fondo"), ("categoria_id", "fci_valores_categoria")),
         origin=CAFCI[0],
         origin_url=CAFCI[1],

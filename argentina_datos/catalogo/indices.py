@@ -88,6 +88,21 @@ DATASETS: list[Dataset] = [
 
 IPC_BASE = "2016-12"  # INDEC's base month for the CPI (diciembre de 2016 = 100)
 
+# Argentina's currencies since the CPI's first month: (name, first day, units of the previous one it replaced).
+# An amount of 1975 is in pesos ley 18.188: a peso of today is 10,000 australes = 10^7 pesos argentinos =
+# 10^11 pesos ley, so carrying it to pesos of today divides by 10^11 besides the inflation.
+CURRENCIES = [
+    ("peso moneda nacional", "1881-11-05", 1),
+    ("peso ley 18.188", "1970-01-01", 100),
+    ("peso argentino", "1983-06-01", 10_000),
+    ("austral", "1985-06-15", 1_000),
+    ("peso", "1992-01-01", 10_000),
+]
+_CURRENCY_TEXT = "; ".join(
+    f"{name} desde {start}" + (f" (= {units:,} de la anterior)".replace(",", ".") if units > 1 else "")
+    for name, start, units in CURRENCIES[1:]
+)
+
 
 DERIVED_TABLES = [
     DerivedTable(
@@ -96,14 +111,21 @@ DERIVED_TABLES = [
         "Nivel mensual de precios encadenado desde la inflación mensual (tabla inflacion): cada mes es el anterior "
         f"por (1 + inflación / 100). Base: {IPC_BASE} = 100 (la del IPC del INDEC). Es una reconstrucción desde "
         "las variaciones publicadas, redondeadas a un decimal: puede diferir levemente del índice oficial. "
-        "`aPesosDeHoy` multiplica un monto en pesos de ese mes para expresarlo en pesos del último mes publicado: "
+        "`aPesosDeHoy` multiplica un monto en la moneda de ese mes (`moneda`) para expresarlo en pesos del último "
+        "mes publicado, con la inflación y los cambios de moneda (" + _CURRENCY_TEXT + "): "
         "`JOIN ipc ON ipc.mes = substr(serie.fecha, 1, 7)` y `serie.valor * ipc.aPesosDeHoy`.",
         [
             fecha(description="último día del mes, como en inflacion", nullable=False),
             text("mes", "el mes, AAAA-MM (para unir con cualquier serie: substr(fecha, 1, 7))", nullable=False),
             number("valor", f"nivel del índice ({IPC_BASE} = 100)", unit="índice"),
             number("inflacion", "variación mensual publicada", unit=PORCENTAJE),
-            number("aPesosDeHoy", "factor que lleva pesos de ese mes a pesos del último mes publicado", unit="veces"),
+            number(
+                "aPesosDeHoy",
+                "factor que lleva un monto en la moneda de ese mes a pesos del último mes publicado: la inflación "
+                "acumulada dividida por los cambios de moneda posteriores",
+                unit="veces",
+            ),
+            text("moneda", "la moneda vigente el último día del mes (junio de 1985: el austral)"),
         ],
         key=("fecha",),
         reads=("inflacion",),

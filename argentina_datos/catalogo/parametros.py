@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional, Sequence
 
 from argentina_datos.catalogo.tipos import INTEGER, TEXT
@@ -67,9 +67,6 @@ class Param:
         ):
             raise BadParam(self.name, text, self.out_of_bounds(top))
         return value
-
-    def above_maximum(self, value) -> bool:
-        return self.maximum is not None and value > self.maximum
 
 
 def group_name(name: str) -> str:
@@ -248,6 +245,28 @@ MONEDA = Param(
 )
 # The same value taken from a file's path: its records carry "moneda" too, in capitals (USD).
 DIVISA = Param("divisa", MONEDA.pattern, TEXT, MONEDA.description, choices=DIVISAS, http_values=_fixed(DIVISAS))
-# The date of a per-date file.  Not enumerated over HTTP: thousands of files, each a cut of a list
-# the build already has, from which its route is answered.
+
+
+def dates_in(route: str) -> Callable[..., list[str]]:
+    """The days of the records of the list at ``route`` (their ``fecha``), as a per-date file's path: upstream
+    publishes a file for most days of its lists (4,944 of the 5,528 days of the dollar's), and an HTTP build
+    asks for each (only the new days and those that failed once a previous build has the rest)."""
+
+    def dates(source) -> list[str]:
+        lista = source.get_json(route)
+        days = {
+            r["fecha"]
+            for r in (lista if isinstance(lista, list) else [])
+            if isinstance(r, dict)
+            and isinstance(r.get("fecha"), str)
+            and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", r["fecha"])
+        }
+        return [d.replace("-", "/") for d in sorted(days)]
+
+    return dates
+
+
+# The date of a per-date file; over HTTP, the days of the list it is a cut of.
 DIA = Param("dia", FECHA.pattern, TEXT, "fecha del archivo (AAAA-MM-DD)", loose=FECHA.loose, convert=slash_date_to_iso)
+DIA_DOLARES = replace(DIA, http_values=dates_in("v1/cotizaciones/dolares"))
+DIA_MONEDAS = replace(DIA, http_values=dates_in("v1/cotizaciones"))

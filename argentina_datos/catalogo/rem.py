@@ -108,7 +108,6 @@ DATASETS: list[Dataset] = [
         origin_url=REM_URL,
         partitions=[LISTADO_FINANZAS],
         indexes=[("indicador",)],
-        required=False,
         routes=[
             Route("/v1/finanzas/rem/ultimo", where={"listado": "ultimo"}, summary="Último REM (ruta nueva)"),
             Route(
@@ -130,7 +129,6 @@ DATASETS: list[Dataset] = [
         origin=BCRA[0],
         origin_url=BCRA[1],
         scalar_records=True,
-        required=False,
         routes=[Route("/v1/finanzas/rem", summary="Índice de informes REM (ruta nueva)")],
     ),
 ]

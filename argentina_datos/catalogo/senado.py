@@ -3,7 +3,7 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
 from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, Source
 from argentina_datos.catalogo.parametros import MES, SENADOR_ID, Param, year
 
@@ -197,12 +197,7 @@ DATASETS: list[Dataset] = [
         envelope_list="porSenador",
         keyed_by="senadorId",
         unique=("senadorId",),
-        envelope_fields=[
-            integer("ventanaMeses", "meses contados (12)", unit="meses"),
-            Obj("desde", [integer("anio", "año"), integer("mes", "mes (1-12)")], "primer mes contado"),
-            Obj("hasta", [integer("anio", "año"), integer("mes", "mes (1-12)")], "último mes contado"),
-            text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
-        ],
+        envelope_fields=twelve_month_window(),
         routes=[
             Route(
                 "/v1/senado/viajes/conteo-12m", shape="envelope", summary="Viajes por senador en los últimos 12 meses"

@@ -10,7 +10,6 @@ from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
 
 ESCALA = "https://www.senado.gob.ar/prensa/adjunto/descargarArchivo/tipo/EscalaSalarial"
 DIETAS = "https://www.senado.gob.ar/dietas"
-PESOS = "pesos"
 PESOS_MES = "pesos por mes"
 MODULOS = "módulos"
 AGENTES = "agentes"

@@ -29,6 +29,7 @@ from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Dataset, PathValue, Route, Series
+from argentina_datos.catalogo.slug import entity_id, repair_mojibake
 from argentina_datos.construccion.fuentes import SourceError, partition_values
 
 # A series' usual spacing and typical change are estimated from at least this many values;
@@ -96,8 +97,8 @@ class Calendar:
 def audit(
     db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date, files: Sequence[SourceFile] = ()
 ) -> list[Finding]:
-    """Every check over every built table.  A check that fails (a table the catalogue describes
-    differently than it was built) is itself reported, never raised: findings never stop a build.
+    """Every check over every built table.  A check whose SQL fails on a table (one the catalogue describes
+    differently than it was built) is itself reported as a finding; findings never stop a build.
     ``files``: the files the build read, to name the route a finding's record came from."""
     calendar = Calendar.read(db, layouts)
     findings: list[Finding] = []
@@ -112,24 +113,22 @@ def audit(
         if layout.dataset.bounds:
             checks.append((calidad.OUT_OF_RANGE, lambda: out_of_range(db, layout)))
         for control, check in checks:
+            # Only SQLite's errors on odd data become a finding: a Python error is a bug in the check, and
+            # fails the build (and the test suite) instead of becoming a row of calidad.
             try:
                 findings.extend(check())
-            except (sqlite3.Error, ValueError, TypeError, ArithmeticError) as e:
-                findings.append(Finding(layout.table, control, None, None, None, None, f"no se pudo revisar: {e}"))
+            except sqlite3.Error as e:
+                findings.append(Finding(tabla=layout.table, control=control, detalle=f"no se pudo revisar: {e}"))
     routes = FileRoutes(files)
     for pair in same_record_pairs(layouts):
         try:
             findings.extend(disagreements(db, pair, routes))
-        except (sqlite3.Error, ValueError, TypeError) as e:
+        except sqlite3.Error as e:
             findings.append(
                 Finding(
-                    pair.layout.table,
-                    calidad.DISAGREEMENT,
-                    None,
-                    None,
-                    None,
-                    None,
-                    f"no se pudo revisar contra {pair.reference.table}: {e}",
+                    tabla=pair.layout.table,
+                    control=calidad.DISAGREEMENT,
+                    detalle=f"no se pudo revisar contra {pair.reference.table}: {e}",
                 )
             )
     return findings
@@ -163,13 +162,11 @@ def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
             span = f"el {first[n]}" if len(days) == 1 else f"en {len(days)} días seguidos, del {first[n]} al {last[n]}"
             out.append(
                 Finding(
-                    layout.table,
-                    calidad.BUY_ABOVE_SELL,
-                    None,
-                    None,
-                    "compra, venta",
-                    as_json({"compra": first[n + 1], "venta": first[n + 2]}),
-                    f"compra mayor que venta {span} (el primero: compra {first[n + 1]}, venta {first[n + 2]})",
+                    tabla=layout.table,
+                    control=calidad.BUY_ABOVE_SELL,
+                    campo="compra, venta",
+                    valor=as_json({"compra": first[n + 1], "venta": first[n + 2]}),
+                    detalle=f"compra mayor que venta {span} (el primero: compra {first[n + 1]}, venta {first[n + 2]})",
                     fecha=first[n],
                     serie=serie,
                 )
@@ -204,13 +201,12 @@ def out_of_range(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
         for rowid, value, who in rows:
             out.append(
                 Finding(
-                    layout.table,
-                    calidad.OUT_OF_RANGE,
-                    None,
-                    rowid,
-                    column,
-                    as_json(value),
-                    f"{column} = {value}" + (f" ({who})" if who else "") + f": se espera {limits}; {bound.why}",
+                    tabla=layout.table,
+                    control=calidad.OUT_OF_RANGE,
+                    registro=rowid,
+                    campo=column,
+                    valor=as_json(value),
+                    detalle=f"{column} = {value}" + (f" ({who})" if who else "") + f": se espera {limits}; {bound.why}",
                 )
             )
     return out
@@ -234,13 +230,11 @@ def stale_in_listing(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
     ).fetchall()
     return [
         Finding(
-            layout.table,
-            calidad.STALE,
-            None,
-            None,
-            own,
-            as_json(day),
-            f"{n:,} {'registro' if n == 1 else 'registros'} con {own} {day} en listados del {first} al {last}: más de "
+            tabla=layout.table,
+            control=calidad.STALE,
+            campo=own,
+            valor=as_json(day),
+            detalle=f"{n:,} {'registro' if n == 1 else 'registros'} con {own} {day} en listados del {first} al {last}: más de "
             f"{STALE_DAYS} días antes de su listado (un valor viejo que el listado arrastra, no uno de ese día)",
             fecha=day,
         )
@@ -424,13 +418,14 @@ def disagreements(db: sqlite3.Connection, pair: Pair, routes: FileRoutes) -> lis
         route_r = None if partial_r else routes.of(reference, tuple(row[at + len(parts_a) :]))
         out.append(
             Finding(
-                layout.table,
-                calidad.DISAGREEMENT,
-                route,
-                None,
-                ", ".join(series.values),
-                as_json([list(ours), list(theirs)]),
-                _disagreement_text(series.values, ours, theirs, (layout.table, route), (reference.table, route_r)),
+                tabla=layout.table,
+                control=calidad.DISAGREEMENT,
+                ruta=route,
+                campo=", ".join(series.values),
+                valor=as_json([list(ours), list(theirs)]),
+                detalle=_disagreement_text(
+                    series.values, ours, theirs, (layout.table, route), (reference.table, route_r)
+                ),
                 fecha=row[n],
                 serie=calidad.series_label(series.by, row[:n]),
             )
@@ -481,46 +476,47 @@ def broken_encoding(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
         rows = db.execute(
             f"SELECT {c}, count(*) FROM {quote(table)} WHERE {_MOJIBAKE_SQL.format(c=c)} GROUP BY {c} ORDER BY {c}"
         ).fetchall()
+        has_id = column == ENTITY_NAME and ENTITY_ID in {r[1] for r in db.execute(f"PRAGMA table_info({quote(table)})")}
         for text, n in rows:
             found = _MOJIBAKE.search(text)
             if not found:
                 continue
-            repaired = _repair(text)
+            repaired = repair_mojibake(text)
             out.append(
                 Finding(
-                    table,
-                    calidad.ENCODING,
-                    None,
-                    None,
-                    column,
-                    as_json(text),
-                    f"«{_visible(found.group())}» en «{column}»: texto UTF-8 leído como Latin-1"
+                    tabla=table,
+                    control=calidad.ENCODING,
+                    campo=column,
+                    valor=as_json(text),
+                    detalle=f"«{_visible(found.group())}» en «{column}»: texto UTF-8 leído como Latin-1"
                     + (f" (sería «{repaired}»)" if repaired else "")
-                    + f", en {n:,} {'fila' if n == 1 else 'filas'}",
+                    + f", en {n:,} {'fila' if n == 1 else 'filas'}"
+                    + (_same_entity(db, table, text) if has_id else ""),
                 )
             )
     return out
 
 
+# A bank's id (entidadId) is the slug of its repaired name, so a mis-encoded spelling joins the bank's series.
+ENTITY_NAME, ENTITY_ID = "entidad", "entidadId"
+
+
+def _same_entity(db: sqlite3.Connection, table: str, name: str) -> str:
+    """The merge a mis-encoded name's id makes: its id and the other names that share it."""
+    key = entity_id(name)
+    others = [
+        r[0]
+        for r in db.execute(
+            f"SELECT DISTINCT {quote(ENTITY_NAME)} FROM {quote(table)} WHERE {quote(ENTITY_ID)} = ? "
+            f"AND {quote(ENTITY_NAME)} != ? ORDER BY 1",
+            (key, name),
+        )
+    ]
+    return f"; su id es «{key}»" + (", el de " + ", ".join(f"«{o}»" for o in others) if others else "")
+
+
 def _visible(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
-
-
-def _repair(text: str) -> Optional[str]:
-    # Read as Windows-1252 ("Ã©") or as Latin-1, whose bytes 0x80-0x9F are control characters ("Ã\x89").
-    raw = bytearray()
-    for ch in text:
-        try:
-            raw += ch.encode("cp1252")
-        except UnicodeError:
-            if ord(ch) > 0xFF:
-                return None
-            raw.append(ord(ch))
-    try:
-        fixed = raw.decode("utf-8")
-    except UnicodeError:
-        return None
-    return fixed if fixed != text else None
 
 
 # ---- series ------------------------------------------------------------------------
@@ -578,7 +574,13 @@ def _series_rows(db: sqlite3.Connection, layout: Layout, series: Series) -> list
 def _make(table: str, label: Optional[str]):
     def finding(control, day, campo, valor, detalle) -> Finding:
         return Finding(
-            table, control, None, None, campo, valor, detalle, fecha=day.isoformat() if day else None, serie=label
+            tabla=table,
+            control=control,
+            campo=campo,
+            valor=valor,
+            detalle=detalle,
+            fecha=day.isoformat() if day else None,
+            serie=label,
         )
 
     return finding
@@ -699,15 +701,13 @@ def _merge_columns(findings: list[Finding]) -> list[Finding]:
         if key in merged:
             first = merged[key]
             merged[key] = Finding(
-                first.tabla,
-                first.control,
-                None,
-                None,
-                f"{first.campo}, {f.campo}",
-                first.valor,
-                f"{first.detalle}; {f.detalle}",
-                first.fecha,
-                first.serie,
+                tabla=first.tabla,
+                control=first.control,
+                campo=f"{first.campo}, {f.campo}",
+                valor=first.valor,
+                detalle=f"{first.detalle}; {f.detalle}",
+                fecha=first.fecha,
+                serie=first.serie,
             )
         else:
             merged[key] = f

@@ -9,7 +9,7 @@ import sqlite3
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
-from argentina_datos.catalogo.indices import IPC_BASE
+from argentina_datos.catalogo.indices import CURRENCIES, IPC_BASE
 from argentina_datos.construccion.senado_nombres import roll_from_database
 
 # A fund's currency: listings interleave aggregate rows (no fecha) heading the funds below them, from
@@ -54,7 +54,8 @@ ON CONFLICT DO NOTHING
 
 def ipc_rows(db: sqlite3.Connection) -> list[tuple]:
     """The CPI chained from the monthly inflation: each month the previous one times (1 + inflation/100),
-    rescaled so that IPC_BASE is 100 (the month before the first, if the series does not reach it)."""
+    rescaled so that IPC_BASE is 100 (the month before the first, if the series does not reach it).  A month's
+    aPesosDeHoy also divides by the currency changes after its last day (its fecha)."""
     months = db.execute(
         "SELECT fecha, valor FROM inflacion WHERE valor IS NOT NULL AND fecha IS NOT NULL ORDER BY fecha"
     ).fetchall()
@@ -64,7 +65,22 @@ def ipc_rows(db: sqlite3.Connection) -> list[tuple]:
         levels.append(level)
     base = next((lv for (f, _), lv in zip(months, levels) if f[:7] == IPC_BASE), 1.0)
     last = levels[-1] if levels else 1.0
-    return [(f, f[:7], 100 * lv / base, valor, last / lv) for (f, valor), lv in zip(months, levels)]
+    rows = []
+    for (f, valor), lv in zip(months, levels):
+        currency, later = currency_on(f)
+        rows.append((f, f[:7], 100 * lv / base, valor, last / lv / later, currency))
+    return rows
+
+
+def currency_on(day: str) -> tuple[str, int]:
+    """The currency in force on ``day`` (AAAA-MM-DD) and how many of its units make one of today's."""
+    name, later = CURRENCIES[0][0], 1
+    for currency, start, units in CURRENCIES[1:]:
+        if day >= start:
+            name = currency
+        else:
+            later *= units
+    return name, later
 
 
 # The rows of one listing dated its own day, by fund, the lowest category first (then the first in the listing):

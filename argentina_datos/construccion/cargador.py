@@ -53,7 +53,7 @@ class DatasetLoader:
     (``findings``).  Only a file that cannot be read as a list of records stops
     the dataset; with ``keep_going`` that file alone is skipped, and the records
     the ``previous`` build had from it are kept in its place (``failed`` lists it,
-    so that the next build asks for it again).  ``stale`` names why the source
+    so that the next build asks for it again).  ``unlisted`` names why the source
     could not even list this dataset's files: every file then comes from ``previous``.
     """
 
@@ -67,11 +67,11 @@ class DatasetLoader:
         keep_going: bool = False,
         dates: Optional[calidad.DateChecker] = None,
         previous: Optional[PreviousBuild] = None,
-        stale: Optional[str] = None,
+        unlisted: Optional[str] = None,
     ):
         self.db = db
         self.previous = previous
-        self.stale = stale
+        self.unlisted = unlisted
         self.dataset = dataset
         self.layout = Layout(dataset)
         self.source = source
@@ -98,8 +98,8 @@ class DatasetLoader:
         for src, route in routes:
             self.db.execute("SAVEPOINT archivo")
             try:
-                if self.stale:
-                    raise SourceError(self.stale)
+                if self.unlisted:
+                    raise SourceError(self.unlisted)
                 total += self._load_file(src, route)
             except (BuildError, SourceError) as e:
                 self.db.execute("ROLLBACK TO archivo")
@@ -129,26 +129,6 @@ class DatasetLoader:
 
     def finish(self) -> None:
         self.rows.finish()
-
-    def move_to(self, db: sqlite3.Connection) -> None:
-        """From now on this loader writes to ``db``, where it creates its tables (its first files went to a
-        scratch file: RowWriter.take copies them)."""
-        self.db = self.rows.db = db
-        self.rows.create_tables()
-
-    def adopt(self, schema: str, part) -> int:
-        """What another process loaded of this dataset's later files (construccion/reparto.Part), its rows
-        in the attached database ``schema``, after this loader's; returns its row count."""
-        self.rows.adopt(schema, part.lookup_ids)
-        self.fuentes += part.fuentes
-        self.rows.findings += part.findings
-        self.skipped_files += part.skipped_files
-        self.failed += part.failed
-        return part.rows
-
-    def discard(self) -> None:
-        """Drops what this loader wrote: its first files' rows were committed before the other part failed."""
-        self.rows.drop_tables()
 
     # ---- one file --------------------------------------------------------------
     def _load_file(self, src, route: str, previous_body: Optional[bytes] = None) -> int:

@@ -19,6 +19,7 @@ from argentina_datos.construccion import respaldo
 from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
+from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
 from argentina_datos.construccion.versiones import PreviousUnreadable
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
@@ -46,10 +47,19 @@ def skipped_text(n: int) -> str:
 
 
 class LineReporter:
-    """One line per dataset: for logs and CI."""
+    """One line per dataset: for logs and CI.  The quality findings (``finding``: one line per table and check,
+    ~50 on the mirror) are counted, and listed only with ``detail`` (--detalle): they are all in the calidad
+    table, and a wall of «aviso:» lines read as if the build had gone wrong."""
 
-    def __init__(self, stream=None):
+    detail = False
+
+    def __init__(self, stream=None, detail: bool = False):
         self.stream = stream or sys.stderr
+        self.detail = detail
+
+    def finding(self, line: str) -> None:
+        if self.detail:
+            self.warn(line)
 
     def start(self, table: str, total: int):
         return lambda n: None
@@ -75,7 +85,8 @@ class LineReporter:
 class BarReporter(LineReporter):
     """A progress bar per dataset on a terminal."""
 
-    def __init__(self, console=None):
+    def __init__(self, console=None, detail: bool = False):
+        self.detail = detail
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -89,7 +100,7 @@ class BarReporter(LineReporter):
             transient=False,
         )
         self.progress.start()
-        self.tasks = {}
+        self.tasks: dict = {}
 
     def start(self, table: str, total: int):
         task = self.progress.add_task(table, total=total)
@@ -156,7 +167,14 @@ def parse_args(argv):
     p.add_argument(
         "--source",
         default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
-        help="directorio o URL base (por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+        help="directorio, URL base, repositorio git (git+https://…, git+file:///…) o paquete git (.bundle) "
+        "(por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+    )
+    p.add_argument(
+        "--git-cache",
+        default=os.environ.get("ARGENTINA_DATOS_GIT_CACHE"),
+        help="con una fuente git, la carpeta de sus clones (por defecto $ARGENTINA_DATOS_GIT_CACHE o "
+        "$XDG_CACHE_HOME/argentina-datos/git)",
     )
     p.add_argument("--output", default="argentina.db", help="archivo SQLite a escribir (por defecto %(default)s)")
     p.add_argument(
@@ -180,6 +198,12 @@ def parse_args(argv):
         "omitirlo y seguir (se listan al final)",
     )
     p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
+    p.add_argument(
+        "--detalle",
+        action="store_true",
+        help="listar los hallazgos de calidad (una línea «aviso:» por tabla y control); sin esto, sólo cuántos son "
+        "(están todos en la tabla calidad)",
+    )
     p.add_argument(
         "--fci-desde",
         default="2019-01-01",
@@ -237,7 +261,7 @@ EXIT_OK, EXIT_FAILED, EXIT_PARTIAL = 0, 1, 3
 
 
 def default_history(source: str):
-    if source.startswith(("http://", "https://")):
+    if source.startswith(("http://", "https://")) or is_git(source):
         return None
     sibling = os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), "upstream-history")
     return sibling if os.path.isdir(sibling) else None
@@ -321,7 +345,7 @@ def main(argv=None) -> int:
 
 
 def run(args, start: float) -> tuple[int, dict]:
-    reporter = BarReporter() if sys.stderr.isatty() else LineReporter()
+    reporter = BarReporter(detail=args.detalle) if sys.stderr.isatty() else LineReporter(detail=args.detalle)
     failed = {"resultado": "fallida", "reemplazada": False}
     refused = unreadable_previous(args)
     if refused:
@@ -348,20 +372,33 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
         return Failure(fail(reporter, args.output, message), message)
 
     history = args.history or default_history(args.source)
-    bundle = None if args.sin_versiones else (args.versiones or default_bundle(args.source))
+    bundle = (
+        None
+        if args.sin_versiones
+        else (args.versiones or (None if is_git(args.source) else default_bundle(args.source)))
+    )
     try:
         # An existing output is what a file that cannot be read today falls back on; over HTTP it also
         # makes this an update: conditional requests, past days not asked again.
         fresh = args.sin_anterior
         previous = PreviousBuild(args.output) if os.path.isfile(args.output) and not fresh else None
-        source = open_source(
-            args.source,
-            history,
-            fci_since=args.fci_desde,
-            concurrency=args.concurrency,
-            timeout=args.timeout,
-            retries=args.retries,
-            previous=previous,
+        source = (
+            GitSource(
+                args.source,
+                cache=args.git_cache,
+                history=history,
+                since=None if fresh else last_commit(args.output),
+            )
+            if is_git(args.source)
+            else open_source(
+                args.source,
+                history,
+                fci_since=args.fci_desde,
+                concurrency=args.concurrency,
+                timeout=args.timeout,
+                retries=args.retries,
+                previous=previous,
+            )
         )
         builder = Builder(
             source,
@@ -395,6 +432,8 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
     elapsed = time.perf_counter() - start
     if is_http(args.source):
         print(http_summary(source.counts), file=sys.stderr)
+    if isinstance(source, GitSource):
+        print(source.summary(), file=sys.stderr)
     if report.unchanged:
         print(
             f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
@@ -414,7 +453,8 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
     if report.findings:
         print(
             f"{plural(len(report.findings), 'hallazgo')} de calidad (datos guardados tal como llegaron): "
-            f"ver la tabla calidad.",
+            f"ver la tabla calidad"
+            + ("." if args.detalle else ", o --detalle para listarlos aquí por tabla y control."),
             file=sys.stderr,
         )
     if report.skipped or report.skipped_files:

@@ -17,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import sqlite_utils
 
@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, paquete, reparto, respaldo, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, respaldo, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -56,7 +56,7 @@ class Plan:
     documents: list[str] = field(default_factory=list)
     changes: list[propias.VersionChange] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
-    stale: dict[str, str] = field(default_factory=dict)  # dataset -> why it is read from the previous build
+    unlisted: dict[str, str] = field(default_factory=dict)  # dataset -> why the source could not list its files
 
 
 @dataclass
@@ -157,7 +157,7 @@ class Builder:
                     raise BuildError(str(e)) from None
                 routes = self._previous_routes(ds)
                 if routes:
-                    plan.stale[ds.table] = str(e)
+                    plan.unlisted[ds.table] = str(e)
                 else:
                     plan.errors[ds.table] = str(e)
             plan.files.append((ds, routes))
@@ -218,13 +218,13 @@ class Builder:
     def run(self, force: bool = False) -> Report:
         self.output.parent.mkdir(parents=True, exist_ok=True)
         with BuildLock(self.output):
-            self._remove_stale_temporaries()
+            self._remove_leftover_temporaries()
             return self._run(force)
 
-    def _remove_stale_temporaries(self) -> None:
+    def _remove_leftover_temporaries(self) -> None:
         """Left by a build that was killed: under the lock no other build can be writing them."""
-        for stale in self.output.parent.glob(self.output.name + ".tmp-*"):
-            stale.unlink(missing_ok=True)
+        for leftover in self.output.parent.glob(self.output.name + ".tmp-*"):
+            leftover.unlink(missing_ok=True)
 
     def _run(self, force: bool) -> Report:
         self._check_bundle()
@@ -266,8 +266,6 @@ class Builder:
 
     def _build(self, path: str, plan: Plan, fingerprint: str, report: Report) -> None:
         db = sqlite3.connect(path, isolation_level=None)
-        shared: dict[str, tuple[int, reparto.OtherProcess]] = {}
-        elsewhere: list[str] = []  # derived tables the other process computes
         try:
             db.execute("PRAGMA journal_mode = MEMORY")
             db.execute("PRAGMA synchronous = OFF")
@@ -276,7 +274,6 @@ class Builder:
             failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
-            shared = self._share(plan)
             for ds, routes in plan.files:
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
@@ -289,38 +286,22 @@ class Builder:
                     self._say(outcome)
                     continue
                 start = time.perf_counter()
-                at, other = shared.get(ds.table, (len(routes), None))
-                # a shared dataset's first files go to a scratch file, as the other process's part
-                first = other.first_part() if other is not None else None
                 loader = DatasetLoader(
-                    first or db,
+                    db,
                     ds,
                     plan.source,
                     self._progress_for(ds, len(routes)),
                     keep_going=self.keep_going,
                     dates=dates,
                     previous=self.previous,
-                    stale=plan.stale.get(ds.table),
+                    unlisted=plan.unlisted.get(ds.table),
                 )
-                db.execute("BEGIN")
                 try:
-                    if first is not None:
-                        first.execute("BEGIN")
-                    outcome.rows = loader.load(routes[:at])
-                    if other is not None:
-                        adopted = self._adopt(db, loader, other)
-                        if adopted is None:
-                            outcome.rows += loader.load(routes[at:])
-                            other = None
-                        else:
-                            outcome.rows += adopted
-                    loader.finish()
-                    db.execute("COMMIT")
+                    with db:  # one transaction a dataset: a dataset that fails leaves nothing behind
+                        db.execute("BEGIN")
+                        outcome.rows = loader.load(routes)
+                        loader.finish()
                 except (BuildError, SourceError) as e:
-                    if db.in_transaction:
-                        db.execute("ROLLBACK")
-                    if other is not None and loader.db is db:
-                        loader.discard()  # its first files were committed here before the other process's part failed
                     if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
                     outcome.error = str(e)
@@ -334,14 +315,10 @@ class Builder:
                 loaded.append(loader.layout)
                 self._say(outcome)
                 self._warn(loader.findings)
-                if other is not None:
-                    elsewhere = self._derive_elsewhere(db, path, other, loaded)
             self._link(db, loaded)
             # Each derived table whose tables this build has (a partial build may lack them).
             derivadas.build_all(
-                db,
-                [d for d in DERIVED_TABLES if d.table not in elsewhere],
-                lambda table, rows, seconds: self._derived(report, table, rows, seconds),
+                db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
             self._history(db, plan, report)
             if plan.documents:
@@ -349,144 +326,10 @@ class Builder:
             elif self.keeps_documents:
                 propias.DOCUMENTOS.create(sqlite_utils.Database(db))
             # a build that skipped anything is incomplete: the next run must not call it up to date
-            self._finish(
-                db,
-                plan,
-                loaded,
-                fuentes,
-                failed,
-                fingerprint if report.complete else "",
-                report,
-                # the derived tables the other process computes, copied in once the audit is done
-                (lambda: self._adopt_derived(db, shared, elsewhere, report)) if elsewhere else None,
-            )
+            self._finish(db, plan, loaded, fuentes, failed, fingerprint if report.complete else "", report)
             self._check(db, loaded)
         finally:
-            for _, other in shared.values():
-                other.close()
             db.close()
-
-    def _share(self, plan: Plan) -> dict[str, tuple[int, reparto.OtherProcess]]:
-        """The dataset with the most files to share among those big enough: its later files, from ``at`` on, loaded
-        by another process from now on, while this one loads the datasets before it and its first files
-        (construccion/reparto.py)."""
-        if reparto.cores() < 2:
-            return {}
-        candidates = []
-        for ds, routes in plan.files:
-            directory = reparto.directory_of(plan.source, ds)
-            if directory is None or ds.has_children or ds.links or ds.table in plan.stale or ds.table in plan.errors:
-                continue
-            at = reparto.split_at(directory, routes)
-            if at is not None:
-                candidates.append((len(routes) - at, ds, routes, at, directory))
-        if not candidates:
-            return {}
-        _, ds, routes, at, directory = max(candidates, key=lambda c: c[0])
-        try:
-            other = reparto.OtherProcess(
-                ds,
-                routes[at:],
-                directory,
-                self.output.parent / f"{self.output.name}.tmp-parte-",
-                keep_going=self.keep_going,
-                previous=self.previous,
-            )
-        except (OSError, RuntimeError, AssertionError) as e:  # AssertionError: a daemon process has no children
-            self._warn_text(f"{ds.table}: no se pudo iniciar un segundo proceso ({e}); lo carga este solo")
-            return {}
-        return {ds.table: (at, other)}
-
-    @staticmethod
-    def _derive_elsewhere(
-        db: sqlite3.Connection, path: str, other: reparto.OtherProcess, loaded: list[Layout]
-    ) -> list[str]:
-        """The derived tables whose tables are all built by now (and that no link changes later), asked of the
-        other process, which computes them from this file while this one goes on: the file goes to WAL mode,
-        where one process reads while the other writes.  Returns their names."""
-        built = {table for layout in loaded for table in layout.tables}
-        linked = {link.table for ds in DATASETS for link in ds.links}
-        tables = [d.table for d in DERIVED_TABLES if set(d.reads) <= built and not set(d.reads) & linked]
-        if not tables or db.execute("PRAGMA journal_mode = WAL").fetchone()[0] != "wal":
-            return []
-        other.derive(path, tables)
-        return tables
-
-    def _adopt_derived(
-        self,
-        db: sqlite3.Connection,
-        shared: dict[str, tuple[int, reparto.OtherProcess]],
-        tables: list[str],
-        report: Report,
-    ) -> bool:
-        """The derived ``tables`` the other process computed, copied in (and True: they come in packed); the
-        file leaves WAL mode.  If that process failed, this one computes them (and False)."""
-        ((_, other),) = shared.values()
-        try:
-            computed = other.derived()
-        except reparto.HelperFailed as e:
-            self._warn_text(f"{e}; este proceso calcula las tablas derivadas")
-            self._leave_wal(db)
-            derivadas.build_all(
-                db,
-                [d for d in DERIVED_TABLES if d.table in tables],
-                lambda table, rows, seconds: self._derived(report, table, rows, seconds),
-            )
-            return False
-        assert other.derived_path is not None
-        db.execute("ATTACH DATABASE ? AS calculada", (other.derived_path,))
-        try:
-            for table, seconds in computed:
-                start = time.perf_counter()
-                db.execute("BEGIN")
-                rows = derivadas.adopt(db, reparto.DERIVED[table], "calculada")
-                db.execute("COMMIT")
-                self._derived(report, table, rows, seconds + time.perf_counter() - start)
-        finally:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            db.execute("DETACH DATABASE calculada")
-        self._leave_wal(db)
-        return True
-
-    @staticmethod
-    def _leave_wal(db: sqlite3.Connection) -> None:
-        """Once the other process has closed the file (a served file in WAL mode would need its -wal)."""
-        mode = db.execute("PRAGMA journal_mode = MEMORY").fetchone()[0]
-        if mode != "memory":
-            raise BuildError(f"la base en construcción no pudo dejar el modo WAL (sigue en {mode})")
-
-    def _adopt(self, db: sqlite3.Connection, loader: DatasetLoader, other: reparto.OtherProcess) -> Optional[int]:
-        """The dataset's two parts in this file: the rows of its first files from their scratch file, then the other
-        process's part, its files and findings (both attached to copy them: outside a transaction).  Returns the
-        other part's row count, or None when that process failed: the loader then writes here, for its files."""
-        loader.db.execute("COMMIT")
-        first = other.first_done()
-        db.execute("COMMIT")  # the dataset's transaction, empty so far
-        try:
-            part: Optional[reparto.Part] = other.part()
-        except reparto.HelperFailed as e:
-            self._warn_text(f"{loader.dataset.table}: {e}; este proceso carga los archivos restantes")
-            part = None
-        db.execute("ATTACH DATABASE ? AS primera", (first,))
-        if part is not None:
-            db.execute("ATTACH DATABASE ? AS parte", (part.path,))
-        try:
-            db.execute("BEGIN")
-            loader.move_to(db)
-            loader.rows.take("primera")
-            rows = loader.adopt("parte", part) if part is not None else None
-            if part is not None:
-                loader.progress(other.files)
-            db.execute("COMMIT")
-        finally:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            db.execute("DETACH DATABASE primera")
-            if part is not None:
-                db.execute("DETACH DATABASE parte")
-        db.execute("BEGIN")
-        return rows
 
     def _check_bundle(self) -> None:
         """A bundle that git cannot read stops the build, naming it; with keep_going the build goes on without it."""
@@ -590,7 +433,6 @@ class Builder:
         failed: list[tuple[str, str]],
         fingerprint: str,
         report: Report,
-        derived_elsewhere: Optional[Callable[[], bool]] = None,
     ):
         db.execute("BEGIN")
         lite = sqlite_utils.Database(db)
@@ -623,13 +465,14 @@ class Builder:
                 propias.BuildFact("fuente", self.source.description),
                 propias.BuildFact("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
                 propias.BuildFact("version", __version__),
+                # a git source's commit: the next build asks git what changed since (repositorio.py)
+                *([propias.BuildFact("commit", self.source.commit)] if hasattr(self.source, "commit") else []),
             ],
         }
         for own_table, rows in own.items():
             own_table.create(lite)
             own_table.write(lite, rows)
         db.execute("COMMIT")
-        packed = derived_elsewhere() if derived_elsewhere else False
         lite = sqlite_utils.Database(db)
         for layout in layouts:
             for table, columns in layout.fts_targets():
@@ -644,11 +487,7 @@ class Builder:
         for outcome in report.derived:
             db.execute(f"ANALYZE {quote(outcome.table)}")
         # Pages filled by inserts into a WITHOUT ROWID table are ~85% full: VACUUM rewrites them full, about a
-        # tenth off the file.  Not when fci_serie came in packed from the other process (derivadas.adopt) and
-        # nothing was deleted: then it took 0.73 s, 6% of the build, for 5% of the file.
-        free, pages = (db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("freelist_count", "page_count"))
-        if packed and free * 100 <= pages:
-            return
+        # tenth off the file.
         # Without a journal: in MEMORY mode VACUUM kept a copy of every page in RAM (peak RSS
         # 183 MB -> 737 MB for twice the FCI dates); a failed build discards this file anyway.
         db.execute("PRAGMA journal_mode = OFF")
@@ -691,8 +530,11 @@ class Builder:
 
     def _warn(self, findings: list[calidad.Finding]) -> None:
         if self.reporter and findings:
+            # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
+            # line lists them only when asked to (cli.py, --detalle).
+            say = getattr(self.reporter, "finding", self.reporter.warn)
             for line in calidad.summary(findings):
-                self.reporter.warn(line)
+                say(line)
 
 
 def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:
@@ -708,13 +550,13 @@ def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Findi
     ).fetchall()
     return [
         calidad.Finding(
-            layout.table,
-            calidad.REPEATED_KEY,
-            None,
-            None,
-            ", ".join(key),
-            calidad.as_json(list(r[:-1])),
-            f"{r[-1]} registros comparten la clave (" + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1])) + ")",
+            tabla=layout.table,
+            control=calidad.REPEATED_KEY,
+            campo=", ".join(key),
+            valor=calidad.as_json(list(r[:-1])),
+            detalle=f"{r[-1]} registros comparten la clave ("
+            + ", ".join(f"{c}={v!r}" for c, v in zip(key, r[:-1]))
+            + ")",
         )
         for r in rows
     ]

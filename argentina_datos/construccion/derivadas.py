@@ -33,17 +33,17 @@ def view_sql(derived: DerivedTable) -> str | None:
     if not derived.references:
         return None
     references = dict(derived.references)
-    select, joins = [], []
-    for i, f in enumerate(derived.fields):
+    select = []
+    for f in derived.fields:
         select.append(f"t.{quote(f.name)}")
         if f.name in references:
+            # A subquery, not a LEFT JOIN: SQLite runs it only for the rows a query reads the name of, so the
+            # view's page counts and facets its 1.3 million rows as fast as the table's (a join ran for each:
+            # the moneda facet took 1.0 s instead of 0.18 s, loaded machine).
             name = f.name.removesuffix("_id")
-            select.append(f"r{i}.{quote(name)} AS {quote(name)}")
-            joins.append(f"LEFT JOIN {quote(references[f.name])} r{i} ON r{i}.id = t.{quote(f.name)}")
-    return (
-        f"CREATE VIEW {quote(derived.table + '_vista')} AS SELECT {', '.join(select)} FROM {quote(derived.table)} t "
-        + " ".join(joins)
-    )
+            lookup = quote(references[f.name])
+            select.append(f"(SELECT {quote(name)} FROM {lookup} WHERE id = t.{quote(f.name)}) AS {quote(name)}")
+    return f"CREATE VIEW {quote(derived.table + '_vista')} AS SELECT {', '.join(select)} FROM {quote(derived.table)} t"
 
 
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
@@ -53,7 +53,7 @@ def build(db: sqlite3.Connection, derived: DerivedTable) -> int:
 
 
 def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
-    """The table and its rows, computed from the tables it reads (another process may do this part)."""
+    """The table and its rows, computed from the tables it reads."""
     db.execute(create_sql(derived))
     how = FILLS[derived.table]
     if not callable(how):
@@ -64,14 +64,6 @@ def fill(db: sqlite3.Connection, derived: DerivedTable) -> None:
     if rows is not None:
         placeholders = ", ".join("?" for _ in derived.fields)
         db.executemany(f"INSERT INTO {quote(derived.table)} VALUES ({placeholders})", rows)
-
-
-def adopt(db: sqlite3.Connection, derived: DerivedTable, schema: str) -> int:
-    """The table as another process filled it in the attached database ``schema``; returns its row count.
-    Into an empty table of the same shape SQLite copies the pages' records as they are (fast, and full)."""
-    db.execute(create_sql(derived))
-    db.execute(f"INSERT INTO main.{quote(derived.table)} SELECT * FROM {quote(schema)}.{quote(derived.table)}")
-    return complete(db, derived)
 
 
 def complete(db: sqlite3.Connection, derived: DerivedTable) -> int:

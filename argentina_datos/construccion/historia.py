@@ -31,8 +31,7 @@ from typing import Callable, Iterator, Optional
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import calidad
-from argentina_datos.almacen import historia as stored
+from argentina_datos.almacen import calidad, historia as stored
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
@@ -384,16 +383,15 @@ def revision_findings(db: sqlite3.Connection, tables: dict[str, str]) -> list[ca
     ):
         out.append(
             calidad.Finding(
-                tables.get(ruta, ruta),
-                calidad.REVISED,
-                ruta,
-                None,
-                campo,
-                calidad.as_json({"antes": _loads(antes), "despues": _loads(despues)}),
-                f"«{campo}» del {fecha} era {antes or '(no estaba)'} (publicado el {publicado}) y upstream lo cambió a "
+                tabla=tables.get(ruta, ruta),
+                control=calidad.REVISED,
+                ruta=ruta,
+                campo=campo,
+                valor=calidad.as_json({"antes": _loads(antes), "despues": _loads(despues)}),
+                detalle=f"«{campo}» del {fecha} era {antes or '(no estaba)'} (publicado el {publicado}) y upstream lo cambió a "
                 f"{despues or '(ya no está)'} el {revisado}",
-                fecha,
-                serie,
+                fecha=fecha,
+                serie=serie,
             )
         )
     return out

@@ -26,6 +26,7 @@ import orjson
 from argentina_datos.almacen.propias import FUENTES, VersionChange
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.construccion.fuentes import SourceError
 
 # Fields that name a record when the dataset declares no key (a bank's rate, a token's yield).
 NAMING_FIELDS = ("entidad", "token", "nombre", "banco", "id")
@@ -75,8 +76,6 @@ class PreviousUnreadable(Exception):
 def previous_versions(old_db: Optional[Path], history: Dataset) -> dict[str, bytes]:
     """The versions a previous build stored, each rebuilt as the JSON file it came from."""
     from argentina_datos.almacen.consultas import RecordQuery, envelope
-    from argentina_datos.almacen.tablas import quote
-    from argentina_datos.catalogo.esquema import INTS
 
     if old_db is None or not old_db.exists():
         return {}
@@ -92,9 +91,9 @@ def previous_versions(old_db: Optional[Path], history: Dataset) -> dict[str, byt
                 f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
             )
         ]
-        # A build from before NUMBER columns were REAL has no _enteros column: its integers are INTEGER.
-        columns = {r[1] for r in conn.execute(f"PRAGMA table_info({quote(history.table)})")}
-        query = RecordQuery(history, ints_column=INTS in columns)
+        # Whatever build wrote it: its whole numbers read back as integers (INTEGER columns of before NUMBER
+        # columns were REAL, or REAL ones with or without the _enteros column of before).
+        query = RecordQuery(history)
         route = history.sources[0].route.removesuffix("/{fecha}")
         out = {}
         for date in dates:
@@ -132,7 +131,7 @@ def plan_versions(history: Dataset, seeded: list[str], source, old_db: Optional[
     body: Optional[bytes]
     try:
         body = source.read(current_route)
-    except Exception:  # the dataset itself reports a file it cannot read
+    except SourceError:  # the dataset itself reports a file it cannot read
         body = None
     # A current file that is not JSON is no version: the dataset that reads it reports it.
     if body is not None and _parsed(body) is not None:
@@ -150,7 +149,7 @@ def _body(version: Version, source) -> Optional[bytes]:
         return version.body
     try:
         return source.read(version.route, True)
-    except Exception:
+    except SourceError:  # a version file that cannot be read is no version; the build goes on without it
         return None
 
 

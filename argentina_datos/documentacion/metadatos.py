@@ -29,7 +29,6 @@ from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENT
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
     EXTRA,
-    INTS,
     JSON,
     OMITTED,
     ORDER,
@@ -103,17 +102,6 @@ def omitted_text() -> str:
     return (
         "Claves del registro original que no venían, separadas por comas (las anidadas con "
         "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1."
-    )
-
-
-def ints_text(codec) -> str:
-    names = [codec.columns[i][0] for i in codec.number_columns]
-    bits = ", ".join(f"{1 << j} = {name}" for j, name in enumerate(names))
-    return (
-        "Qué columnas numéricas venían como número entero en el JSON (suma de: "
-        + bits
-        + "); null = ninguna. Las medidas son REAL (una división nunca trunca); con esto /v1 devuelve "
-        "4 y no 4.0, como upstream."
     )
 
 
@@ -214,8 +202,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             columns[column] = text
     if layout.codec.track_omitted:
         columns[OMITTED] = omitted_text()
-    if layout.codec.track_ints:
-        columns[INTS] = ints_text(layout.codec)
     columns[EXTRA] = extra_text()
     for column, computed in dataset.derived.items():
         columns[column] = sentence(computed.description) + " Calculada al construir la base."
@@ -262,8 +248,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
         ccols.update({c: t for c, _, t in cfields})
         if child.codec.track_omitted:
             ccols[OMITTED] = omitted_text()
-        if child.codec.track_ints:
-            ccols[INTS] = ints_text(child.codec)
         ccols[EXTRA] = extra_text()
         cmeta["columns"] = ccols
         facet_and_units(cmeta, cfields, lambda c: c)
@@ -307,7 +291,8 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
                 f"La tabla {dataset.table} con {', '.join(layout.lookups)} como texto en lugar de ids: la forma más "
                 f"cómoda de consultarla. " + sentence(dataset.description)
             ),
-            dataset.title + " (vista)",
+            # The page adds «(vista)» to a view's title.
+            dataset.title + ", con nombres",
         )
         out[layout.view_name]["columns"] = vcols
     return out
@@ -329,7 +314,7 @@ def catalogue_tables() -> dict[str, dict]:
 def derived_view(derived: DerivedTable, tables: dict[str, dict]) -> dict:
     """Metadata of the view of a derived table with the names its ids point to (construccion/derivadas.py)."""
     meta = derived_table(derived)
-    meta["title"] += " (vista, con nombres)"
+    meta["title"] += ", con nombres"  # the page adds «(vista)»
     meta["description"] = (
         f"La tabla {derived.table} con el valor que nombra cada id al lado del id: la forma más cómoda de "
         f"leerla (también desde pandas). " + meta["description"]
@@ -342,6 +327,10 @@ def derived_view(derived: DerivedTable, tables: dict[str, dict]) -> dict:
             value = name.removesuffix("_id")
             columns[value] = tables.get(target, {}).get("columns", {}).get(value, "") or f"el valor de {target}"
     meta["columns"] = columns
+    # No facet on the whole view: counting its 1.3 million rows by moneda (0.2-0.3 s) hit the facets' time
+    # limit on a loaded machine and the page opened on «Estas facetas tardaron demasiado»; the table has it,
+    # and any column of the view can be faceted from its menu.
+    meta.pop("facets", None)
     return meta
 
 

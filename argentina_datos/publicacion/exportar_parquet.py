@@ -1,10 +1,13 @@
 """Every table of the database as ``DIRECTORIO/<tabla>.parquet``, for analysts (pandas, DuckDB, Spark...).
 
 The types are the ones ``argentina_datos.leer`` gives (lectura.py): the columns the catalogue declares as
-dates (text ``AAAA-MM-DD``) are Parquet dates, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
+dates (text ``AAAA-MM-DD``) are Parquet dates, its dates and times (diputados, ISO 8601 with an offset) UTC
+timestamps, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
 counts and ids ``INTEGER`` -> int64, text -> string.  The internal columns that keep /v1 byte-exact
-(``_enteros``, ``_extra``, ``_omitidas``) are left out, and so are the build's own tables (``_construccion``,
-...) and the full-text search indexes.  Each column carries its description from the catalogue (the one
+(``_extra``, ``_omitidas``) are left out, and so are the build's own tables (``_construccion``,
+...) and the full-text search indexes; the views that name a table's ids (``fci_valores_vista``,
+``fci_serie_vista``) are exported as tables.  A table with ``fecha`` is sorted by it (then by its own order),
+and its file says so (``sorting_columns``): a date filter skips the row groups outside its days.  Each column carries its description from the catalogue (the one
 Datasette shows) in the Parquet field metadata (key ``description``), and each file the table's title,
 description and origin in its schema metadata.
 
@@ -27,9 +30,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from argentina_datos.documentacion.metadatos import DATABASE
-from argentina_datos.documentacion.metadatos import build as build_metadata
-from argentina_datos.lectura import INTERNAL, dates_and_booleans
+from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
+from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
 
 BATCH_ROWS = 128 * 1024
 COMPRESSION = "zstd"
@@ -62,15 +64,37 @@ class Report:
         return text
 
 
+VIEW_SUFFIX = "_vista"  # the views that name a table's ids (fci_valores_vista: its four lookups joined)
+DATE = "fecha"
+
+
 def tables(conn: sqlite3.Connection) -> list[str]:
-    """The tables to export: not SQLite's, not the build's own (``_...``), not full-text indexes."""
+    """The tables to export: not SQLite's, not the build's own (``_...``), not full-text indexes; and the views
+    that name a table's ids (``<tabla>_vista``), so an analyst reads fci_valores without four joins."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
     virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
-    return [
-        name
-        for name, _ in rows
-        if not name.startswith(("sqlite_", "_")) and not any(name == v or name.startswith(v + "_") for v in virtual)
-    ]
+    views = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")]
+    return sorted(
+        [
+            name
+            for name, _ in rows
+            if not name.startswith(("sqlite_", "_")) and not any(name == v or name.startswith(v + "_") for v in virtual)
+        ]
+        + [name for name in views if name.endswith(VIEW_SUFFIX)]
+    )
+
+
+def order_by(conn: sqlite3.Connection, table: str, names: list[str]) -> str:
+    """The order of a table's rows in its file: by ``fecha`` where it has one (each row group's statistics then
+    cover a stretch of days, and a date filter skips the others), then the table's own order (its rowid, or
+    its primary key: a list's order, for /v1's tables)."""
+    keys = [f'"{DATE}"'] if DATE in names else []
+    if has_rowid(conn, table):
+        keys.append("rowid")
+    else:
+        pk = sorted((r[5], r[1]) for r in conn.execute(f'PRAGMA table_info("{table}")') if r[5])
+        keys += [f'"{c}"' for _, c in pk if c != DATE]
+    return " ORDER BY " + ", ".join(keys) if keys else ""
 
 
 def column_types(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[pa.DataType], list[str]]:
@@ -93,10 +117,18 @@ def column_types(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[
         else:
             checks.append("0")
     odd = conn.execute(f'SELECT {", ".join(checks)} FROM "{table}"').fetchone() if checks else ()
+    with_time = datetimes()
     names, types, as_text = [], [], []
     for (name, kind), bad in zip(declared, odd):
         names.append(name)
-        if kind not in DECLARED or bad:
+        if name in with_time and kind == "TEXT" and (name not in dates or bad):
+            # A date and time (diputados): a timestamp when every value is one with its offset, else named text.
+            if all_datetimes(conn, table, name):
+                types.append(TIMESTAMP)
+            else:
+                types.append(pa.string())
+                as_text.append(f"{table}.{name}")
+        elif kind not in DECLARED or bad:
             types.append(pa.string())
             if bad:
                 as_text.append(f"{table}.{name}")
@@ -109,7 +141,17 @@ def column_types(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[
     return names, types, as_text
 
 
+TIMESTAMP = pa.timestamp("ms", tz="UTC")
+
+
+def all_datetimes(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    values = conn.execute(f'SELECT DISTINCT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL')
+    return all(as_datetime(v) is not None for (v,) in values)
+
+
 def to_array(values: list, kind: pa.DataType) -> pa.Array:
+    if kind == TIMESTAMP:
+        return pa.array([None if v is None else as_datetime(v) for v in values], TIMESTAMP)
     if kind == pa.date32():
         stamps = pc.strptime(pa.array(values, pa.string()), format="%Y-%m-%d", unit="s", error_is_null=True)
         return stamps.cast(pa.date32())
@@ -157,12 +199,11 @@ def export_table(
         meta = dict(meta, description=parquet_description(table, meta["description"], names, set(exported)))
     schema = schema_for(table, names, types, meta)
     columns = ", ".join(f'"{n}"' for n in names)
-    # rowid order where there is one: the table's own order (a list's order, for /v1's tables).
-    order = " ORDER BY rowid" if has_rowid(conn, table) else ""
-    cursor = conn.execute(f'SELECT {columns} FROM "{table}"{order}')
+    cursor = conn.execute(f'SELECT {columns} FROM "{table}"{order_by(conn, table, names)}')
+    sorting = [pq.SortingColumn(names.index(DATE))] if DATE in names else None
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with pq.ParquetWriter(tmp, schema, compression=COMPRESSION) as writer:
+        with pq.ParquetWriter(tmp, schema, compression=COMPRESSION, sorting_columns=sorting) as writer:
             while True:
                 rows = cursor.fetchmany(BATCH_ROWS)
                 if not rows:
@@ -178,8 +219,8 @@ def export_table(
 
 
 def has_rowid(conn: sqlite3.Connection, table: str) -> bool:
-    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()[0] or ""
-    return "WITHOUT ROWID" not in sql.upper()
+    kind, sql = conn.execute("SELECT type, sql FROM sqlite_master WHERE name = ?", [table]).fetchone()
+    return kind == "table" and "WITHOUT ROWID" not in (sql or "").upper()
 
 
 def export(

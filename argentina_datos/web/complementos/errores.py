@@ -7,11 +7,14 @@ This handler answers the same pages (HTML, or JSON for a `.json` path) without t
 traceback in the log only for real bugs.
 """
 
+import difflib
 import json
 import logging
 import sqlite3
+from typing import Optional
 
 from datasette import Response, hookimpl
+from datasette.database import QueryInterrupted
 from datasette.utils import add_cors_headers
 from datasette.utils.asgi import Base400
 from datasette.views.base import DatasetteError
@@ -58,6 +61,57 @@ def status_and_message(exception):
     return 500, {}, str(exception), None
 
 
+# The page's heading for Datasette's titles (the JSON keeps them).
+TITLES = {"Invalid SQL": "SQL inválido", "SQL Interrupted": "La consulta tardó demasiado"}
+SUGGESTIONS = 6
+
+
+def interrupted(exception) -> Optional[QueryInterrupted]:
+    """The query that hit the time limit, when Datasette 0.65 turned it into its «SQL Interrupted» error
+    (raised while handling it: its context)."""
+    cause = exception.__context__
+    return cause if isinstance(exception, DatasetteError) and isinstance(cause, QueryInterrupted) else None
+
+
+def time_limit_message(seconds: float) -> str:
+    return (
+        f"La consulta tardó más de {seconds:g} s, el límite de tiempo de cada consulta en este sitio, y se "
+        "interrumpió. Para que termine a tiempo: filtre por una columna con índice (fecha, o la clave de la tabla: "
+        "«where fecha >= '2025-01-01'»), agregue «limit», o lea una tabla resumida (fci_serie en vez de "
+        "fci_valores). Para consultas largas, descargue la base y úsela con sqlite3 o pandas, sin límite. "
+        "La consulta está abajo para corregirla."
+    )
+
+
+async def suggestions(datasette, request) -> tuple[Optional[str], list[dict]]:
+    """For a page that does not exist: the database to go back to, and the names of its tables, views and
+    canned queries closest to the one asked for (the database's names, for an unknown database)."""
+    parts = [p for p in request.path.split("/") if p]
+    if not parts:
+        return None, []
+    asked = parts[0].removesuffix(".json")
+    databases = [name for name in datasette.databases if not name.startswith("_")]
+    if asked not in datasette.databases:
+        close = _closest(asked, databases)
+        return None, [{"name": n, "url": datasette.urls.database(n)} for n in close]
+    if len(parts) < 2:
+        return asked, []
+    db = datasette.get_database(asked)
+    hidden = set(await db.hidden_table_names())
+    names = [n for n in await db.table_names() if n not in hidden] + await db.view_names()
+    names += list((datasette.metadata("queries", database=asked) or {}).keys())
+    close = _closest(parts[1], names)
+    return asked, [{"name": n, "url": datasette.urls.table(asked, n)} for n in close]
+
+
+def _closest(asked: str, names: list[str]) -> list[str]:
+    """The names that contain what was asked for (shortest first), then the most alike (difflib)."""
+    asked = asked.lower()
+    containing = sorted((n for n in names if asked and asked in n.lower()), key=len)
+    alike = difflib.get_close_matches(asked, names, n=SUGGESTIONS, cutoff=0.6)
+    return list(dict.fromkeys(containing + alike))[:SUGGESTIONS]
+
+
 async def error_response(datasette, request, exception) -> Response:
     if isinstance(exception, ClientGone):
         raise exception  # no one to answer: web/complementos/descarga.py logs it, once
@@ -65,16 +119,34 @@ async def error_response(datasette, request, exception) -> Response:
     if status >= 500:
         # A bug: worth a plain traceback in the log (not rich's, with every local variable).
         log.error("error en %s", request.path, exc_info=exception)
+    query = interrupted(exception)
+    if query is not None:
+        message = time_limit_message(datasette.setting("sql_time_limit_ms") / 1000)
     info.update({"ok": False, "error": message, "status": status, "title": title})
     headers: dict[str, str] = {}
     if datasette.cors:
         add_cors_headers(headers)
     if request.path.split("?")[0].endswith(".json"):
         return Response.json(info, status=status, headers=headers)
-    template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
-    body = await template.render_async(
-        dict(info, urls=datasette.urls, app_css_hash=datasette.app_css_hash(), menu_links=lambda: [])
+    context = dict(
+        info,
+        titulo=TITLES.get(title, title) if title else f"Error {status}",
+        urls=datasette.urls,
+        base_url=datasette.setting("base_url"),
+        app_css_hash=datasette.app_css_hash(),
+        menu_links=lambda: [],
     )
+    if query is not None:
+        database = request.url_vars.get("database") or next(iter(datasette.databases))
+        params = query.params if isinstance(query.params, dict) else {}
+        # The query's own :parameters, not Datasette's controls (_timelimit, _shape...): run again, it gets the
+        # site's whole time limit.
+        named = {k: v for k, v in params.items() if k != "sql" and not k.startswith("_")}
+        context.update(sql=query.sql, params=named, database=database)
+    if status == 404:
+        context["base_de_datos"], context["sugerencias"] = await suggestions(datasette, request)
+    template = datasette.jinja_env.select_template([f"{status}.html", "error.html"])
+    body = await template.render_async(context)
     return Response.html(body, status=status, headers=headers)
 
 

@@ -17,11 +17,12 @@ import json
 import weakref
 
 from datasette import hookimpl
+from datasette.database import QueryInterrupted
 from markupsafe import Markup
 
 from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
-from argentina_datos.catalogo.esquema import EXTRA, INTS, OMITTED
+from argentina_datos.catalogo.esquema import EXTRA, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
 from argentina_datos.web.paginas import castellano
 
@@ -65,6 +66,7 @@ def prepare_jinja2_environment(env, datasette):
     env.filters["filas"] = castellano.rows
     env.globals["describir_filtros"] = castellano.describe
     env.globals["operacion_de_filtro"] = castellano.lookup
+    env.filters["en_castellano"] = castellano.error_text
 
 
 # datasette -> (database, table) -> the table's units (metadata "units"): asked once per table, not per cell.
@@ -87,8 +89,54 @@ def render_cell(value, column, table, database, datasette):
     return castellano.cell(value, column, unit)
 
 
+def first_tables(names: list[str]) -> list[str]:
+    """What the home page lists of a database: the first table of each theme that it has, in the catalogue's
+    order (Datasette lists the largest first, and the build's own history was the third link a newcomer saw)."""
+    present = set(names)
+    return [t for _, tables in tables_by_theme() for t in tables[:1] if t in present]
+
+
+# The tables whose page opens with each category's last day (fci_serie: the categories end on different days,
+# retornoTotal's listings on a day of their own).
+LAST_DAY_BY_CATEGORY = ("fci_serie", "fci_serie_vista")
+_LAST_DAYS = """
+SELECT c.id, c.categoria, (SELECT max(fecha) FROM fci_serie s WHERE s.categoria_id = c.id) AS fecha,
+       (SELECT count(*) FROM fci_serie s WHERE s.moneda IS NULL AND s.categoria_id = c.id) AS sin_moneda
+FROM fci_valores_categoria c ORDER BY c.id
+"""
+
+
+async def last_days(db) -> dict | None:
+    """Each category's last day in fci_serie, the last day they all have and the rows without a currency
+    (index searches: fci_serie's (categoria_id, fecha) and (moneda))."""
+    try:
+        rows = [r for r in (await db.execute(_LAST_DAYS)).rows if r[2]]
+    except QueryInterrupted:  # a database built before those indexes: the page, without the box
+        return None
+    if not rows:
+        return None
+    common = min(r[2] for r in rows)
+    categories = [{"id": i, "categoria": c, "fecha": f, "propia": f != common, "sin_moneda": n} for i, c, f, n in rows]
+    return {"comun": common, "categorias": categories}
+
+
 @hookimpl
-def extra_template_vars(template, database, datasette):
+def extra_template_vars(template, database, table, datasette):
+    if template == "index.html":
+
+        async def home():
+            out = {}
+            for name, db in datasette.databases.items():
+                out[name] = first_tables(await db.table_names())
+            return {"primeras_tablas": out}
+
+        return home
+    if template.startswith("table") and table in LAST_DAY_BY_CATEGORY and database:
+
+        async def by_category():
+            return {"ultimos_dias": await last_days(datasette.get_database(database))}
+
+        return by_category
     if not template.startswith("database") or database is None:
         return None
 
@@ -125,7 +173,7 @@ def related_rows(database: str, table: str, datasette) -> list[dict]:
 
 SCRIPT = "paginas.js"  # static/paginas.js: what the table and row pages run
 # Columns that only keep /v1 byte-exact: out of a researcher's way in the table view.
-INTERNAL_COLUMNS = [INTS, EXTRA, OMITTED]
+INTERNAL_COLUMNS = [EXTRA, OMITTED]
 
 
 def _table_or_row(template: str) -> bool:

@@ -54,21 +54,37 @@ def rows(n: int, singular: str = "fila", plural: str = "filas") -> str:
 
 def number(value: float | int) -> str | None:
     """A number as an Argentine reads it: 1430.5 -> "1.430,5", -1234567 -> "-1.234.567".  A float
-    keeps the decimals Python prints for it, and none when it is whole (1430.0 -> "1.430", as /v1
-    writes it when upstream sent 1430); one in exponent notation, or not finite, is left to Datasette
-    (None)."""
+    keeps the decimals Python prints for it once ``shown`` (no binary noise), and none when it is whole
+    (1430.0 -> "1.430", as /v1 writes it when upstream sent 1430); one in exponent notation keeps it
+    ("3,10634953e-13"); one not finite is left to Datasette (None)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if isinstance(value, int):
         return thousands(value)
     if not math.isfinite(value):
         return None
-    text = repr(value)
-    if "e" in text:
-        return None
+    text = repr(shown(value))
+    if "e" in text:  # 3.1063495266145467e-13 (the ipc of 1943): its SHOWN_DIGITS significant digits
+        return f"{value:.{SHOWN_DIGITS}g}".replace(".", ",")
     sign, text = ("-", text[1:]) if text.startswith("-") else ("", text)
     whole, _, decimals = text.partition(".")
     return sign + thousands(int(whole)) + ("," + decimals if decimals.strip("0") else "")
+
+
+# What a page shows of a float: 15 significant digits, which drop the noise of binary arithmetic
+# (1.0578119999999998 is 1.057812), and at most SHOWN_DIGITS of them where a computed value carries more
+# (the ipc's 10377.22160496616 is 10.377,2216), but never fewer than 2 decimals (a fund's patrimonio keeps
+# its cents).  Only the pages: the JSON, the CSV and /v1 keep the stored value.
+SHOWN_DIGITS = 10
+
+
+def shown(value: float) -> float:
+    value = float(f"{value:.15g}")
+    if value == 0:
+        return value
+    # Digits before the point; 0 or fewer for a fraction (0.00012 has -3): a tiny value keeps its digits.
+    whole_digits = math.floor(math.log10(abs(value))) + 1
+    return round(value, max(2, SHOWN_DIGITS - whole_digits))
 
 
 # The units of the metadata (``units``: Pint's names) that Datasette would write after the number,
@@ -154,3 +170,45 @@ def describe(filters, args, count=None, metadata=None) -> str:
             sorted_by += " (descendente)"
         text = f"{text}, {sorted_by}" if text else sorted_by
     return text
+
+
+# Datasette 0.65's and SQLite's English error messages, in Spanish (the pages only: a JSON error keeps them,
+# programs read it).  Each pattern matches the whole message; {0}, {1} are its groups.
+ERRORS: list[tuple[re.Pattern, str]] = [
+    (re.compile(p, re.S), s)
+    for p, s in [
+        (r"404", "No existe esta página"),
+        (r"Database not found", "No existe esa base"),
+        (r"Table not found", "No existe esa tabla"),
+        (r"Record not found", "No existe esa fila"),
+        (r"No data", "Sin datos"),
+        (r"Statement must be a SELECT", "La consulta tiene que ser un SELECT"),
+        (r"Cannot sort table by (.*)", "No se puede ordenar la tabla por «{0}»: no es una de sus columnas"),
+        (r"Cannot use _sort and _sort_desc at the same time", "No se puede usar _sort y _sort_desc a la vez"),
+        (r"no such table: (.*)", "No existe la tabla «{0}»"),
+        (r"no such column: (.*)", "No existe la columna «{0}»"),
+        (r"no such function: (.*)", "No existe la función «{0}»"),
+        (
+            r"ambiguous column name: (.*)",
+            "La columna «{0}» es ambigua: está en más de una tabla (escriba tabla.columna)",
+        ),
+        (r'near "(.*)": syntax error', "Error de sintaxis cerca de «{0}»"),
+        (r"incomplete input", "La consulta está incompleta"),
+        (r"unrecognized token: (.*)", "Símbolo no reconocido: {0}"),
+        (r"(\d+) values for (\d+) columns", "{0} valores para {1} columnas"),
+        (r"attempt to write a readonly database", "La base es de sólo lectura"),
+        (r"interrupted", "La consulta tardó demasiado y se interrumpió"),
+    ]
+]
+
+
+def error_text(message):
+    """An error message as a page shows it: Datasette's or SQLite's English in Spanish, anything else (an HTML
+    message, one already in Spanish) as it is."""
+    if not isinstance(message, str) or hasattr(message, "__html__"):
+        return message
+    for pattern, spanish in ERRORS:
+        found = pattern.fullmatch(message)
+        if found:
+            return spanish.format(*found.groups())
+    return message

@@ -1,0 +1,377 @@
+"""A git repository as the source (construccion/repositorio.py): repositories the tests make with git,
+in upstream's layout (datos/v1/<route>/index.json, or v1/ at the root, or a bundle)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import orjson
+import pytest
+from ayudas import answer
+from paths import REPO, UPSTREAM
+
+from argentina_datos.construccion import cli
+from argentina_datos.construccion.fuentes import SourceError
+from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit, remote_of
+from argentina_datos.web.v1.api import V1
+
+DOLARES = "v1/cotizaciones/dolares"
+DIA = "v1/cotizaciones/dolares/2025/01/03"
+UVA = "v1/finanzas/indices/uva"
+FILES = {
+    DOLARES: [
+        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
+        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
+    ],
+    UVA: [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}],
+    "v1/feriados/2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "prueba",
+    "GIT_AUTHOR_EMAIL": "prueba@example.com",
+    "GIT_COMMITTER_NAME": "prueba",
+    "GIT_COMMITTER_EMAIL": "prueba@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+    )
+    return done.stdout.strip()
+
+
+def commit(repo: Path, files: dict, message: str, prefix: str = "datos/") -> str:
+    """Writes ``files`` (route -> JSON, or bytes as they are) under ``prefix`` and commits them; the commit."""
+    if not (repo / ".git").is_dir():
+        repo.mkdir(parents=True, exist_ok=True)
+        git(repo, "init", "--quiet", "--initial-branch=main")
+    for route, content in files.items():
+        path = repo / f"{prefix}{route}" / "index.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False).encode())
+    git(repo, "add", "-A")
+    git(repo, "commit", "--quiet", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
+
+
+def build(out: Path, source: str, cache: Path, *extra: str) -> str:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = cli.main(["--source", source, "--output", str(out), "--git-cache", str(cache), *extra])
+    # 3: replaced, with files skipped (and listed); 0: everything read
+    assert code == (3 if "Omitidos por error" in err.getvalue() else 0), err.getvalue()
+    return err.getvalue()
+
+
+def answers(db: Path, route: str):
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return answer(V1(), conn, "/" + route)
+
+
+@pytest.fixture
+def upstream(tmp_path) -> Path:
+    repo = tmp_path / "upstream"
+    commit(repo, FILES, "primer día")
+    return repo
+
+
+def test_a_git_source_is_named_like_pip_or_by_a_bundle(tmp_path):
+    bundle = tmp_path / "x.bundle"
+    bundle.write_bytes(b"")
+    assert is_git("git+https://github.com/enzonotario/esjs-argentina-datos-api")
+    assert is_git("git+file:///srv/upstream") and is_git(str(bundle))
+    assert not is_git("https://api.argentinadatos.com") and not is_git(str(tmp_path))
+    assert remote_of("git+https://example.com/x.git") == "https://example.com/x.git"
+    assert remote_of(f"git+file://{bundle}") == str(bundle)
+
+
+def test_build_then_update_from_a_repository(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    (upstream / "extraccion").mkdir()
+    (upstream / "extraccion" / "dolares.ts").write_text("// upstream's code: never checked out")
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "--quiet", "-m", "código")
+    first = git(upstream, "rev-parse", "HEAD")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert f"git: commit {first[:12]}" in err, err
+    assert last_commit(out) == first
+    # sparse: only the data folders are written
+    assert list(cache.glob("*/datos/v1/feriados/2025/index.json")) and not list(cache.glob("*/extraccion"))
+    for route, data in FILES.items():
+        assert answers(out, route) == (200, data)
+    assert answers(out, DIA)[1] != [FILES[DOLARES][0]]  # no such file yet: the day's rows of the series
+
+    # the second day: a record appended, a published value revised, a per-date file added
+    day2 = json.loads(json.dumps(FILES))
+    day2[DOLARES].append({"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"})
+    day2[UVA][0]["valor"] = 14.5
+    day2[DIA] = [{"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}]
+    second = commit(upstream, {r: day2[r] for r in (DOLARES, UVA, DIA)}, "segundo día")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert f"git: commit {second[:12]}, 3 archivos cambiados desde {first[:12]}" in err, err
+    assert last_commit(out) == second
+    for route in (DOLARES, UVA, DIA, "v1/feriados/2025"):
+        assert answers(out, route) == (200, day2[route]), route
+
+    # nothing new: no object fetched, nothing rebuilt
+    err = build(out, f"git+file://{upstream}", cache)
+    assert "0 archivos cambiados" in err and "0 objetos recibidos" in err and "ya está al día" in err, err
+
+
+@pytest.mark.lento
+def test_a_running_serve_datos_answers_the_day_committed(upstream, tmp_path):
+    import time
+
+    from servidor_datos import ServeDatos
+
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{upstream}", cache)
+    server = ServeDatos(out)
+    server.port, server.url = PORT + 1, f"http://127.0.0.1:{PORT + 1}"
+    day = {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}
+    with server:
+        assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES]
+        commit(upstream, {DOLARES: FILES[DOLARES] + [day]}, "un día del dólar blue")
+        build(out, f"git+file://{upstream}", cache)
+        deadline = time.monotonic() + 10  # serve-datos looks for a new file at most once a second
+        while orjson.loads(server.get("/" + DOLARES)[2])[-1] != day and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES] + [day]
+
+
+def test_a_commit_that_breaks_a_file_keeps_yesterdays_rows(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{upstream}", cache)
+    commit(upstream, {UVA: b'[{"fecha": "2016-03-31", "val'}, "un archivo cortado")
+    err = build(out, f"git+file://{upstream}", cache, "--keep-going")
+    assert "no es JSON" in err and "datos/v1/finanzas/indices/uva/index.json" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA])
+    with sqlite3.connect(out) as conn:
+        assert conn.execute("SELECT count(*) FROM uva").fetchone()[0] == 2
+        assert conn.execute("SELECT ruta FROM _fallidos").fetchall() == [("/" + UVA,)]
+    # without --keep-going the build stops, naming the file, and the database stays as it was
+    before = out.read_bytes()
+    code = cli.main(["--source", f"git+file://{upstream}", "--output", str(out), "--git-cache", str(cache)])
+    assert code == 1 and out.read_bytes() == before
+
+
+def test_a_bundle_with_v1_at_its_root(tmp_path):
+    repo = tmp_path / "raiz"
+    commit(repo, FILES, "primer día", prefix="")
+    bundle = tmp_path / "upstream.bundle"
+    git(repo, "bundle", "create", str(bundle), "--all")
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, str(bundle), cache)
+    assert answers(out, UVA) == (200, FILES[UVA])
+    # the bundle of the next day, given as a file:// URL: the clone fetches from it
+    commit(repo, {UVA: FILES[UVA][:1]}, "segundo día", prefix="")
+    git(repo, "bundle", "create", str(bundle), "--all")
+    err = build(out, f"git+file://{bundle}", cache)
+    assert "1 archivos cambiados" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA][:1])
+
+
+def test_what_is_no_upstream_repository_is_named(tmp_path):
+    cache = tmp_path / "cache"
+    with pytest.raises(SourceError, match="no existe"):
+        GitSource(f"git+file://{tmp_path}/nada", cache=cache)
+    other = tmp_path / "otro"
+    commit(other, {"v1/x": []}, "otra cosa", prefix="docs/")
+    with pytest.raises(SourceError, match="no tiene el formato de upstream"):
+        GitSource(f"git+file://{other}", cache=cache)
+    empty = tmp_path / "vacio"
+    git(tmp_path, "init", "--quiet", str(empty))
+    code = cli.main(["--source", f"git+file://{empty}", "--output", str(tmp_path / "a.db"), "--git-cache", str(cache)])
+    assert code == 1 and not (tmp_path / "a.db").exists()
+
+
+# ---- the whole mirror ----------------------------------------------------------------------------
+MIRROR_REPO = REPO / "build" / "git" / "espejo"  # the mirror committed once under datos/v1 (not in git)
+
+
+def mirror_repository() -> Path:
+    """A bare repository whose one commit holds the mirror under datos/v1, made once: the mirror's files
+    are added from where they are (git's work tree is the mirror, its objects are ours), so nothing is
+    copied and nothing is written into ../shared."""
+    if (MIRROR_REPO / "refs" / "heads" / "main").exists():
+        return MIRROR_REPO
+    tmp = MIRROR_REPO.with_name("espejo.tmp")
+    subprocess.run(["rm", "-rf", str(tmp)], check=True)
+    git(REPO, "init", "--quiet", "--bare", "--initial-branch=main", str(tmp))
+    env = {"GIT_DIR": str(tmp), "GIT_WORK_TREE": str(UPSTREAM), "GIT_INDEX_FILE": str(tmp / "index")}
+
+    def plumbing(*args: str, stdin: str | None = None) -> str:
+        done = subprocess.run(
+            ["git", *args],
+            check=True,
+            capture_output=True,
+            text=True,
+            input=stdin,
+            env={**os.environ, **GIT_ENV, **env},
+        )
+        return done.stdout.strip()
+
+    plumbing("add", "v1")
+    datos = plumbing("write-tree")  # the tree of v1/
+    root = plumbing("mktree", stdin=f"040000 tree {datos}\tdatos\n")
+    head = plumbing("commit-tree", root, "-m", "el espejo de upstream")
+    plumbing("update-ref", "refs/heads/main", head)
+    # packed once here, as upstream's repository is: each clone then sends the pack as it is
+    plumbing("repack", "-a", "-d", "-q")
+    plumbing("prune")
+    os.replace(tmp, MIRROR_REPO)
+    return MIRROR_REPO
+
+
+def mirror_differences(db: Path) -> list[str]:
+    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
+    tests/test_conformance.py does)."""
+    from test_conformance import MIRROR_FILES, strictly_equal
+
+    assert len(MIRROR_FILES) > 100
+    failures = []
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        api = V1()
+        for path in MIRROR_FILES:
+            route = "/" + str(path.parent.relative_to(UPSTREAM))
+            response = api.compute(conn, route)
+            if response.status != 200:
+                failures.append(f"{route}: HTTP {response.status}")
+                continue
+            diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
+            if diff:
+                failures.append(diff)
+    return failures
+
+
+@pytest.mark.mirror
+@pytest.mark.lento
+def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
+    repo = mirror_repository()
+    out = tmp_path / "git.db"
+    err = build(out, f"git+file://{repo}", REPO / "build" / "git" / "cache", "--sin-versiones")
+    print("\n".join(line for line in err.splitlines() if line.startswith(("git:", str(out)))))
+    failures = mirror_differences(out)
+    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
+
+
+# ---- the HTTP source, as exact: per-date and per-committee files where upstream publishes them ---------
+PORT = 18132  # this worktree's loopback port (18100-18199)
+HCDN = "v1/diputados/comisiones/HCDN00014"
+MONEDAS = "v1/cotizaciones"
+HTTP_FILES = {
+    DOLARES: [
+        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
+        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
+        {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"},
+    ],
+    # upstream's file of a day is not always the list's cut: this one has one house of two
+    "v1/cotizaciones/dolares/2025/01/02": [{"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"}],
+    MONEDAS: [{"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2, "fecha": "2025-01-02"}],
+    "v1/cotizaciones/2025/01/02": [
+        {"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2.5, "fecha": "2025-01-02"}
+    ],
+    "v1/cotizaciones/usd/2025/01/02": {"moneda": "USD", "compra": 1, "venta": 2.25, "fecha": "2025-01-02"},
+    HCDN: {"id": "HCDN00014", "nombre": "Comisión de prueba", "integrantes": []},
+}
+
+
+def nginx_serving(root: Path):
+    from servidor_nginx import Nginx, find_nginx, mirror_server
+
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("hace falta nginx (scripts/paquetes.sh lo instala)")
+    server = Nginx(nginx, lambda port: mirror_server(port, root))
+    server.port, server.server, server.url = PORT, mirror_server(PORT, root), f"http://127.0.0.1:{PORT}"
+    return server
+
+
+def http_build(url: str, out: Path, today):
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import HttpSource, PreviousBuild
+
+    previous = PreviousBuild(out) if out.exists() else None
+    source = HttpSource(url, today=today, previous=previous, fci_since=today, retries=1)
+    Builder(source, out, today=today, previous=previous, keep_going=True).run()
+    return source.counts
+
+
+@pytest.mark.lento
+def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path, monkeypatch):
+    import datetime as dt
+
+    from ayudas import write_file
+
+    root = tmp_path / "espejo"
+    for route, data in HTTP_FILES.items():
+        write_file(root, route, data)
+    out = tmp_path / "http.db"
+    with nginx_serving(root) as url:
+        counts = http_build(url, out, dt.date(2025, 1, 20))
+        for route, data in HTTP_FILES.items():
+            assert answers(out, route) == (200, data), route
+        # a day upstream publishes no file of: the list's cut, as before
+        assert answers(out, "v1/cotizaciones/dolares/2025/01/03") == (200, [HTTP_FILES[DOLARES][2]])
+        assert answers(out, "v1/diputados/comisiones/HCDN00015")[0] == 404
+        assert counts["nuevos"] >= len(HTTP_FILES)
+
+        # a new day: its file is asked for; the settled days' files are not asked again
+        day = {"casa": "blue", "compra": 1020, "venta": 1040, "fecha": "2025-01-21"}
+        write_file(root, DOLARES, HTTP_FILES[DOLARES] + [day])
+        write_file(root, "v1/cotizaciones/dolares/2025/01/21", [day])
+        counts = http_build(url, out, dt.date(2025, 1, 22))
+        assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+        # nothing new: the settled files' bodies (the previous build's answers) are not even made
+        from argentina_datos.construccion.fuentes import PreviousBuild
+
+        made = []
+        body = PreviousBuild.body
+        monkeypatch.setattr(PreviousBuild, "body", lambda self, route: made.append(route) or body(self, route))
+        again = http_build(url, out, dt.date(2025, 1, 22))
+        assert again["sin cambios (sin pedir)"] >= 3 and again["nuevos"] == 0, again
+        assert not [r for r in made if "/2025/01/02" in r], made
+    assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
+    assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
+    assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
+
+
+@pytest.mark.mirror
+@pytest.mark.lento
+def test_an_http_build_from_nginx_serving_the_mirror_answers_every_route(tmp_path):
+    out = tmp_path / "http.db"
+    with nginx_serving(UPSTREAM) as url:
+        err = build(out, url, tmp_path / "cache", "--sin-versiones", "--history", str(tmp_path / "ninguna"))
+    print("\n".join(line for line in err.splitlines() if line.startswith(("HTTP:", str(out)))))
+    failures = mirror_differences(out)
+    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
+
+
+def test_per_date_and_committee_routes_come_from_the_lists():
+    from argentina_datos.catalogo.diputados import COMISION_ID
+    from argentina_datos.catalogo.parametros import DIA_DOLARES
+
+    class Lists:
+        def __init__(self, files):
+            self.files = files
+
+        def get_json(self, route):
+            return self.files.get(route)
+
+    dolares = [{"fecha": "2025-01-03"}, {"fecha": "2025-01-02"}, {"fecha": "2025-01-03"}, {"fecha": "3 de enero"}, 7]
+    assert DIA_DOLARES.http_values(Lists({DOLARES: dolares})) == ["2025/01/02", "2025/01/03"]
+    assert DIA_DOLARES.http_values(Lists({DOLARES: {"error": "x"}})) == []
+    deputies = [{"id": "HCDN0001", "meta": {"comisiones": [{"id": "HCDN00950"}, {"id": "../x"}]}}, {"meta": None}]
+    ids = COMISION_ID.http_values(
+        Lists({"v1/diputados/diputados": deputies, "v1/diputados/comisiones": [{"id": "HCDN01200"}]})
+    )
+    assert {"HCDN00001", "HCDN00014", "HCDN00227", "HCDN00300", "HCDN00950", "HCDN01200"} <= set(ids)
+    assert "HCDN00301" not in ids and "../x" not in ids
