@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# Fresh machine -> running service: makes .venv, installs the project, builds argentina.db
-# from the source and serves it with Datasette (and /v1) on http://127.0.0.1:8001/.
+# Fresh machine -> running service: makes .venv, installs the project, builds argentina.db (or
+# $ARGENTINA_DATOS_OUTPUT) from the source and serves it with Datasette (and /v1) on
+# http://127.0.0.1:8001/ ($PORT). With a database already there, a source that cannot be reached
+# is one warning line and the existing database is served; with none, it is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${ARGENTINA_DATOS_SOURCE:-}" ] && [ -d ../shared/upstream/v1 ]; then
   export ARGENTINA_DATOS_SOURCE=../shared/upstream
 fi
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e .
-# An editable install leaves our modules uncompiled, and $PYTHONDONTWRITEBYTECODE (set on some machines)
-# keeps Python from caching them: every build-db and its second process compiled them again (~0.17 s each).
-.venv/bin/python -m compileall -q argentina_datos
-.venv/bin/build-db --output argentina.db
-exec .venv/bin/serve-datos argentina.db --host 127.0.0.1 --port "${PORT:-8001}"
+db="${ARGENTINA_DATOS_OUTPUT:-argentina.db}"
+source scripts/instalar.sh
+install_if_changed
+if [ ! -f "$db" ]; then
+    .venv/bin/build-db --output "$db"
+else
+    log="$(mktemp)"
+    status=0
+    .venv/bin/build-db --output "$db" 2>"$log" || status=$?
+    if [ "$status" = 1 ]; then
+        echo "aviso: no se pudo actualizar $db ($(grep -m1 '^error: ' "$log" | cut -c8- | cut -c1-300)); se sirve la que ya estaba" >&2
+    else
+        tail -n 3 "$log" >&2
+    fi
+    rm -f "$log"
+fi
+exec .venv/bin/serve-datos "$db" --host 127.0.0.1 --port "${PORT:-8001}"

@@ -44,3 +44,11 @@ def answer(api, conn: sqlite3.Connection, route: str):
     """(status, parsed body) of ``route`` answered by ``api`` (a web.v1.api.V1) on ``conn``."""
     response = api.compute(conn, route)
     return response.status, orjson.loads(response.body)
+
+
+def beside(folder: Path) -> list[str]:
+    """The files in ``folder`` but those a build documents beside its output (its summary
+    ARCHIVO.resumen.json, the builds it replaced: ARCHIVO.anterior...): what a build left behind."""
+    import os
+
+    return sorted(n for n in os.listdir(folder) if not n.endswith(".resumen.json") and ".anterior" not in n)

@@ -25,9 +25,10 @@ def free_port() -> int:
 
 
 class ServeDatos:
-    def __init__(self, db: Path, server: str | None = None):
+    def __init__(self, db: Path, server: str | None = None, args: tuple = ()):
         self.db = Path(db)
         self.server = server  # None: serve-datos' default
+        self.args = args  # more of serve-datos' options
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -46,6 +47,7 @@ class ServeDatos:
                     "--port",
                     str(self.port),
                     *(["--server", self.server] if self.server else []),
+                    *self.args,
                 ],
                 cwd=REPO,
                 stdout=out,

@@ -52,6 +52,14 @@ async def test_the_served_database_is_ours_and_reads_its_own_file(ds):
     assert (await db.execute("select count(*) from uva")).first()[0] == 1
 
 
+async def test_a_users_bad_sql_is_no_error_line_of_the_server(ds, capfd):
+    response = await ds.client.get("/argentina.json?sql=select+*+from+nada")
+    assert response.status_code == 400 and "no such table: nada" in response.json()["error"]
+    response = await ds.client.get("/argentina/uva.json?_where=nada%3D1")
+    assert response.status_code == 400
+    assert "ERROR" not in capfd.readouterr().err
+
+
 async def test_a_failed_query_releases_its_cursor_in_its_own_thread(ds):
     """Left to the garbage collector, the cursor was finalized on the event loop, which then waited,
     holding the GIL, for the connection's next query: every request stalled up to 3 s."""

@@ -476,3 +476,19 @@ def test_a_second_export_of_the_mirror_database_writes_nothing(exported, db_path
     assert (report.written, report.removed, report.files) == (0, 0, first.files)
     assert {p: p.stat().st_mtime_ns for p in (out / "v1" / "feriados").rglob("*")} == mtimes
     assert os.path.getsize(out / "v1/openapi.json") > 0
+
+
+def test_a_parquet_description_sends_to_files_not_to_a_view():
+    """Views are not exported: fci_valores' description named fci_valores_vista, which Parquet readers lack."""
+    described = (
+        "Valores diarios. La vista fci_valores_vista muestra los nombres en lugar de los ids. Respalda una ruta."
+    )
+    names = ["categoria_id", "fondo_id", "fecha"]
+    got = exportar_parquet.parquet_description(
+        "fci_valores", described, names, {"fci_valores", "fci_valores_categoria", "fci_valores_fondo"}
+    )
+    assert "vista" not in got and got.startswith("Valores diarios. Respalda una ruta. ")
+    assert got.endswith(
+        "Los nombres de categoria_id, fondo_id están en fci_valores_categoria.parquet, fci_valores_fondo.parquet (columnas id y el nombre)."
+    )
+    assert exportar_parquet.parquet_description("uva", "Sin vistas.", ["fecha"], {"uva"}) == "Sin vistas."

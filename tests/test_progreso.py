@@ -33,7 +33,7 @@ def fuente(tmp_path):
 def test_without_a_terminal_one_line_per_dataset(fuente, tmp_path, capsys):
     code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "a.db"), "--keep-going", "--detalle"])
     lines = capsys.readouterr().err.splitlines()
-    assert code == 0
+    assert code == 3  # replaced, with riesgo_pais's file skipped
     assert re.fullmatch(r"feriados: 3 filas de 2 archivos en \d+\.\d\d s", lines[0])
     assert any(re.fullmatch(r"uva: 1 fila de 1 archivo en \d+\.\d\d s", ln) for ln in lines)
     assert "presidentes: la fuente no lo tiene (sin archivos)" in lines
@@ -71,7 +71,7 @@ def test_on_a_terminal_the_command_uses_the_bars(fuente, tmp_path, monkeypatch):
     monkeypatch.setattr("sys.stderr", terminal)
     code = cli.main(["--source", str(fuente), "--output", str(tmp_path / "c.db"), "--keep-going"])
     text = terminal.getvalue()
-    assert code == 0
+    assert code == 3
     assert "━" in text and "feriados 3 filas" in text
     assert "filas de 2 archivos" not in text  # not the log lines
     assert "Omitidos por error (--keep-going):" in text

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import sqlite3
 import sys
 import time
 import traceback
+from pathlib import Path
+from typing import Optional
 
-from argentina_datos.construccion.constructor import Builder, BuildError, Outcome
+from argentina_datos import __version__
+from argentina_datos.almacen import archivo
+from argentina_datos.construccion import respaldo
+from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
+from argentina_datos.construccion.versiones import PreviousUnreadable
 
 DEFAULT_SOURCE = "https://api.argentinadatos.com"
 
@@ -154,6 +161,8 @@ def parse_args(argv):
         prog="build-db",
         description="Construye la base SQLite de argentina-datos a partir de una fuente "
         "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
     )
     p.add_argument(
         "--source",
@@ -210,7 +219,45 @@ def parse_args(argv):
         help="en modo HTTP, intentos por URL ante un error o un tiempo agotado, con espera "
         "creciente entre ellos (%(default)s)",
     )
-    return p.parse_args(argv)
+    p.add_argument(
+        "--conservar",
+        type=int,
+        default=1,
+        metavar="N",
+        help="construcciones reemplazadas que se guardan al lado de la salida: ARCHIVO.anterior, "
+        "ARCHIVO.anterior.2... (por defecto %(default)s; 0: ninguna)",
+    )
+    p.add_argument(
+        "--restaurar",
+        metavar="ARCHIVO",
+        help="no construir: volver a poner ARCHIVO.anterior como ARCHIVO, byte por byte (el reemplazado "
+        "queda como ARCHIVO.descartado; un servidor en marcha pasa a servirlo)",
+    )
+    p.add_argument(
+        "--sin-anterior",
+        action="store_true",
+        help="empezar de cero sin leer la salida existente aunque no se pueda leer: se pierde lo que sólo "
+        "ella guardaba (versiones acumuladas, validadores HTTP, copias de archivos que hoy no se leen); "
+        "queda como ARCHIVO.anterior",
+    )
+    args = p.parse_args(argv)
+    if args.conservar < 0:
+        p.error(f"--conservar debe ser 0 o más, no {args.conservar}")
+    return args
+
+
+EPILOG = """\
+código de salida:
+  0  todo se leyó (o la base ya estaba al día)
+  3  se reemplazó la base, pero se omitieron archivos o conjuntos (--keep-going):
+     sus filas vienen de la construcción anterior donde la había
+  1  no se reemplazó nada (error; la base anterior queda como estaba)
+
+Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error).
+"""
+
+SUMMARY_SUFFIX = ".resumen.json"
+EXIT_OK, EXIT_FAILED, EXIT_PARTIAL = 0, 1, 3
 
 
 def default_history(source: str):
@@ -220,29 +267,128 @@ def default_history(source: str):
     return sibling if os.path.isdir(sibling) else None
 
 
+def write_summary(output: str, summary: dict) -> None:
+    """``summary`` as ``ARCHIVO.resumen.json``, replaced atomically: what cron, systemd and
+    /-/salud.json read of the last run."""
+    path = output + SUMMARY_SUFFIX
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(summary, f, ensure_ascii=False, indent=2)
+            f.write("\n")
+        os.replace(tmp, path)
+    except OSError as e:
+        print(f"aviso: no se pudo escribir {path}: {e.strerror or e}", file=sys.stderr)
+
+
+def summary_of(args, code: int, started: dt.datetime, elapsed: float, **fields) -> dict:
+    return {
+        "resultado": fields.pop("resultado"),
+        "codigo": code,
+        "archivo": args.output,
+        "fuente": args.source,
+        "inicio": started.isoformat(timespec="seconds"),
+        "segundos": round(elapsed, 2),
+        "version": __version__,
+        **fields,
+    }
+
+
 def fail(reporter, output: str, message: str) -> int:
     reporter.close()
     print(f"error: {message}", file=sys.stderr)
     print(f"No se modificó {output}.", file=sys.stderr)
-    return 1
+    return EXIT_FAILED
+
+
+def restore(output: str) -> int:
+    try:
+        with BuildLock(Path(output)):
+            restored, discarded = respaldo.restore(Path(output))
+    except BuildError as e:
+        print(f"error: {e}", file=sys.stderr)
+        print(f"No se modificó {output}.", file=sys.stderr)
+        return EXIT_FAILED
+    print(
+        f"{output}: restaurada desde {restored}"
+        + (f"; la que reemplaza quedó como {discarded}" if discarded else "")
+        + ".",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def unreadable_previous(args) -> Optional[str]:
+    """Why the existing output cannot be built upon, unless the user chose to start afresh."""
+    if args.sin_anterior or not os.path.isfile(args.output):
+        return None
+    bad = archivo.problem(args.output)
+    if bad is None:
+        return None
+    return (
+        f"no se puede leer la base anterior {args.output}: {bad}. No se la reemplaza: lo que sólo ella guarda (las versiones "
+        f"acumuladas, los validadores HTTP, las copias de los archivos que hoy no se puedan leer) se perdería. "
+        f"Restaure una copia (build-db --restaurar {args.output} vuelve a poner {args.output}.anterior) "
+        f"o use --sin-anterior para empezar de cero"
+    )
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.restaurar:
+        return restore(args.restaurar)
+    started, start = dt.datetime.now(dt.timezone.utc), time.perf_counter()
+    code, summary = run(args, start)
+    write_summary(args.output, summary_of(args, code, started, time.perf_counter() - start, **summary))
+    return code
+
+
+def run(args, start: float) -> tuple[int, dict]:
+    reporter = BarReporter(detail=args.detalle) if sys.stderr.isatty() else LineReporter(detail=args.detalle)
+    failed = {"resultado": "fallida", "reemplazada": False}
+    refused = unreadable_previous(args)
+    if refused:
+        return fail(reporter, args.output, refused), dict(failed, error=refused)
+    if args.sin_anterior and os.path.exists(args.output):
+        reporter.warn(
+            f"--sin-anterior: se construye de cero sin leer {args.output}; se pierde lo que sólo ella guardaba "
+            f"(versiones acumuladas, validadores HTTP, copias de archivos que hoy no se leen)"
+            + (f"; queda como {args.output}.anterior" if args.conservar else "")
+        )
+    try:
+        return build(args, reporter, start)
+    except Failure as e:
+        return e.code, dict(failed, error=e.message)
+
+
+class Failure(Exception):
+    def __init__(self, code: int, message: str):
+        self.code, self.message = code, message
+
+
+def build(args, reporter, start: float) -> tuple[int, dict]:
+    def failure(message: str):
+        return Failure(fail(reporter, args.output, message), message)
+
     history = args.history or default_history(args.source)
     bundle = (
         None
         if args.sin_versiones
         else (args.versiones or (None if is_git(args.source) else default_bundle(args.source)))
     )
-    reporter = BarReporter(detail=args.detalle) if sys.stderr.isatty() else LineReporter(detail=args.detalle)
-    start = time.perf_counter()
     try:
         # An existing output is what a file that cannot be read today falls back on; over HTTP it also
         # makes this an update: conditional requests, past days not asked again.
-        previous = PreviousBuild(args.output) if os.path.exists(args.output) else None
+        fresh = args.sin_anterior
+        previous = PreviousBuild(args.output) if os.path.isfile(args.output) and not fresh else None
         source = (
-            GitSource(args.source, cache=args.git_cache, history=history, since=last_commit(args.output))
+            GitSource(
+                args.source,
+                cache=args.git_cache,
+                history=history,
+                since=None if fresh else last_commit(args.output),
+            )
             if is_git(args.source)
             else open_source(
                 args.source,
@@ -254,30 +400,34 @@ def main(argv=None) -> int:
                 previous=previous,
             )
         )
-        report = Builder(
-            source, args.output, keep_going=args.keep_going, reporter=reporter, previous=previous, bundle=bundle
-        ).run(force=args.force)
-    except (BuildError, SourceError) as e:
-        return fail(reporter, args.output, str(e))
-    except OSError as e:
-        return fail(
-            reporter,
+        builder = Builder(
+            source,
             args.output,
-            f"no se pudo escribir {args.output}: {e.strerror or e}" + (f" ({e.filename})" if e.filename else ""),
+            keep_going=args.keep_going,
+            reporter=reporter,
+            previous=previous,
+            bundle=bundle,
+            keep=args.conservar,
+            fresh=fresh,
         )
+        report = builder.run(force=args.force)
+    except (BuildError, SourceError, PreviousUnreadable) as e:
+        raise failure(str(e)) from None
+    except OSError as e:
+        raise failure(
+            f"no se pudo escribir {args.output}: {e.strerror or e}" + (f" ({e.filename})" if e.filename else "")
+        ) from None
     except sqlite3.Error as e:
-        return fail(reporter, args.output, f"SQLite: {e}")
+        raise failure(f"SQLite: {e}") from None
     except KeyboardInterrupt:
         reporter.close()
         print(f"interrumpido; no se modificó {args.output}.", file=sys.stderr)
-        return 130
+        raise Failure(130, "interrumpido") from None
     except Exception as e:  # a bug: one line that says where, not a traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
-        return fail(
-            reporter,
-            args.output,
-            f"error interno ({type(e).__name__}: {e}) en {os.path.basename(where.filename)}:{where.lineno}",
-        )
+        raise failure(
+            f"error interno ({type(e).__name__}: {e}) en {os.path.basename(where.filename)}:{where.lineno}"
+        ) from None
     reporter.close()
     elapsed = time.perf_counter() - start
     if is_http(args.source):
@@ -289,13 +439,15 @@ def main(argv=None) -> int:
             f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
             file=sys.stderr,
         )
-        return 0
+        return EXIT_OK, {"resultado": "sin cambios", "reemplazada": False}
     rows = sum(o.rows for o in report.outcomes)
     print(
         f"{args.output}: {rows:,} filas en {len(report.outcomes) - len(report.missing) - len(report.skipped)} "
         f"conjuntos de datos, {elapsed:.1f} s.",
         file=sys.stderr,
     )
+    if builder.kept:
+        print(f"La construcción reemplazada quedó como {builder.kept}.", file=sys.stderr)
     if report.missing:
         print("La fuente no tiene: " + ", ".join(o.table for o in report.missing), file=sys.stderr)
     if report.findings:
@@ -312,7 +464,16 @@ def main(argv=None) -> int:
         for o in report.outcomes:
             for problem in o.skipped_files:
                 print(f"  {o.table}: {problem}", file=sys.stderr)
-    return 0
+    omitted = [{"tabla": o.table, "error": o.error} for o in report.skipped] + [
+        {"tabla": o.table, "archivo": problem} for o in report.outcomes for problem in o.skipped_files
+    ]
+    return (EXIT_OK if report.complete else EXIT_PARTIAL), {
+        "resultado": "completa" if report.complete else "parcial",
+        "reemplazada": True,
+        "anterior": str(builder.kept) if builder.kept else None,
+        "filas": rows,
+        "omitidos": omitted,
+    }
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, paquete, series, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, respaldo, series, versiones
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
@@ -111,14 +111,20 @@ class Builder:
         today: Optional[dt.date] = None,
         previous: Optional[PreviousBuild] = None,
         bundle: Optional[str | os.PathLike] = None,
+        keep: int = 0,
+        fresh: bool = False,
     ):
         self.source = source
         # upstream's repository history (a git bundle): every version of the routes it holds
         self.bundle = Path(bundle) if bundle else None
         self.bundle_head: Optional[str] = None  # its last commit, read once per run (_check_bundle)
         self.output = Path(output)
-        # What the output holds now: a file that cannot be read today keeps its rows from there.
-        self.previous = previous or (PreviousBuild(self.output) if self.output.exists() else None)
+        # What the output holds now: a file that cannot be read today keeps its rows from there. A
+        # fresh build (build-db --sin-anterior) reads nothing of it.
+        self.previous_db = None if fresh or not self.output.is_file() else self.output
+        self.previous = None if fresh else previous or (PreviousBuild(self.output) if self.previous_db else None)
+        self.keep = keep  # builds kept beside the output when it is replaced (respaldo.py)
+        self.kept: Optional[Path] = None  # where the replaced build went
         self.keep_going = keep_going
         self.datasets = datasets or DATASETS
         self.today = today or dt.datetime.now(dt.timezone.utc).date()
@@ -140,7 +146,9 @@ class Builder:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
                 if ds.versions_of:
-                    found = versiones.plan_versions(ds, [r for _, r in routes], self.source, self.output, self.today)
+                    found = versiones.plan_versions(
+                        ds, [r for _, r in routes], self.source, self.previous_db, self.today
+                    )
                     versions.update((v.route, v) for v in found)
                     routes = [(ds.sources[0], v.route) for v in found]
                     plan.changes += versiones.changes(ds, found, self.source)
@@ -198,7 +206,7 @@ class Builder:
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
-        if not self.output.exists():
+        if self.previous_db is None:
             return None
         try:
             with sqlite3.connect(f"file:{self.output}?mode=ro", uri=True) as con:
@@ -240,6 +248,7 @@ class Builder:
                     raise
                 raise BuildError(_no_room(self.output.parent, os.path.getsize(tmp))) from None
             os.chmod(tmp, self._mode())
+            self.kept = respaldo.keep(self.output, self.keep)
             os.replace(tmp, self.output)
         finally:
             if os.path.exists(tmp):
@@ -343,7 +352,7 @@ class Builder:
             db,
             plan.source,
             today=self.today,
-            previous=self.output if self.output.exists() else None,
+            previous=self.previous_db,
             bundle=self.bundle,
             bundle_head=self.bundle_head,
             latest_only=frozenset(r.lstrip("/") for r in TYPED_HISTORY_ROUTES),

@@ -235,8 +235,9 @@ class PreviousBuild:
             if lite[FALLIDOS.name].exists():
                 self.failed = {r.lstrip("/"): d for r, d in conn.execute(f"SELECT ruta, desde FROM {FALLIDOS.name}")}
             self._conn = conn
-        except sqlite3.Error:
-            self.files, self.tables = {}, {}
+        except sqlite3.Error as e:
+            # Building on as if there were no previous build would drop what only it holds: said, not swallowed.
+            raise SourceError(f"{path}: la base anterior no se puede leer ({e})") from None
         self._lock = threading.Lock()
 
     def __contains__(self, route: str) -> bool:

@@ -69,16 +69,20 @@ def _http_date(value: Optional[str]) -> Optional[str]:
         return None
 
 
-def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
+class PreviousUnreadable(Exception):
+    """The previous build holds versions that cannot be read: building on would lose them."""
+
+
+def previous_versions(old_db: Optional[Path], history: Dataset) -> dict[str, bytes]:
     """The versions a previous build stored, each rebuilt as the JSON file it came from."""
     from argentina_datos.almacen.consultas import RecordQuery, envelope
 
-    if not old_db.exists():
+    if old_db is None or not old_db.exists():
         return {}
     try:
         conn = sqlite3.connect(f"file:{old_db}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return {}
+    except sqlite3.Error as e:
+        raise PreviousUnreadable(f"{old_db}: la base anterior no se puede abrir ({e})") from None
     try:
         # The files the build stored (an empty version has no rows but has its fuentes row).
         dates = [
@@ -100,8 +104,10 @@ def previous_versions(old_db: Path, history: Dataset) -> dict[str, bytes]:
             else:
                 out[date] = orjson.dumps(records)
         return out
-    except sqlite3.Error:  # a previous build without this table, or of another shape: nothing to carry
-        return {}
+    except sqlite3.Error as e:
+        if str(e).startswith(("no such table", "no such column")):
+            return {}  # a previous build without this table, or of another shape: nothing to carry
+        raise PreviousUnreadable(f"{old_db}: no se pueden leer las versiones de {history.table} ({e})") from None
     finally:
         conn.close()
 
@@ -112,7 +118,7 @@ def base_of(history: Dataset) -> Dataset:
     return BY_TABLE[history.versions_of]
 
 
-def plan_versions(history: Dataset, seeded: list[str], source, old_db: Path, today: dt.date) -> list[Version]:
+def plan_versions(history: Dataset, seeded: list[str], source, old_db: Optional[Path], today: dt.date) -> list[Version]:
     """Every version of ``history``, one per date, oldest first."""
     base = base_of(history)
     route = history.sources[0].route.removesuffix("/{fecha}")

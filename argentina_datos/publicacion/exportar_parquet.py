@@ -19,11 +19,12 @@ a value goes to ``_extra``), is exported as text, and the export names it.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Callable, Collection, Optional, Sequence
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -170,9 +171,32 @@ def schema_for(table: str, names: list[str], types: list[pa.DataType], meta: dic
     return pa.schema(fields, metadata={"tabla": table, **about})
 
 
-def export_table(conn: sqlite3.Connection, table: str, path: Path, meta: dict, report: Report) -> None:
+def parquet_description(table: str, description: str, names: list[str], exported: set[str]) -> str:
+    """The table's description as it holds for its Parquet file. Views are not exported: a sentence that
+    sends the reader to the table's view (`<tabla>_vista`) gives way to the files that hold the names."""
+    view = f"{table}_vista"
+    if view not in description:
+        return description
+    kept = [s for s in re.split(r"(?<=\.)\s+", description) if view not in s]
+    lookups = [(n, f"{table}_{n[:-3]}") for n in names if n.endswith("_id") and f"{table}_{n[:-3]}" in exported]
+    if lookups:
+        kept.append(
+            "Los nombres de "
+            + ", ".join(f"{column}" for column, _ in lookups)
+            + " están en "
+            + ", ".join(f"{lookup}.parquet" for _, lookup in lookups)
+            + " (columnas id y el nombre)."
+        )
+    return " ".join(kept)
+
+
+def export_table(
+    conn: sqlite3.Connection, table: str, path: Path, meta: dict, report: Report, exported: Collection[str] = ()
+) -> None:
     names, types, as_text = column_types(conn, table)
     report.as_text += as_text
+    if meta.get("description"):
+        meta = dict(meta, description=parquet_description(table, meta["description"], names, set(exported)))
     schema = schema_for(table, names, types, meta)
     columns = ", ".join(f'"{n}"' for n in names)
     cursor = conn.execute(f'SELECT {columns} FROM "{table}"{order_by(conn, table, names)}')
@@ -217,7 +241,7 @@ def export(
         todo = [t for t in tables(conn) if only is None or t in only]
         step = progress(len(todo)) if progress else (lambda: None)
         for table in todo:
-            export_table(conn, table, out / f"{table}.parquet", described.get(table, {}), report)
+            export_table(conn, table, out / f"{table}.parquet", described.get(table, {}), report, set(todo))
             report.tables += 1
             step()
     finally:

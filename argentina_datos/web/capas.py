@@ -7,14 +7,25 @@ the order in which the plugins were registered.
 
 from datasette import hookimpl
 
-from argentina_datos.web import recarga
-from argentina_datos.web.complementos import cabeza, errores, limites, solo_lectura, turnos
+from argentina_datos.web import recarga, registro
+from argentina_datos.web.complementos import cabeza, descarga, errores, limites, solo_lectura, turnos
 from argentina_datos.web.v1 import complemento as v1
 
-# Outermost first.  A head past the limits is answered before anything else; a request then looks for
+# Outermost first.  With --log-json every answer is logged; a head past the limits is answered
+# before anything else; the database download drops Datasette's chunked encoding; a request then looks for
 # a new build (so /v1 and the pages read the same file), then /v1 answers its own routes, leaving
 # Datasette's page turns, read-only rule and limits to the pages; a database that fails under Datasette itself is a 503.
-LAYERS = (cabeza.wrap, recarga.wrap, v1.wrap, turnos.wrap, solo_lectura.wrap, limites.wrap, errores.wrap)
+LAYERS = (
+    registro.wrap,
+    cabeza.wrap,
+    descarga.wrap,
+    recarga.wrap,
+    v1.wrap,
+    turnos.wrap,
+    solo_lectura.wrap,
+    limites.wrap,
+    errores.wrap,
+)
 
 
 @hookimpl

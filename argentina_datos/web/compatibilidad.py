@@ -10,6 +10,8 @@ rest of the package uses Datasette's documented plugin hooks only.
 - ``ServedDatabase``: a Database whose threads keep their connections per Database object (0.65 keys
   them by name only, so a new build's Database would read the old file), and which releases a failed
   query's cursor in the thread that ran it (see ``execute_fn``);
+- ``ServedDatabase.execute``: without Datasette's own log line for each failed query (0.65's
+  ``log_sql_errors``, on by default);
 - ``replace_execute``: a wrapper around ``Datasette.execute`` (the facets' shared time budget);
 - ``check_version``: refuses to run these on a Datasette they were not written for;
 - ``COPIED_TEMPLATES``: the Datasette page templates that web/paginas/templates/ holds translated
@@ -113,6 +115,15 @@ def served_datasette_class() -> type[Datasette]:
 
 class ServedDatabase(Database):
     """A read-only Database for the file a path names now."""
+
+    async def execute(self, sql, params=None, truncate=False, custom_time_limit=None, page_size=None, **kwargs):
+        # A query that fails is the user's SQL (?sql=, _where=), answered as a 400 page, or a bug, a 500
+        # whose traceback web/complementos/errores.py logs. Datasette also wrote an `ERROR: conn=...`
+        # line for each, so every mistyped query read as an error of the server.
+        kwargs["log_sql_errors"] = False
+        return await super().execute(
+            sql, params, truncate=truncate, custom_time_limit=custom_time_limit, page_size=page_size, **kwargs
+        )
 
     async def execute_fn(self, fn):
         if self.ds.executor is None:

@@ -79,6 +79,12 @@ class Watcher:
         return False
 
     def _swap(self, datasette, name: str, old: Database, identity: tuple) -> None:
+        log.info(
+            "cambio a la base nueva %s (%s bytes); la anterior se cierra en %d s",
+            old.path,
+            f"{identity[2]:,}",
+            CLOSE_OLD_AFTER,
+        )
         self.to_open.append(name)
         new = ServedDatabase(datasette, path=old.path, is_mutable=False)
         new.name, new.route = old.name, old.route
@@ -139,7 +145,11 @@ async def open_switched(datasette) -> None:
     while watcher is not None and watcher.to_open:
         db = datasette.databases.get(watcher.to_open.pop())
         if db is not None:
+            start = time.perf_counter()
             await open_on_every_thread(datasette, db)
+            log.info(
+                "base nueva %s abierta en los hilos de SQL en %.0f ms", db.path, (time.perf_counter() - start) * 1000
+            )
 
 
 @hookimpl

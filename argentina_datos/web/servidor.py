@@ -13,15 +13,19 @@ from typing import Optional
 
 from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
+from argentina_datos.web import registro
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
 from argentina_datos.web.v1.api import DEFAULT_MAX_AGE, MAX_AGE_ENV, max_age_setting
+from argentina_datos.web.complementos import salud, turnos
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
     "max_returned_rows": 5000,
     "default_page_size": 100,
     "facet_time_limit_ms": 400,
-    "num_sql_threads": 3,
+    # The pages' turns and those of the SQL users write, one thread each (web/complementos/turnos.py):
+    # a page's queries never wait behind a user's 3-second query.
+    "num_sql_threads": turnos.TURNS + turnos.SQL_TURNS,
     "default_cache_ttl": 3600,
     "allow_download": True,
     "allow_csv_stream": True,
@@ -51,7 +55,22 @@ SECRET_ENV = "DATASETTE_SECRET"
 def app():
     """The ASGI app `serve-datos` runs: one per worker process, each with its own response cache.
     The workers share one signing secret, so a cookie or CSRF token signed by one is valid in all."""
+    _log_to_stderr()
     return datasette_for(os.environ[DB_ENV], secret=os.environ.get(SECRET_ENV)).app()
+
+
+def _log_to_stderr() -> None:
+    """The package's own lines (a switch to a new build, a refused file, a download cut short) with their
+    time and level, INFO included: without a handler, Python printed only warnings, bare."""
+    import logging
+
+    logger = logging.getLogger("argentina_datos")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
 
 
 SERVERS = ("granian", "uvicorn")
@@ -140,6 +159,18 @@ def main(argv=None) -> int:
         help="segundos que un cliente o una CDN puede reusar una respuesta de /v1 sin preguntar (Cache-Control; "
         "por defecto %(default)s; $" + MAX_AGE_ENV + ")",
     )
+    p.add_argument(
+        "--log-json",
+        action="store_true",
+        help="registrar cada pedido como una línea JSON en la salida de errores (hora, método, ruta con la "
+        "consulta, estado, bytes, ms, agente, cliente), en lugar del registro del servidor HTTP",
+    )
+    p.add_argument(
+        "--edad-maxima",
+        type=float,
+        metavar="HORAS",
+        help="/-/salud.json responde 503 cuando los datos tienen más de HORAS horas (por defecto, nunca)",
+    )
     args = p.parse_args(argv)
     os.environ[MAX_AGE_ENV] = str(args.max_age)
     try:
@@ -165,6 +196,11 @@ def main(argv=None) -> int:
     # cached /v1 answer's cost), several workers. Each worker builds the app from these variables.
     os.environ[DB_ENV] = str(Path(args.db).resolve())
     os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
+    if args.log_json:
+        os.environ[registro.ENV] = "1"
+        args.access_log = False
+    if args.edad_maxima is not None:
+        os.environ[salud.MAX_AGE_ENV] = str(args.edad_maxima)
     (run_granian if args.server == "granian" else run_uvicorn)(args)
     return 0
 

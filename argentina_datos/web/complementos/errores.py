@@ -21,6 +21,7 @@ from datasette.views.base import DatasetteError
 from markupsafe import Markup
 
 from argentina_datos.respuestas.responder import unreadable, unreadable_message
+from argentina_datos.web.complementos.descarga import ClientGone
 from argentina_datos.web.complementos.memoria import ResultTooLarge
 
 DEFAULT_HANDLER = "datasette.handle_exception"
@@ -112,6 +113,8 @@ def _closest(asked: str, names: list[str]) -> list[str]:
 
 
 async def error_response(datasette, request, exception) -> Response:
+    if isinstance(exception, ClientGone):
+        raise exception  # no one to answer: web/complementos/descarga.py logs it, once
     status, info, message, title = status_and_message(exception)
     if status >= 500:
         # A bug: worth a plain traceback in the log (not rich's, with every local variable).

@@ -49,6 +49,31 @@ class V1Middleware:
         self.v1 = V1()
         self._database = None
         self._connection = None
+        # Answers being computed or compressed, by key: a request that misses the cache while another
+        # computes the same answer waits for that one. After a switch to a new build every answer is
+        # missing at once; 32 connections each computing the 2 MB answer on /v1's one thread took the
+        # p99 of every /v1 route past a second (issue 33).
+        self._flights: dict = {}
+
+    async def _once(self, key, make):
+        """``await make()``, or the result of the same ``make`` already under way for ``key``."""
+        flight = self._flights.get(key)
+        if flight is not None:
+            return await asyncio.shield(flight)
+        flight = asyncio.get_running_loop().create_future()
+        self._flights[key] = flight
+        try:
+            result = await make()
+        except BaseException as e:
+            flight.set_exception(e)
+            flight.exception()  # retrieved: no warning when no one else was waiting
+            raise
+        else:
+            flight.set_result(result)
+            return result
+        finally:
+            if self._flights.get(key) is flight:
+                del self._flights[key]
 
     def _resolve_at_startup(self, send):
         # Finding the database (plugin config, a query per database) costs the first /v1 request
@@ -123,7 +148,7 @@ class V1Middleware:
         response = self.v1.cached(key)
         if response is None:
             try:
-                response = await self.uncached(key, path, query, own)
+                response = await self._once(key, lambda: self.uncached(key, path, query, own))
             except sqlite3.Error as e:  # the file fails under us (cut, overwritten): never a 500 page
                 log.error("la base no se puede leer al responder %s: %s", path, e)
                 self._database = None  # looked for again by the next request
@@ -131,8 +156,12 @@ class V1Middleware:
         zipped = wants_gzip(response, headers)
         if zipped and response._gzipped is None:
             if len(response.body) > GZIP_IN_THREAD:
-                # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else.
-                await asyncio.get_running_loop().run_in_executor(None, response.gzipped)
+                # Compressing megabytes takes tens of ms: not on the event loop, which serves everyone else,
+                # and once however many ask for it at the same time.
+                await self._once(
+                    ("gzip", id(response)),
+                    lambda: asyncio.get_running_loop().run_in_executor(None, response.gzipped),
+                )
             else:
                 response.gzipped()
             self.v1.cache.recount(key, response)  # the cache's bound counts the gzip body too
@@ -157,6 +186,7 @@ class V1Middleware:
         old = self._connection
         self._database, self._connection = db, None
         self.v1 = V1(self.v1.router)
+        self._flights = {}  # what is under way reads the old file: no later request waits for it
         if old is not None:
             old.executor.shutdown(wait=False)  # its thread ends after the request it may be answering
 

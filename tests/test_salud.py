@@ -1,0 +1,57 @@
+"""/-/salud.json: the served build, the last update's result, 503 past --edad-maxima
+(web/complementos/salud.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ayudas import write_file
+
+from argentina_datos import __version__
+from argentina_datos.construccion import cli
+from argentina_datos.web import recarga
+from argentina_datos.web.complementos import salud
+from argentina_datos.web.servidor import datasette_for
+
+UVA = "v1/finanzas/indices/uva"
+ROWS = [{"fecha": "2016-03-31", "valor": 14.05}]
+
+
+async def test_health_answers_the_build_and_the_last_update(tmp_path, monkeypatch):
+    monkeypatch.setattr(recarga, "CHECK_EVERY", 0.0)
+    monkeypatch.delenv(salud.MAX_AGE_ENV, raising=False)
+    fuente, out = tmp_path / "fuente", tmp_path / "argentina.db"
+    write_file(fuente, UVA, ROWS)
+    write_file(fuente, "v1/feriados/2025", [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])
+    assert cli.main(["--source", str(fuente), "--output", str(out)]) == 0
+    ds = datasette_for(out)
+    r = await ds.client.get("/-/salud.json")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["estado"] == "ok" and body["fuente"] == str(fuente) and body["version"] == __version__
+    built = dt.datetime.fromisoformat(body["construida"].replace("Z", "+00:00"))
+    assert abs((dt.datetime.now(dt.timezone.utc) - built).total_seconds()) < 120
+    assert 0 <= body["edadHoras"] < 0.05
+    assert body["ultimaActualizacion"]["resultado"] == "completa"
+
+    bad = write_file(fuente, UVA, "<html>")
+    assert cli.main(["--source", str(fuente), "--output", str(out), "--keep-going"]) == 3
+    update = (await ds.client.get("/-/salud.json")).json()["ultimaActualizacion"]
+    assert update["codigo"] == 3 and update["omitidos"][0]["tabla"] == "uva"
+    assert str(bad) in update["omitidos"][0]["archivo"]
+
+    monkeypatch.setenv(salud.MAX_AGE_ENV, "0")  # any age is too old
+    r = await ds.client.get("/-/salud.json")
+    assert r.status_code == 503 and r.json()["estado"] == "vieja"
+
+
+def test_an_update_without_changes_vouches_for_the_build_it_kept():
+    now = dt.datetime(2026, 3, 2, 12, tzinfo=dt.timezone.utc)
+    build = {"construido": "2026-03-01T00:00:00Z", "fuente": "x"}
+    status, body = salud.health(build, None, now, 24)
+    assert status == 503 and body["edadHoras"] == 36.0
+    checked = {"resultado": "sin cambios", "inicio": "2026-03-02T06:00:00+00:00"}
+    status, body = salud.health(build, checked, now, 24)
+    assert status == 200 and body["edadHoras"] == 6.0
+    failed = {"resultado": "fallida", "inicio": "2026-03-02T06:00:00+00:00"}
+    assert salud.health(build, failed, now, 24)[0] == 503  # a failed update vouches for nothing
