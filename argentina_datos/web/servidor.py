@@ -15,8 +15,8 @@ from argentina_datos.almacen import archivo
 from argentina_datos.documentacion.metadatos import DATABASE as DATABASE_NAME
 from argentina_datos.web import registro
 from argentina_datos.web.compatibilidad import serve_file, served_datasette_class
-from argentina_datos.web.v1.api import DEFAULT_MAX_AGE, MAX_AGE_ENV, max_age_setting
 from argentina_datos.web.complementos import salud, turnos
+from argentina_datos.web.v1.api import DEFAULT_MAX_AGE, MAX_AGE_ENV, max_age_setting
 
 SETTINGS = {
     "sql_time_limit_ms": 3000,
