@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -410,7 +411,9 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
             keep=args.conservar,
             fresh=fresh,
         )
-        report = builder.run(force=args.force)
+        # A git checkout is read under its clone's lock: another build's checkout would change it meanwhile.
+        with source.reading() if isinstance(source, GitSource) else contextlib.nullcontext():
+            report = builder.run(force=args.force)
     except (BuildError, SourceError, PreviousUnreadable) as e:
         raise failure(str(e)) from None
     except OSError as e:
