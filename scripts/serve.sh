@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fresh machine -> running service: makes .venv, installs the project, builds argentina.db (or
-# $ARGENTINA_DATOS_OUTPUT) from the source and serves it with Datasette (and /v1) on
+# $ARGENTINA_DATOS_OUTPUT) from the source (../shared/upstream when it is there, else build-db's default:
+# upstream's git repository, or its API without git) and serves it with Datasette (and /v1) on
 # http://127.0.0.1:8001/ ($PORT). With a database already there, a source that cannot be reached
 # is one warning line and the existing database is served; with none, it is an error.
 set -euo pipefail

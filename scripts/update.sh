@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Daily update: rebuilds the database from the public API (or $ARGENTINA_DATOS_SOURCE) into the
+# Daily update: rebuilds the database from upstream (its git repository when git is installed, else its
+# public API; or $ARGENTINA_DATOS_SOURCE: build-db --help) into the
 # served file (or $ARGENTINA_DATOS_OUTPUT). The build replaces the file atomically only when it is complete
 # and checked, keeping the replaced one as ARCHIVO.anterior; a running serve-datos notices the new file
 # and switches to it by itself (no restart, no failed request).
@@ -9,5 +10,4 @@ cd "$(dirname "$0")/.."
 source scripts/instalar.sh
 install_if_changed
 # --keep-going: a file that cannot be read today is skipped (and listed), the rest is updated.
-exec .venv/bin/build-db --source "${ARGENTINA_DATOS_SOURCE:-https://api.argentinadatos.com}" \
-    --output "${ARGENTINA_DATOS_OUTPUT:-argentina.db}" --keep-going "$@"
+exec .venv/bin/build-db --output "${ARGENTINA_DATOS_OUTPUT:-argentina.db}" --keep-going "$@"

@@ -388,3 +388,10 @@ def test_a_checkout_moved_by_another_build_is_said_not_read(upstream, tmp_path):
     with pytest.raises(SourceError, match="otra construcción cambió la copia"):
         with first.reading():
             pass
+
+
+def test_the_default_source_is_upstreams_repository_when_git_is_installed(monkeypatch):
+    monkeypatch.setattr(cli.shutil, "which", lambda name: "/usr/bin/git" if name == "git" else None)
+    assert cli.default_source() == cli.UPSTREAM_REPOSITORY and is_git(cli.default_source())
+    monkeypatch.setattr(cli.shutil, "which", lambda name: None)
+    assert cli.default_source() == cli.PUBLIC_API

@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 import json
 import os
+import shutil
 import sqlite3
 import sys
 import time
@@ -23,7 +24,14 @@ from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
 from argentina_datos.construccion.versiones import PreviousUnreadable
 
-DEFAULT_SOURCE = "https://api.argentinadatos.com"
+PUBLIC_API = "https://api.argentinadatos.com"
+UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/esjs-argentina-datos-api"
+
+
+def default_source() -> str:
+    """Upstream's own repository when git is installed (every file exactly, and an update fetches only what
+    changed: docs/construir.md), else its public API over HTTP."""
+    return UPSTREAM_REPOSITORY if shutil.which("git") else PUBLIC_API
 
 
 def plural(n: int, cosa: str) -> str:
@@ -167,9 +175,10 @@ def parse_args(argv):
     )
     p.add_argument(
         "--source",
-        default=os.environ.get("ARGENTINA_DATOS_SOURCE", DEFAULT_SOURCE),
+        default=os.environ.get("ARGENTINA_DATOS_SOURCE") or default_source(),
         help="directorio, URL base, repositorio git (git+https://…, git+file:///…) o paquete git (.bundle) "
-        "(por defecto $ARGENTINA_DATOS_SOURCE o %(default)s)",
+        f"(por defecto $ARGENTINA_DATOS_SOURCE o, con git instalado, el repositorio de upstream, {UPSTREAM_REPOSITORY}; "
+        f"sin git, su API, {PUBLIC_API})",
     )
     p.add_argument(
         "--git-cache",
