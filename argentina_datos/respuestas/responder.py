@@ -144,16 +144,8 @@ class Responder:
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             answer = catalogo_series.data(conn, params, query, on, lambda: self.converter(conn, query))
             return Answer(200, answer["datos"] if query.formato == "csv" else answer)
-        except BadQuery as e:
-            return Answer(400, message=str(e), param=e.param)
-        except ApiError as e:
-            return Answer(e.status, message=e.mensaje, param=e.parametro)
         except Exception as e:
-            if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
-                log.error("la base no se puede leer al responder %s: %s", path, e)
-                return Answer(503, message=unreadable_message(e))
-            log.exception("error al responder %s", path)
-            return Answer(500, message=f"error interno: {type(e).__name__}")
+            return _failure(e, path)
 
     def _versioned_routes(self, conn: sqlite3.Connection) -> frozenset[str]:
         if self._versioned is None:
@@ -203,14 +195,19 @@ class Responder:
             adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
             rates = self._rates(endpoint)
             return Answer(200, data if query.empty else series.apply(data, query, adjust, rates, route=path))
-        except BadQuery as e:
-            return Answer(400, message=str(e), param=e.param)
-        except ApiError as e:
-            return Answer(e.status, message=e.mensaje, param=e.parametro)
         except Exception as e:
-            if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
-                log.error("la base no se puede leer al responder %s: %s", path, e)
-                return Answer(503, message=unreadable_message(e))
-            # a bug must still answer, and name itself in the log
-            log.exception("error al responder %s", path)
-            return Answer(500, message=f"error interno: {type(e).__name__}")
+            return _failure(e, path)
+
+
+def _failure(e: Exception, path: str) -> Answer:
+    """What a /v1 answer that raised says: our own 400s and 404s as they are, a database file that fails under
+    the request a 503, and a bug still an answer (a JSON 500) that names itself in the log."""
+    if isinstance(e, BadQuery):
+        return Answer(400, message=str(e), param=e.param)
+    if isinstance(e, ApiError):
+        return Answer(e.status, message=e.mensaje, param=e.parametro)
+    if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
+        log.error("la base no se puede leer al responder %s: %s", path, e)
+        return Answer(503, message=unreadable_message(e))
+    log.exception("error al responder %s", path)
+    return Answer(500, message=f"error interno: {type(e).__name__}")
