@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import bisect
 import sqlite3
-from typing import Callable
+from typing import Callable, Optional
 
 from argentina_datos.almacen.consultas import query_for, table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
 from argentina_datos.respuestas.series import BadQuery, Query, is_number
-from argentina_datos.respuestas.variaciones import Deflator, rounded
+from argentina_datos.respuestas.variaciones import Deflator, converted, rounded
 
 DOLLAR = "dolar-"
 
@@ -31,19 +31,12 @@ class PerDay:
         self.values = values
 
     def divide(self, records: list, pesos: set[str]) -> list:
-        out = []
-        for r in records:
-            if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
-                out.append(r)
-                continue
-            k = bisect.bisect_right(self.days, r["fecha"][:10]) - 1
-            value = self.values[self.days[k]] if k >= 0 else None
-            converted = dict(r)
-            for key in pesos:
-                if is_number(r.get(key)):
-                    converted[key] = rounded(r[key] / value) if value else None
-            out.append(converted)
-        return out
+        def on(day: str) -> Callable[[float], Optional[float]]:
+            k = bisect.bisect_right(self.days, day[:10]) - 1
+            by = self.values[self.days[k]] if k >= 0 else None
+            return lambda amount: rounded(amount / by) if by else None
+
+        return converted(records, pesos, on)
 
 
 def _daily(conn: sqlite3.Connection, table: str, where: dict, column: str) -> dict[str, float]:

@@ -127,16 +127,26 @@ class Deflator:
         return self.levels[self.base] / level
 
     def adjust(self, records: list, pesos: set[str]) -> list:
-        out = []
-        for r in records:
-            if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
-                out.append(r)
-                continue
-            factor = self.factor(r["fecha"])
-            adjusted = dict(r)
-            for key in pesos:
-                value = r.get(key)
-                if isinstance(value, (int, float)) and not isinstance(value, bool):
-                    adjusted[key] = None if factor is None else rounded(value * factor)
-            out.append(adjusted)
-        return out
+        def on(day: str) -> Callable[[float], Optional[float]]:
+            factor = self.factor(day)
+            return lambda value: None if factor is None else rounded(value * factor)
+
+        return converted(records, pesos, on)
+
+
+def converted(records: list, pesos: set[str], on: Callable[[str], Callable[[float], Optional[float]]]) -> list:
+    """``records`` with each number of their fields ``pesos`` converted by what ``on(fecha)`` gives for the
+    record's day (ajustar=ipc, uva, dolar-<casa>); a record without fecha is left as it is."""
+    out = []
+    for r in records:
+        if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
+            out.append(r)
+            continue
+        convert = on(r["fecha"])
+        new = dict(r)
+        for key in pesos:
+            value = r.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                new[key] = convert(value)
+        out.append(new)
+    return out
