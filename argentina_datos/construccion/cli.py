@@ -202,6 +202,14 @@ def parse_args(argv):
     )
     p.add_argument("--sin-versiones", action="store_true", help="no leer el paquete de versiones aunque exista")
     p.add_argument(
+        "--historia-desde",
+        metavar="AAAA-MM-DD",
+        type=dt.date.fromisoformat,
+        help="con una fuente git y sin --versiones: en la primera construcción, leer como versiones los commits "
+        "desde ese día (sus archivos se piden al remoto); por defecto sólo el commit leído. Las siguientes leen "
+        "los commits desde la construcción anterior",
+    )
+    p.add_argument(
         "--keep-going",
         action="store_true",
         help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
@@ -410,6 +418,9 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 previous=previous,
             )
         )
+        if isinstance(source, GitSource) and bundle is None and not args.sin_versiones:
+            # the source's own history is the versions' source, like a bundle
+            bundle = source.versions(args.historia_desde and args.historia_desde.isoformat())
         builder = Builder(
             source,
             args.output,

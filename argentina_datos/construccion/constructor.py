@@ -110,13 +110,13 @@ class Builder:
         reporter=None,
         today: Optional[dt.date] = None,
         previous: Optional[PreviousBuild] = None,
-        bundle: Optional[str | os.PathLike] = None,
+        bundle: Optional[str | os.PathLike | paquete.Repository] = None,
         keep: int = 0,
         fresh: bool = False,
     ):
         self.source = source
-        # upstream's repository history (a git bundle): every version of the routes it holds
-        self.bundle = Path(bundle) if bundle else None
+        # upstream's repository history (a git bundle, or a git source's clone): every version of the routes it holds
+        self.bundle = bundle if isinstance(bundle, paquete.Repository) else Path(bundle) if bundle else None
         self.bundle_head: Optional[str] = None  # its last commit, read once per run (_check_bundle)
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there. A

@@ -408,7 +408,7 @@ def build(
     *,
     today: dt.date,
     previous: Optional[Path],
-    bundle: Optional[Path],
+    bundle: Optional[Path | paquete.Repository],
     bundle_head: Optional[str] = None,
     latest_only: frozenset[str] = frozenset(),
     say: Callable[[str], None] = lambda _: None,
@@ -425,9 +425,11 @@ def build(
     head = bundle_head or (paquete.head(bundle) if bundle is not None else None)
     with contextlib.ExitStack() as stack:
         commits: list[paquete.Commit] = []
-        bundle_dir: Optional[paquete.Bundle] = None
+        bundle_dir: Optional[paquete.Repository] = None
         if bundle is not None and not (stored_commits and head in stored_commits):
-            bundle_dir = stack.enter_context(paquete.Bundle(bundle))
+            bundle_dir = (
+                bundle if isinstance(bundle, paquete.Repository) else stack.enter_context(paquete.Bundle(bundle))
+            )
             commits = bundle_dir.commits(after=_last_commit(db) if stored_commits else None)
             history.summary.bundle_read = True
             say(f"paquete de versiones: {len(commits):,} commits nuevos")
