@@ -18,7 +18,7 @@ from typing import Optional
 from argentina_datos import __version__
 from argentina_datos.almacen import archivo
 from argentina_datos.construccion import respaldo
-from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome
+from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
@@ -55,7 +55,7 @@ def skipped_text(n: int) -> str:
     return f"{plural(n, 'archivo')} omitido{'s' if n > 1 else ''}"
 
 
-class LineReporter:
+class LineReporter(Reporter):
     """One line per dataset: for logs and CI.  The quality findings (``finding``: one line per table and check,
     ~50 on the mirror) are counted, and listed only with ``detail`` (--detalle): they are all in the calidad
     table, and a wall of «aviso:» lines read as if the build had gone wrong."""
@@ -70,9 +70,6 @@ class LineReporter:
         if self.detail:
             self.warn(line)
 
-    def start(self, table: str, total: int):
-        return lambda n: None
-
     def download(self, table: str, total: int):
         """HTTP mode asks for every candidate route first: say so, it can take minutes."""
         print(f"{table}: consultando {plural(total, 'ruta')} en la fuente...", file=self.stream, flush=True)
@@ -86,9 +83,6 @@ class LineReporter:
 
     def message(self, line: str) -> None:
         print(line, file=self.stream, flush=True)
-
-    def close(self) -> None:
-        pass
 
 
 class BarReporter(LineReporter):

@@ -17,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import sqlite_utils
 
@@ -107,7 +107,7 @@ class Builder:
         *,
         keep_going: bool = False,
         datasets: list[Dataset] | None = None,
-        reporter=None,
+        reporter: Optional[Reporter] = None,
         today: Optional[dt.date] = None,
         previous: Optional[PreviousBuild] = None,
         bundle: Optional[str | os.PathLike | paquete.Repository] = None,
@@ -133,12 +133,11 @@ class Builder:
         # ... and its table is there even empty when the source lists its files (a directory, not HTTP):
         # a mirror the catalogue describes whole has an empty documents table, not a missing one.
         self.keeps_documents = self.all_datasets and isinstance(source, DirectorySource)
-        self.reporter = reporter
+        self.reporter = reporter or Reporter()
 
     def plan(self) -> Plan:
         plan = Plan(self.source)
-        if self.reporter:
-            self.source.progress = self.reporter.download
+        self.source.progress = self.reporter.download
         versions: dict[str, versiones.Version] = {}
         for ds in self.datasets:
             routes: list[tuple[Source, str]] = []
@@ -508,9 +507,7 @@ class Builder:
         return self._progress_for_table(ds.table, total)
 
     def _progress_for_table(self, table: str, total: int):
-        if self.reporter:
-            return self.reporter.start(table, total)
-        return lambda n: None
+        return self.reporter.start(table, total)
 
     def _derived(self, report: Report, table: str, rows: int, seconds: float) -> None:
         outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
@@ -518,25 +515,46 @@ class Builder:
         self._say(outcome)
 
     def _warn_text(self, line: str) -> None:
-        if self.reporter:
-            self.reporter.warn(line)
+        self.reporter.warn(line)
 
     def _message(self, text: str) -> None:
-        # a reporter of other code (a test's) may only know datasets
-        if self.reporter and hasattr(self.reporter, "message"):
-            self.reporter.message(text)
+        self.reporter.message(text)
 
     def _say(self, outcome: Outcome) -> None:
-        if self.reporter:
-            self.reporter.done(outcome)
+        self.reporter.done(outcome)
 
     def _warn(self, findings: list[calidad.Finding]) -> None:
-        if self.reporter and findings:
-            # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
-            # line lists them only when asked to (cli.py, --detalle).
-            say = getattr(self.reporter, "finding", self.reporter.warn)
-            for line in calidad.summary(findings):
-                say(line)
+        # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
+        # line lists them only when asked to (cli.py, --detalle).
+        for line in calidad.summary(findings):
+            self.reporter.finding(line)
+
+
+class Reporter:
+    """What a build says as it goes; this one says nothing (cli.py's LineReporter and BarReporter print)."""
+
+    def start(self, table: str, total: int) -> Callable[[int], None]:
+        """A dataset's loading starts: the returned function advances its progress by n files."""
+        return lambda n: None
+
+    def download(self, table: str, total: int) -> Callable[[int], None]:
+        """HTTP mode asks for ``total`` candidate routes of ``table`` first."""
+        return self.start(table, total)
+
+    def done(self, outcome: Outcome) -> None:
+        pass
+
+    def warn(self, line: str) -> None:
+        pass
+
+    def finding(self, line: str) -> None:
+        pass
+
+    def message(self, line: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:
