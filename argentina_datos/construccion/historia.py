@@ -6,10 +6,13 @@ Versions come from three places, in the order of their publication time:
   that changed the file, at the commit's time (construccion/paquete.py reads it);
 - the history tree (``upstream-history``): any route with a folder of ``AAAA-MM-DD.json`` files, without a
   declaration in the catalogue, each the last of its day (dated 23:59:59 UTC of that day);
-- what this build reads for those routes, dated by its own update date, else the day of the build.
+- what this build reads for those routes and for the "latest only" ones (the routes a ``*_historico`` dataset
+  keeps the versions of), dated by the file's own update date, else its HTTP Last-Modified, else the day of
+  the build.
 The same content twice in a row is one version (the first); every build carries what the previous build of the
 same output stored and adds only what is newer than its last version of each route, so the bundle is read
-again only when it has commits the database lacks.
+again only when it has commits the database lacks.  The ``*_historico`` tables are derived from this store: their
+dataset's loader reads the last version of each day of the base route (``StoredVersions``).
 
 A record is identified across versions by its fecha and its naming fields (casa, moneda, entidad...); each
 distinct value of it is a row, with the version it appeared in (``desde``) and the one that replaced or removed
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import email.utils
 import hashlib
 import sqlite3
 from collections import defaultdict
@@ -35,9 +39,9 @@ from argentina_datos.almacen import calidad, historia as stored
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
+from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import SourceError, Upstream
-from argentina_datos.construccion.versiones import current_date
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
 # The fields that, with fecha, tell one record of a list from another across versions.
@@ -90,7 +94,10 @@ class Summary:
     bundle_read: bool = False
     revisions: int = 0
     bytes: int = 0  # of the versions' files read (the bundle's blobs, the tree's files, the current files)
-    not_carried: Optional[str] = None  # why the previous build's versions could not be copied
+
+
+class PreviousUnreadable(Exception):
+    """The previous build holds versions that cannot be read: building on would lose them."""
 
 
 class History:
@@ -116,27 +123,27 @@ class History:
             table.create(lite)
 
     def carry(self, previous: Path) -> Optional[set[str]]:
-        """Copies what the previous build stored; returns the bundle commits it had (None: nothing carried)."""
+        """Copies what the previous build stored; returns the bundle commits it had (None: it had no versions).
+        Versions it has but that cannot be read stop the build: building on would drop them."""
+        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
         try:
             # A plain path: a URI (mode=ro) in ATTACH needs SQLite built or opened for URIs.
             self.db.execute("ATTACH DATABASE ? AS anterior", [str(previous)])
-        except sqlite3.Error:
-            return None
-        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
-        try:
-            for table in tables:
-                columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
-                self.db.execute(
-                    f"INSERT INTO main.{quote(table.name)} ({columns}) SELECT {columns} FROM anterior.{quote(table.name)}"
-                )
-        except sqlite3.Error as e:  # a previous build without these tables (or of another shape): nothing to carry
+            try:
+                for table in tables:
+                    columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
+                    self.db.execute(
+                        f"INSERT INTO main.{quote(table.name)} ({columns}) "
+                        f"SELECT {columns} FROM anterior.{quote(table.name)}"
+                    )
+            finally:
+                self.db.execute("DETACH DATABASE anterior")
+        except sqlite3.Error as e:
             for table in tables:
                 self.db.execute(f"DELETE FROM main.{quote(table.name)}")
-            if "no such table" not in str(e):
-                self.summary.not_carried = str(e)
-            return None
-        finally:
-            self.db.execute("DETACH DATABASE anterior")
+            if str(e).startswith("no such table"):  # a build from before the versions store: nothing to carry
+                return None
+            raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones que guarda ({e})") from None
         commits = {
             c
             for (c,) in self.db.execute(
@@ -361,6 +368,33 @@ class History:
         )
 
 
+class StoredVersions:
+    """The files of a ``*_historico`` dataset: ``<base route>/AAAA-MM-DD`` is the last stored version of that
+    day of the latest-only route it keeps, as upstream published it (almacen/historia.py rebuilds it)."""
+
+    def __init__(self, db: sqlite3.Connection, history: Dataset):
+        self.db = db
+        self.base = history.sources[0].route.removesuffix("/{fecha}")
+        self.validators: dict[str, tuple] = {}  # a stored version has none
+        self.day_version: dict[str, int] = {}
+        for vid, publicado in db.execute(
+            f"SELECT id, publicado FROM {VERSIONES.name} WHERE ruta = ? ORDER BY publicado, id", ["/" + self.base]
+        ):
+            self.day_version[publicado[:10]] = vid  # the last of its day wins
+
+    def routes(self) -> list[str]:
+        return [f"{self.base}/{day}" for day in self.day_version]
+
+    def read(self, route: str, history: bool = True) -> bytes:
+        return stored.document(self.db, "/" + self.base, self.day_version[route.rsplit("/", 1)[1]])
+
+    def name(self, route: str, history: bool = True) -> str:
+        return f"{route} (versiones guardadas)"
+
+    def sha256(self, route: str) -> Optional[str]:
+        return None  # the loader hashes the rebuilt file
+
+
 def changes(db: sqlite3.Connection) -> list[VersionChange]:
     """The cambios rows of the stored versions: each against the one before, on its route."""
     out = []
@@ -529,6 +563,35 @@ def _current(source: Upstream, route: str, today: dt.date) -> list[Candidate]:
         return []
     last_modified = source.validators.get(route, (None, None))[1]
     return [Candidate(route, current_date(body, today, last_modified) + END_OF_DAY, CURRENT, None, body)]
+
+
+def current_date(body: bytes, today: dt.date, last_modified: Optional[str] = None) -> str:
+    """The version's own date: the envelope's update date, else the HTTP Last-Modified of the file,
+    else the day of the build."""
+    fallback = _http_date(last_modified) or today.isoformat()
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return fallback
+    if isinstance(data, dict):
+        for key in ("fechaActualizacion", "actualizado"):
+            value = data.get(key)
+            if isinstance(value, str) and len(value) >= 10:
+                try:
+                    return dt.date.fromisoformat(value[:10]).isoformat()
+                except ValueError:
+                    pass
+    return fallback
+
+
+def _http_date(value: Optional[str]) -> Optional[str]:
+    """The UTC day of an HTTP date (Last-Modified: Tue, 10 Mar 2026 08:00:00 GMT)."""
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).astimezone(dt.timezone.utc).date().isoformat()
+    except (TypeError, ValueError):
+        return None
 
 
 def _is_day(text: str) -> bool:

@@ -11,9 +11,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from argentina_datos.almacen.propias import CONSTRUCCION, FUENTES, REVISIONES, VERSIONES
-from argentina_datos.almacen.tablas import quote
-from argentina_datos.catalogo import BY_TABLE, DATASETS
+from argentina_datos.almacen.propias import CONSTRUCCION, REVISIONES, VERSIONES
 
 PAGE = "docs/construir.md"
 MARKERS = ("<!-- historia:inicio -->\n", "<!-- historia:fin -->")
@@ -27,19 +25,7 @@ def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, str, int, s
         f"SELECT ruta, count(*), min(publicado), max(publicado) FROM {VERSIONES.name} GROUP BY ruta ORDER BY ruta"
     ):
         out.append((ruta, VERSIONES.name, n, first[:10], last[:10], revisions.get(ruta, 0)))
-    versioned = {r[0] for r in out}
-    for history in DATASETS:
-        if not history.versions_of:
-            continue
-        ruta = "/" + BY_TABLE[history.versions_of].sources[0].route
-        n, first, last = conn.execute(
-            f"SELECT count(*), min(substr(ruta, -10)), max(substr(ruta, -10)) FROM {quote(FUENTES.name)} "
-            "WHERE tabla = ?",
-            [history.table],
-        ).fetchone()
-        if n and ruta not in versioned:
-            out.append((ruta, history.table, n, first, last, 0))
-    return sorted(out)
+    return out
 
 
 def markdown_table(conn: sqlite3.Connection) -> str:
