@@ -17,14 +17,14 @@ PAGE = "docs/construir.md"
 MARKERS = ("<!-- historia:inicio -->\n", "<!-- historia:fin -->")
 
 
-def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, str, int, str, str, int]]:
-    """(route, where its versions are, how many, first day, last day, revisions) for every route with a past."""
+def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, int, str, str, int]]:
+    """(route, how many versions, first day, last day, revisions) for every route with a past."""
     out = []
     revisions = dict(conn.execute(f"SELECT ruta, count(*) FROM {REVISIONES.name} GROUP BY ruta").fetchall())
     for ruta, n, first, last in conn.execute(
         f"SELECT ruta, count(*), min(publicado), max(publicado) FROM {VERSIONES.name} GROUP BY ruta ORDER BY ruta"
     ):
-        out.append((ruta, VERSIONES.name, n, first[:10], last[:10], revisions.get(ruta, 0)))
+        out.append((ruta, n, first[:10], last[:10], revisions.get(ruta, 0)))
     return out
 
 
@@ -38,11 +38,11 @@ def markdown_table(conn: sqlite3.Connection) -> str:
         return "el de la construcción" if d == build_day else d
 
     lines = [
-        "| ruta | versiones en | versiones | desde | hasta | revisiones |",
-        "|---|---|---:|---|---|---:|",
+        "| ruta | versiones | desde | hasta | revisiones |",
+        "|---|---:|---|---|---:|",
     ]
-    for ruta, table, n, first, last, revisions in routes_with_history(conn):
-        lines.append(f"| `{ruta}` | `{table}` | {_number(n)} | {day(first)} | {day(last)} | {_number(revisions)} |")
+    for ruta, n, first, last, revisions in routes_with_history(conn):
+        lines.append(f"| `{ruta}` | {_number(n)} | {day(first)} | {day(last)} | {_number(revisions)} |")
     return "\n".join(lines) + "\n"
 
 
