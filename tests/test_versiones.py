@@ -147,3 +147,24 @@ async def test_the_historico_tables_are_derived_from_the_versions_store(tmp_path
     con.close()
     assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
     assert await at(db, UVA) == [uva_bank(0.5)]
+
+
+@pytest.mark.lento
+async def test_the_days_a_build_from_before_the_store_kept_are_not_lost(fuentes):
+    # A build from before #31 kept the days it read over HTTP only in its *_historico table: the next build,
+    # without the history tree, takes them into the versions store instead of dropping them.
+    source, history, db = fuentes
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    with sqlite3.connect(db) as con:
+        for table in ("versiones", "versiones_registros", "revisiones"):
+            con.execute(f"DROP TABLE {table}")
+    con.close()
+    write(source / PF / "index.json", CURRENT_2)
+    Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
+    with sqlite3.connect(db) as con:
+        origins = con.execute(f"SELECT origen FROM versiones WHERE ruta = '/{PF}' ORDER BY publicado").fetchall()
+    con.close()
+    assert origins == [("construcción anterior",)] * 3 + [("fuente actual",)]
+    assert await at(db, PF, "2024-01-15") == X
+    assert await at(db, PF, "2026-03-11") == CURRENT_1

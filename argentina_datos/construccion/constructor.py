@@ -42,7 +42,7 @@ from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
 # The routes upstream overwrites that a *_historico dataset keeps: each build stores a version of them.
-LATEST_ONLY = frozenset(BY_TABLE[d.versions_of].sources[0].route for d in DATASETS if d.versions_of)
+LATEST_ONLY = {BY_TABLE[d.versions_of].sources[0].route: d for d in DATASETS if d.versions_of}
 
 
 @dataclass

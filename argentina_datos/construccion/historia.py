@@ -36,14 +36,16 @@ import orjson
 import sqlite_utils
 
 from argentina_datos.almacen import calidad, historia as stored
+from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
-from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
+from argentina_datos.almacen.propias import FUENTES, REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import SourceError, Upstream
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
+PREVIOUS = "construcción anterior"  # a day a build from before the store kept only in its *_historico table
 # The fields that, with fecha, tell one record of a list from another across versions.
 IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo")
 _ABSENT = object()
@@ -444,13 +446,14 @@ def build(
     previous: Optional[Path],
     bundle: Optional[Path],
     bundle_head: Optional[str] = None,
-    latest_only: frozenset[str] = frozenset(),
+    latest_only: Optional[dict[str, Dataset]] = None,
     say: Callable[[str], None] = lambda _: None,
 ) -> Summary:
     """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached).
-    ``latest_only``: routes upstream overwrites (v1/..., no leading slash), which get a version from what the
-    source publishes even without a past in the tree or the bundle: each build adds its day.  ``bundle_head``:
-    the bundle's last commit, when the caller has read it already."""
+    ``latest_only``: routes upstream overwrites (v1/..., no leading slash) -> the *_historico dataset that keeps
+    them; each gets a version from what the source publishes even without a past in the tree or the bundle: each
+    build adds its day.  ``bundle_head``: the bundle's last commit, when the caller has read it already."""
+    latest_only = latest_only or {}
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
     stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
@@ -474,7 +477,12 @@ def build(
             for route, blob in commit.changed:
                 per_route[route].append(Candidate(route, commit.published, BUNDLE, commit.id, blob=blob))
         found = {
-            route: _in_time_order(per_route[route] + tree.get(route, []) + _current(source, route, today))
+            route: _in_time_order(
+                per_route[route]
+                + tree.get(route, [])
+                + (_typed_only(previous, db, latest_only[route]) if route in latest_only and previous else [])
+                + _current(source, route, today)
+            )
             for route in sorted(routes | set(per_route))
         }
         db.execute("BEGIN")
@@ -520,6 +528,44 @@ def _stored_candidates(previous: Path, route: str) -> list[Candidate]:
             Candidate(route, when, origin, commit, stored.document(conn, path, vid))
             for vid, when, origin, commit in rows
         ]
+    finally:
+        conn.close()
+
+
+def _typed_only(previous: Path, db: sqlite3.Connection, history: Dataset) -> list[Candidate]:
+    """The days a build from before #31 kept in its *_historico table and the versions store lacks (the days it
+    read over HTTP before the store kept latest-only routes), read back from its rows: without them, this build
+    would drop them.  A build since derives that table from the store: it has none to offer."""
+    route = history.sources[0].route.removesuffix("/{fecha}")
+    stored_days = {
+        p[:10] for (p,) in db.execute(f"SELECT publicado FROM {VERSIONES.name} WHERE ruta = ?", ["/" + route])
+    }
+    try:
+        conn = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise PreviousUnreadable(f"{previous}: la base anterior no se puede abrir ({e})") from None
+    try:
+        days = [
+            day
+            for (day,) in conn.execute(
+                f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
+            )
+            if day not in stored_days
+        ]
+        query = RecordQuery(history)
+        out = []
+        for day in days:
+            records = query.records(conn, {"fecha": day})
+            if history.envelope_list:
+                body = orjson.dumps({**(envelope(conn, f"/{route}/{day}") or {}), history.envelope_list: records})
+            else:
+                body = orjson.dumps(records)
+            out.append(Candidate(route, day + END_OF_DAY, PREVIOUS, body=body))
+        return out
+    except sqlite3.Error as e:
+        if str(e).startswith(("no such table", "no such column")):
+            return []  # a build without that table, or of a shape older still: nothing it kept alone
+        raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones de {history.table} ({e})") from None
     finally:
         conn.close()
 
