@@ -370,7 +370,7 @@ def query_parameters(answers: Answers) -> list[dict]:
 
 SERIES_PATHS = ("/v1/series", "/v1/series/datos")
 # Several series aligned by date: amounts of pesos, rates and the rest, with versions (respuestas/catalogo_series.py).
-SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=True, versioned=True)
+SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True)
 SERIE = {
     "type": "object",
     "description": "una serie del catálogo (la tabla series)",

@@ -14,8 +14,6 @@ import orjson
 
 from argentina_datos.almacen import historia
 from argentina_datos.almacen.documentos import document
-from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import RATE, Field
 from argentina_datos.respuestas import catalogo_series, conversiones, series
 from argentina_datos.respuestas.rutas import ApiError, Router
 from argentina_datos.respuestas.series import BadQuery, Query
@@ -110,21 +108,14 @@ class Responder:
                 self._cpi = {}
         return sorted(self._cpi)
 
-    def _adjuster(self, conn: sqlite3.Connection, endpoint, query: Query):
+    def _adjuster(self, conn: sqlite3.Connection, answers: series.Answers, query: Query):
         """What ``ajustar`` does on this route: its amounts of pesos in pesos of ``base``, in UVA or in dollars."""
-        pesos = {f.name for t in endpoint.datasets for f in BY_TABLE[t].fields if isinstance(f, Field) and f.in_pesos}
         convert = self.converter(conn, query)
-        return lambda records: convert(records, pesos, query)
+        return lambda records: convert(records, set(answers.pesos), query)
 
     def converter(self, conn: sqlite3.Connection, query: Query):
         self.cpi_months(conn)
         return conversiones.converter(conn, query, self._cpi or {})
-
-    @staticmethod
-    def _rates(endpoint) -> frozenset[str]:
-        """The measures of the route that are rates per period (monthly inflation): grouping compounds them."""
-        found = (BY_TABLE[t].series for t in endpoint.datasets)
-        return frozenset(m for sr in found if sr is not None for m in sr.values if sr.kind(m) == RATE)
 
     def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
         """``/v1/series`` (the catalogue, searched) and ``/v1/series/datos`` (several series aligned by date)."""
@@ -184,10 +175,10 @@ class Responder:
             answers.refuse(query, path)
             if query.formato == "ics" and not endpoint.calendar:
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados (/v1/feriados/{año}...)")
-            adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
+            adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):
-                return series.apply(data, query, adjust, self._rates(endpoint), path, answers)
+                return series.apply(data, query, adjust, answers.rates, path, answers)
 
             if query.fecha is not None and endpoint.versioned:
                 return Answer(200, treat(endpoint.versioned(conn, query.checked_fecha())))

@@ -42,8 +42,8 @@ class Answers:
     listing: bool = False  # a list of records
     dated: bool = False  # ... with a fecha
     measured: bool = False  # ... with numeric measures (amounts, rates)
-    pesos: bool = False  # some of them amounts of pesos
-    rates: bool = False  # some of them rates per period (monthly inflation), which are not added up
+    pesos: frozenset[str] = frozenset()  # the fields that are amounts of pesos (ajustar converts them)
+    rates: frozenset[str] = frozenset()  # the measures that are rates per period (monthly inflation): compounded
     calendar: bool = False  # holidays, also an iCalendar
     versioned: bool = False  # with past versions, answered as they were on a day
 
@@ -61,8 +61,8 @@ class Answers:
             and any(
                 isinstance(m, Field) and m.kind in (NUMBER, INTEGER) and not _is_identifier(m.name) for m in fields
             ),
-            pesos=listing and any(isinstance(m, Field) and m.in_pesos for m in fields),
-            rates=listing and any(sr.kind(m) == RATE for sr in found if sr is not None for m in sr.values),
+            pesos=frozenset(m.name for m in fields if listing and isinstance(m, Field) and m.in_pesos),
+            rates=frozenset(m for sr in found if listing and sr is not None for m in sr.values if sr.kind(m) == RATE),
             calendar=endpoint.calendar,
             versioned=versioned or endpoint.versioned is not None,
         )
@@ -220,7 +220,7 @@ PARAMETERS: tuple[Param, ...] = (
         "ipc",
         "/v1/cotizaciones/dolares/oficial?ajustar=dolar-blue&desde=2024-01-01",
         "las listas de registros con fecha y montos en pesos: no las tasas, puntos, porcentajes ni dólares",
-        lambda a: a.dated and a.pesos,
+        lambda a: a.dated and bool(a.pesos),
         choices=("ipc", "uva", *(f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES)),
         # Any dolar-<casa> is parsed: an unknown casa is a 400 naming the casas (respuestas/conversiones.py).
         pattern=re.compile(r"ipc|uva|dolar-[a-z]+"),
@@ -233,7 +233,7 @@ PARAMETERS: tuple[Param, ...] = (
         "2020-01",
         "/v1/finanzas/indices/uva?ajustar=ipc&base=2020-01",
         "las listas de registros con fecha y montos en pesos, con `ajustar=ipc`",
-        lambda a: a.dated and a.pesos,
+        lambda a: a.dated and bool(a.pesos),
         form="mes",
         needs=("ajustar", "ipc", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos"),
         group="ajuste",
