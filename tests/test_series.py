@@ -413,3 +413,16 @@ def test_every_route_refuses_exactly_the_parameters_its_openapi_leaves_out(conn)
             assert answer.status == 400 and answer.param in (p.name, p.needs and p.needs[0]), (path, p.name, answer)
             refused += 1
     assert refused > 100
+
+
+def test_a_route_offers_only_the_values_that_mean_something_there():
+    rates = series.Answers(listing=True, dated=True, measured=True, rates=frozenset({"valor"}))
+    for query, param in [("agrupar=mes&funcion=suma", "funcion"), ("variacion=relativa", "variacion")]:
+        with pytest.raises(series.BadQuery) as e:
+            rates.refuse(series.parse(query), "/v1/finanzas/indices/inflacion")
+        assert e.value.param == param and "/v1/finanzas/indices/inflacion" in str(e.value)
+    rates.refuse(series.parse("agrupar=mes&funcion=maximo&variacion=interanual"), "/v1/finanzas/indices/inflacion")
+    with pytest.raises(series.BadQuery, match="feriados") as e:
+        series.Answers(listing=True).refuse(series.parse("formato=ics"), "/v1/presidentes")
+    assert e.value.param == "formato"
+    series.Answers(listing=True, calendar=True).refuse(series.parse("formato=ics"), "/v1/feriados")

@@ -173,8 +173,6 @@ class Responder:
                 return Answer(200, endpoint.answer(conn, values, path))
             answers = series.Answers.of(endpoint, path in self._versioned_routes(conn))
             answers.refuse(query, path)
-            if query.formato == "ics" and not endpoint.calendar:
-                raise BadQuery("formato", "«formato=ics» es para las rutas de feriados (/v1/feriados/{año}...)")
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):

@@ -82,10 +82,14 @@ class Answers:
 
     def refuse(self, query: Query, route: str) -> None:
         """A BadQuery for the first parameter of ``query`` that the route does not take."""
-        for name, _ in query.given:
+        for name, value in query.given:
             p = BY_NAME[name]
-            if not p.takes(self) and not p.ignored_elsewhere:
+            if p.ignored_elsewhere:
+                continue
+            if not p.takes(self):
                 raise BadQuery(name, f"«{name}» no se aplica a {route}: es para {p.where}")
+            if not p.offers(self, value):
+                raise BadQuery(name, f"«{name}={value}» no se aplica a {route}: {p.unoffered}")
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,9 @@ class Param:
     transforms: bool = True  # it changes the records (not only their format or version)
     ignored_elsewhere: bool = False  # on a route that does not take it, ignored as unknown (not a 400)
     group: str = ""  # the exploded object parameter of the OpenAPI document it goes in (agrupacion, ajuste)
-    # Which of its values a route offers: a rate per period is neither added up nor divided (a 400).
+    # Which of its values a route offers (a rate per period is neither added up nor divided), and why not (the 400).
     offers: Callable[[Answers, str], bool] = lambda answers, value: True
+    unoffered: str = ""
 
     def values_text(self) -> str:
         """Its values in Spanish: «a, b o c», or its form."""
@@ -184,6 +189,7 @@ PARAMETERS: tuple[Param, ...] = (
         lambda a: a.dated and a.measured,
         choices=("promedio", "ultimo", "primero", "minimo", "maximo", "suma"),
         offers=lambda a, value: not (a.rates and value == "suma"),
+        unoffered="la suma de una tasa por período no significa nada; sin «funcion», agrupar la compone",
         needs=("agrupar", None, "«funcion» va con «agrupar» (semana, mes, trimestre o anio)"),
         default="promedio",
         group="agrupacion",
@@ -205,6 +211,7 @@ PARAMETERS: tuple[Param, ...] = (
         lambda a: a.dated and a.measured,
         choices=("absoluta", "relativa", "interanual", "acumulada"),
         offers=lambda a, value: not (a.rates and value == "relativa"),
+        unoffered="el cociente de dos tasas no significa nada: use absoluta (en puntos porcentuales), acumulada o interanual",
     ),
     Param(
         "ajustar",
@@ -266,6 +273,7 @@ PARAMETERS: tuple[Param, ...] = (
         lambda a: a.listing,
         choices=("json", "csv", "ics"),
         offers=lambda a, value: value != "ics" or a.calendar,
+        unoffered="ics es para las rutas de feriados (/v1/feriados/{año}...)",
         default="json",
         transforms=False,
     ),
