@@ -54,6 +54,8 @@ def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
     if query.formato == "ics":
         raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
     data = orjson.loads(body)
+    if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
+        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
     return Answer(200, treat(data) if treat is not None else series.apply(data, query, route=path))
 
 
