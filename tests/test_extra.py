@@ -131,3 +131,49 @@ def test_a_database_of_the_old_shape_gives_its_records_back_exactly():
     for table, route in (("cotizaciones", "v1/cotizaciones"), ("rendimientos", "v1/finanzas/rendimientos")):
         records = query_for(table).records(conn, {})
         assert orjson.dumps(records) == orjson.dumps(FILES[route]), table
+
+
+def as_old_shape(db) -> None:
+    """The database as a build wrote it before: each extra in an _extra column of its row, no _extra table."""
+    from argentina_datos.almacen.consultas import layout_of
+    from argentina_datos.almacen.tablas import quote
+
+    conn = sqlite3.connect(db)
+    for (table,) in conn.execute("SELECT DISTINCT tabla FROM _extra").fetchall():
+        dataset = table if table in TABLES else "rendimientos"  # rendimientos_monedas: its child
+        layout = layout_of(dataset)
+        key = layout.row_key if table == dataset else [ROW_ID]
+        columns = ", ".join("t.rowid" if c == "rowid" else f"t.{quote(c)}" for c in key)
+        conn.execute(f"ALTER TABLE {quote(table)} ADD COLUMN _extra TEXT")
+        conn.execute(
+            f"UPDATE {quote(table)} AS t SET _extra = (SELECT extra FROM _extra x WHERE x.tabla = ? "
+            f"AND x.fila = json_array({columns}))",
+            [table],
+        )
+    conn.execute("DROP TABLE _extra")
+    conn.commit()
+    conn.close()
+
+
+def test_a_file_unreadable_today_comes_back_from_a_previous_build_of_the_old_shape(tmp_path):
+    from argentina_datos.catalogo import BY_TABLE
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import DirectorySource
+
+    db = small_build(tmp_path)
+    as_old_shape(db)
+    with sqlite3.connect(db) as conn:  # the old shape answers too
+        assert [answer(V1(), conn, "/" + route)[1] for route in FILES] == list(FILES.values())
+    src = tmp_path / "src"
+    broken = ["v1/cotizaciones", "v1/finanzas/rendimientos"]
+    for route in broken:
+        write_file(src, route, b"<html>mantenimiento</html>")
+    report = Builder(DirectorySource(src), db, datasets=[BY_TABLE[t] for t in TABLES], keep_going=True).run()
+    assert len(report.skipped_files) == len(broken)
+    conn = sqlite3.connect(db)
+    for route, records in FILES.items():
+        status, body = answer(V1(), conn, "/" + route)
+        assert status == 200 and orjson.dumps(body) == orjson.dumps(records), route
+    assert "_extra" not in {r[1] for r in conn.execute("PRAGMA table_info(cotizaciones)")}
+    kept = dict(conn.execute("SELECT tabla, count(*) FROM _extra GROUP BY tabla"))
+    assert kept["cotizaciones"] == 2 and kept["rendimientos_monedas"] == 2
