@@ -489,7 +489,7 @@ class Builder:
         for outcome in report.derived:
             db.execute(f"ANALYZE {quote(outcome.table)}")
         # No VACUUM: it packed the pages that inserts into a WITHOUT ROWID table leave ~88% full (16 MB of the
-        # mirror's 212) by writing the whole file twice (1.0 s CPU, 3 s on the loaded machine; bench_build.py).
+        # mirror's 212) by writing the whole file twice (1.0 s CPU, 3 s wall: timed alone, loaded machine).
 
     def _check(self, db: sqlite3.Connection, layouts: list[Layout]) -> None:
         # quick_check: every page and record well formed (0.3 s); integrity_check would also match each
