@@ -89,6 +89,14 @@ def test_the_fci_view_counts_and_facets_from_an_index_without_the_names(conn, qu
     assert "COVERING INDEX" in plan and "fci_valores_fondo" not in plan, plan
 
 
+def test_each_categorys_last_day_is_found_in_the_index_not_by_walking_the_table(conn):
+    from argentina_datos.web.paginas import _LAST_DAYS
+
+    plan = [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + _LAST_DAYS)]
+    on_serie = [step for step in plan if "fci_serie" in step]
+    assert on_serie and all("COVERING INDEX fci_serie_moneda_categoria_id" in step for step in on_serie), plan
+
+
 async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, conn):
     import html
     import re
