@@ -323,7 +323,7 @@ def test_a_bank_whose_name_came_mis_encoded_keeps_its_id_and_the_finding_shows_t
     )
     hallazgos = de(construir(tmp_path, {PLAZO_FIJO: [banco(bien), banco(roto)]}), calidad.ENCODING)
     with sqlite3.connect(tmp_path / "a.db") as con:
-        ids = con.execute("SELECT entidad, entidadId FROM plazo_fijo ORDER BY _id").fetchall()
+        ids = con.execute("SELECT entidad, entidadId FROM plazo_fijo ORDER BY fila").fetchall()
     assert ids == [(bien, "credito-regional-compania-financiera"), (roto, "credito-regional-compania-financiera")]
     assert [json.loads(h["valor"]) for h in hallazgos] == [roto]
     assert f"su id es «credito-regional-compania-financiera», el de «{bien}»" in hallazgos[0]["detalle"]

@@ -186,7 +186,7 @@ def test_missions_keep_the_source_mojibake(conn):
         for p in DIPUTADOS.glob("diputados/*/misiones/index.json")
         for m in json.loads(p.read_text())["misiones"]
     ]
-    stored = [d for (d,) in conn.execute("SELECT destino FROM diputados_misiones ORDER BY _id")]
+    stored = [d for (d,) in conn.execute("SELECT destino FROM diputados_misiones ORDER BY fila")]
     assert stored == destinos
     assert any("Ã" in d or "ã" in d for d in stored)
 

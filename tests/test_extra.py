@@ -57,8 +57,7 @@ def small_build(tmp_path):
 
 
 def internal(columns) -> list[str]:
-    # _id is not a codec: it is the key by which a parent table's children name their row.
-    return [c for c in columns if c.startswith("_") and c != ROW_ID]
+    return [c for c in columns if c.startswith("_")]
 
 
 async def visible_columns(ds) -> dict[str, list[str]]:

@@ -348,7 +348,7 @@ def test_votes_are_linked_after_the_build_and_answered_as_they_came(tmp_path, wi
         )
         tables.insert(0, "senadores")
     conn = build_tables(src, tmp_path / "a.db", tables)
-    linked = conn.execute("SELECT nombre, senadorId FROM senado_actas_votos ORDER BY _id").fetchall()
+    linked = conn.execute("SELECT nombre, senadorId FROM senado_actas_votos ORDER BY fila").fetchall()
     assert linked == [("Martínez, Julio", "2" if with_senators else None), ("Nadie, Juan", None)] * 2
     api = V1()
     assert answer(api, conn, "/v1/senado/actas/2019")[:2] == (200, año)

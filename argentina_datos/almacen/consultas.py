@@ -26,7 +26,8 @@ class RecordQuery:
     def __init__(self, dataset: Dataset):
         self.layout = layout_of(dataset.table)
         lay = self.layout
-        select = [f"t.{ROW_ID}"] if lay.has_children else []
+        # ROW_ID is the rowid (INTEGER PRIMARY KEY): read as rowid, it is also the _id of a database of the old shape
+        select = ["t.rowid"] if lay.has_children else []
         joins: list[str] = []
         # A whole value of a NUMBER column reads back as an integer (Codec.ints_again), here in SQL, so that
         # the rows of a plain codec are the records' values as they are (Codec.plain).
@@ -152,7 +153,7 @@ def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[
     """Child records grouped by parent id, in list order."""
     if not parent_ids:
         return {}
-    cols = [f"t.{quote(c)}" for c in [ROW_ID, child.parent_column] + child.codec.column_names]
+    cols = ["t.rowid"] + [f"t.{quote(c)}" for c in [child.parent_column] + child.codec.column_names]
     deviating = _deviating(conn, child.table)
     join = ""
     if deviating is None:

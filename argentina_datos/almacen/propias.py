@@ -451,7 +451,7 @@ class RowExtra:
 
     tabla: str = column("Tabla de la fila (la de un conjunto de datos o una de sus tablas hijas).")
     fila: str = column(
-        "La fila, por su clave como lista JSON: [rowid], [_id] o, en una tabla con orden, sus columnas de ruta "
+        "La fila, por su clave como lista JSON: [rowid], [fila] o, en una tabla con orden, sus columnas de ruta "
         "y su orden."
     )
     extra: str = column(

@@ -177,10 +177,10 @@ class Layout:
 
     @property
     def order_columns(self) -> list[str]:
-        """The columns that give the records' published order."""
+        """The columns that give the records' published order (a table's ROW_ID is its rowid: INTEGER PRIMARY KEY)."""
         if self.dataset.ordered:
             return self.key
-        return [ROW_ID if self.has_children else "rowid"]
+        return ["rowid"]
 
     # ---- DDL -----------------------------------------------------------------
     def create_sql(self) -> list[str]:

@@ -30,7 +30,7 @@ OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: 
 
 ORDER = "orden"
 # Internal key of tables with child tables (an API field may itself be called "id").
-ROW_ID = "_id"
+ROW_ID = "fila"
 
 
 @dataclass(frozen=True)

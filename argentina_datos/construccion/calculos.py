@@ -185,7 +185,7 @@ def _date(value) -> Optional[dt.date]:
         return None
 
 
-# (table, column) of a Link -> (row, value) pairs: the row being the table's ``_id`` or its rowid.
+# (table, column) of a Link -> (row, value) pairs: the row being the table's ``fila`` (ROW_ID) or its rowid.
 RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]] = {
     ("senado_actas_votos", "senadorId"): _senators_of_the_votes,
     ("senado_dietas_mecanismos", "senadorId"): _senators_of_the_pay_document,
