@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen.propias import AUSENTES, CALIDAD, CONSTRUCCION, FALLIDOS, FUENTES, Finding, SourceFile
+from argentina_datos.almacen.propias import (
+    AUSENTES,
+    CALIDAD,
+    CONSTRUCCION,
+    FALLIDOS,
+    FUENTES,
+    SERIES,
+    Finding,
+    SourceFile,
+)
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
 from argentina_datos.respuestas.responder import Responder
@@ -263,6 +272,22 @@ class PreviousBuild:
             assert self._conn is not None
             rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {CALIDAD.name} ORDER BY id").fetchall()
         return [Finding(**dict(zip(names, r))) for r in rows]
+
+    def series_spans(self, tables: set[str]) -> dict[tuple[str, str], dict[tuple, tuple[str, str, int]]]:
+        """The first and last day and the count of days of each series of ``tables`` in its ``series`` table:
+        (table, column) -> the series' naming values (its filtro's, in order) -> (desde, hasta, observaciones)."""
+        out: dict[tuple[str, str], dict[tuple, tuple[str, str, int]]] = {}
+        with self._lock:
+            assert self._conn is not None
+            if not sqlite_utils.Database(self._conn)[SERIES.name].exists():
+                return out
+            rows = self._conn.execute(
+                f"SELECT tabla, columna, filtro, desde, hasta, observaciones FROM {SERIES.name}"
+            ).fetchall()
+        for tabla, columna, filtro, desde, hasta, count in rows:
+            if tabla in tables:
+                out.setdefault((tabla, columna), {})[tuple(orjson.loads(filtro).values())] = (desde, hasta, count)
+        return out
 
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it: its route's answer there."""

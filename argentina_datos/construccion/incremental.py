@@ -93,8 +93,8 @@ def plan(
 
 
 def start_from(previous: Path, path: str, reuse: Reuse) -> None:
-    """The new database as a copy of the previous one.  A file copy: SQLite's backup API copies page by
-    page and took longer (benchmarks/bench_git.py notes both)."""
+    """The new database as a copy of the previous one: a file copy, faster than SQLite's backup API, which copies
+    page by page (benchmarks/bench_git.py prints both)."""
     start = time.perf_counter()
     shutil.copyfile(previous, path)
     reuse.seconds = time.perf_counter() - start
