@@ -176,16 +176,16 @@ ROUTES = [*FILES, DIA, INFLACION, "v1/cotizaciones/dolares/blue", "v1/feriados"]
 NOT_COMPARED = {"_construccion", "sqlite_stat1", "sqlite_stat4"}  # when it was built; SQLite's statistics
 
 
-def contents(db: Path) -> dict:
-    """Every table's rows (sorted; calidad's without its numbering) and the schema: what two builds of the same
-    commit must share."""
+def contents(db: Path, ignore: frozenset = frozenset({("calidad", "id")})) -> dict:
+    """Every table's rows (sorted; without the columns ``ignore``, (table, column), by default calidad's numbering)
+    and the schema: what two builds of the same commit must share."""
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         schema = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'")
         out: dict = {"": sorted(schema, key=repr)}
         for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
             if name in NOT_COMPARED:
                 continue
-            columns = [c[1] for c in conn.execute(f'PRAGMA table_info("{name}")') if name != "calidad" or c[1] != "id"]
+            columns = [c[1] for c in conn.execute(f'PRAGMA table_info("{name}")') if (name, c[1]) not in ignore]
             select = ", ".join(f'"{c}"' for c in columns)
             out[name] = sorted(conn.execute(f'SELECT {select} FROM "{name}"').fetchall(), key=repr)
     return out
@@ -451,6 +451,44 @@ def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path,
     assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
     assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
     assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
+
+
+@pytest.mark.lento
+def test_an_incremental_build_over_http_equals_a_full_build(tmp_path):
+    import datetime as dt
+
+    from ayudas import write_file
+
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import HttpSource, PreviousBuild
+
+    root = tmp_path / "espejo"
+    for route, data in HTTP_FILES.items():
+        write_file(root, route, data)
+    out, full, today = tmp_path / "a.db", tmp_path / "completa.db", dt.date(2025, 1, 22)
+    with nginx_serving(root) as url:
+
+        def run(db: Path, force: bool = False):
+            previous = PreviousBuild(db) if db.exists() else None
+            source = HttpSource(url, today=today, previous=previous, fci_since=today, retries=1)
+            return Builder(source, db, today=today, previous=previous, keep_going=True).run(force=force)
+
+        run(out)
+        full.write_bytes(out.read_bytes())
+        day = {"casa": "blue", "compra": 1020, "venta": 1040, "fecha": "2025-01-21"}
+        write_file(root, DOLARES, HTTP_FILES[DOLARES] + [day])
+        write_file(root, "v1/cotizaciones/dolares/2025/01/21", [day])
+        reuse = run(out).reuse
+        assert reuse is not None and "cotizaciones_dolares" in reuse.reread and "cotizaciones" in reuse.kept, reuse
+        assert run(full, force=True).reuse is None
+    assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+    # A full build given a 304 notes the size of the file rebuilt from the previous database (its /v1 answer, which
+    # may be written more compactly than the source's), the incremental one keeps the size the source served.
+    ignore = frozenset({("calidad", "id"), ("fuentes", "bytes")})
+    incremental, whole = contents(out, ignore), contents(full, ignore)
+    assert incremental.keys() == whole.keys()
+    for table in whole:
+        assert incremental[table] == whole[table], table
 
 
 @pytest.mark.mirror
