@@ -209,7 +209,11 @@ def parse_args(argv):
         help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
         "omitirlo y seguir (se listan al final)",
     )
-    p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="reconstruir toda la base aunque la fuente no haya cambiado (sin conservar los conjuntos sin cambios)",
+    )
     p.add_argument(
         "--detalle",
         action="store_true",
