@@ -17,8 +17,8 @@ from ayudas import answer
 from paths import REPO, UPSTREAM
 
 from argentina_datos.construccion import cli
-from argentina_datos.construccion.fuentes import SourceError
-from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit, remote_of
+from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
+from argentina_datos.construccion.repositorio import GitSource, is_git, remote_of
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.web.v1.api import V1
 
@@ -103,7 +103,7 @@ def test_build_then_update_from_a_repository(upstream, tmp_path):
     first = git(upstream, "rev-parse", "HEAD")
     err = build(out, f"git+file://{upstream}", cache)
     assert f"git: commit {first[:12]}" in err, err
-    assert last_commit(out) == first
+    assert PreviousBuild(out).facts["commit"] == first
     # sparse: only the data folders are written
     assert list(cache.glob("*/datos/v1/feriados/2025/index.json")) and not list(cache.glob("*/extraccion"))
     for route, data in FILES.items():
@@ -118,7 +118,7 @@ def test_build_then_update_from_a_repository(upstream, tmp_path):
     second = commit(upstream, {r: day2[r] for r in (DOLARES, UVA, DIA)}, "segundo día")
     err = build(out, f"git+file://{upstream}", cache)
     assert f"git: commit {second[:12]}, 3 archivos cambiados desde {first[:12]}" in err, err
-    assert last_commit(out) == second
+    assert PreviousBuild(out).facts["commit"] == second
     for route in (DOLARES, UVA, DIA, "v1/feriados/2025"):
         assert answers(out, route) == (200, day2[route]), route
 

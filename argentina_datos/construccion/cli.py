@@ -21,7 +21,7 @@ from argentina_datos.construccion import respaldo
 from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
-from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
+from argentina_datos.construccion.repositorio import GitSource, is_git
 from argentina_datos.construccion.versiones import PreviousUnreadable
 
 PUBLIC_API = "https://api.argentinadatos.com"
@@ -403,7 +403,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 args.source,
                 cache=args.git_cache,
                 history=history,
-                since=None if fresh else last_commit(args.output),
+                since=previous.facts.get("commit") if previous else None,
             )
             if is_git(args.source)
             else open_source(
