@@ -155,15 +155,15 @@ DOCUMENTOS = OwnTable(
 
 @dataclass(frozen=True)
 class VersionChange:
-    tabla: str = column("Tabla *_historico de las versiones, o la ruta /v1 de un archivo de la tabla versiones.")
+    tabla: str = column("Ruta /v1 del archivo, la de sus versiones en la tabla versiones.")
     fecha: str = column("Fecha de la versión (AAAA-MM-DD).")
     anterior: Optional[str] = column("Fecha de la versión anterior; null para la primera.")
     agregados: int = column("Registros que no estaban en la versión anterior.")
     quitados: int = column("Registros de la versión anterior que ya no están.")
     cambiados: int = column("Registros que siguen (misma clave) con algún valor distinto.")
     clave: Optional[str] = column(
-        "Campo que identifica un registro entre versiones (entidad, token, ...); null = se compararon registros "
-        "enteros (entonces un cambio cuenta como un quitado y un agregado)."
+        "Qué identifica un registro entre versiones: su fecha y sus campos de nombre (casa, moneda, entidad, token, "
+        "...), como en versiones_registros."
     )
 
 
@@ -171,10 +171,9 @@ CAMBIOS = OwnTable(
     "cambios",
     VersionChange,
     "Cambios entre versiones",
-    "Para cada archivo con versiones: qué cambió de una versión guardada a la siguiente. Las de lo que upstream sólo "
-    "publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están en las tablas "
-    "*_historico; las de cualquier otra ruta con versiones, en la tabla versiones. /v1/<ruta>?fecha=AAAA-MM-DD "
-    "responde la vigente ese día.",
+    "Para cada archivo con versiones (tabla versiones): qué cambió de una versión guardada a la siguiente. Las de "
+    "lo que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están "
+    "también, una por fecha, en las tablas *_historico. /v1/<ruta>?fecha=AAAA-MM-DD responde la vigente ese día.",
     pk="id",
     id_description="Número de la fila.",
     facets=("tabla",),

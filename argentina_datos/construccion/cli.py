@@ -20,9 +20,9 @@ from argentina_datos.almacen import archivo
 from argentina_datos.construccion import respaldo
 from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
+from argentina_datos.construccion.historia import PreviousUnreadable
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git
-from argentina_datos.construccion.versiones import PreviousUnreadable
 
 PUBLIC_API = "https://api.argentinadatos.com"
 UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/esjs-argentina-datos-api"

@@ -26,10 +26,10 @@ from argentina_datos.almacen import calidad, controles, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, incremental, paquete, respaldo, series, versiones
+from argentina_datos.construccion import derivadas, historia, incremental, paquete, respaldo, series
 from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
-from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
+from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
     DirectorySource,
     PreviousBuild,
@@ -42,20 +42,19 @@ from argentina_datos.construccion.incremental import Reuse, catalogue_fingerprin
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
-# The routes whose versions have their own table (*_historico) and rows in cambios.
-TYPED_HISTORY_ROUTES = {"/" + BY_TABLE[d.versions_of].sources[0].route for d in DATASETS if d.versions_of}
+# The routes upstream overwrites that a *_historico dataset keeps: each build stores a version of them.
+LATEST_ONLY = {BY_TABLE[d.versions_of].sources[0].route: d for d in DATASETS if d.versions_of}
 
 
 @dataclass
 class Plan:
-    """What a build reads: each dataset's files (source pattern, route), the files no dataset claims
-    (documents), the changes between versions of the history datasets, and what the source could not
-    list today."""
+    """What a build reads: each dataset's files (source pattern, route; a *_historico dataset's are the stored
+    versions, known once they are stored), the files no dataset claims (documents), and what the source could
+    not list today."""
 
-    source: Upstream  # with the versions that are no file of it (versiones.VersionedSource)
+    source: Upstream
     files: list[tuple[Dataset, list[tuple[Source, str]]]] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
-    changes: list[propias.VersionChange] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
     unlisted: dict[str, str] = field(default_factory=dict)  # dataset -> why the source could not list its files
 
@@ -132,19 +131,14 @@ class Builder:
     def plan(self) -> Plan:
         plan = Plan(self.source)
         self.source.progress = self.reporter.download
-        versions: dict[str, versiones.Version] = {}
         for ds in self.datasets:
+            if ds.versions_of:  # its files are the versions the build stores (_build)
+                plan.files.append((ds, []))
+                continue
             routes: list[tuple[Source, str]] = []
             try:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
-                if ds.versions_of:
-                    found = versiones.plan_versions(
-                        ds, [r for _, r in routes], self.source, self.previous_db, self.today
-                    )
-                    versions.update((v.route, v) for v in found)
-                    routes = [(ds.sources[0], v.route) for v in found]
-                    plan.changes += versiones.changes(ds, found, self.source)
             except SourceError as e:
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
@@ -154,8 +148,6 @@ class Builder:
                 else:
                     plan.errors[ds.table] = str(e)
             plan.files.append((ds, routes))
-        if versions:
-            plan.source = versiones.VersionedSource(self.source, versions)
         claimed = {route for _, routes in plan.files for src, route in routes if not src.history}
         if self.all_datasets:
             # Routes a /v1 endpoint derives from stored rows (a senator's trips) are not documents.
@@ -299,7 +291,13 @@ class Builder:
             loaded: list[Layout] = []
             kept: list[Layout] = []
             dates = calidad.DateChecker()
+            # Before the datasets: a *_historico dataset's files are the versions this stores.
+            self._history(db, plan, report)
             for ds, routes in plan.files:
+                source: Files = plan.source
+                if ds.versions_of:
+                    source = historia.StoredVersions(db, ds)
+                    routes = [(ds.sources[0], route) for route in source.routes()]
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
                 if reuse is not None and ds.table in reuse.kept:
@@ -321,7 +319,7 @@ class Builder:
                 loader = DatasetLoader(
                     db,
                     ds,
-                    plan.source,
+                    source,
                     self._progress_for(ds, len(routes)),
                     keep_going=self.keep_going,
                     dates=dates,
@@ -354,7 +352,6 @@ class Builder:
                 [d for d in DERIVED_TABLES if reuse is None or d.table not in reuse.derived],
                 lambda table, rows, seconds: self._derived(report, table, rows, seconds),
             )
-            self._history(db, plan, report)
             # The catalogue of series reads the tables and the versions store: after both.
             known = self.previous.series_spans({layout.table for layout in kept}) if reuse and self.previous else None
             report.findings.extend(series.write(db, self.today, FTS_TOKENIZE, known))
@@ -402,7 +399,7 @@ class Builder:
             previous=self.previous_db,
             bundle=self.bundle,
             bundle_head=self.bundle_head,
-            latest_only=frozenset(r.lstrip("/") for r in TYPED_HISTORY_ROUTES),
+            latest_only=LATEST_ONLY,
             say=self._message,
         )
         revised = historia.revision_findings(
@@ -411,8 +408,6 @@ class Builder:
         report.findings.extend(revised)
         self._warn(revised)
         h = report.history
-        if h.not_carried:
-            self._warn_text(f"no se pudieron copiar las versiones de la construcción anterior: {h.not_carried}")
         self._message(
             f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
@@ -517,7 +512,7 @@ class Builder:
                     r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
                 }.values()
             ),
-            propias.CAMBIOS: plan.changes + [c for c in historia.changes(db) if c.tabla not in TYPED_HISTORY_ROUTES],
+            propias.CAMBIOS: historia.changes(db),
             propias.FUENTES: fuentes,
             propias.CONSTRUCCION: [
                 propias.BuildFact("huella", fingerprint),

@@ -44,7 +44,7 @@ class Reuse:
     """What an incremental build keeps from the previous one."""
 
     kept: dict[str, int]  # dataset table (or the documents') -> its rows, kept as the previous build left them
-    reread: list[str]  # the dataset tables loaded again
+    reread: list[str]  # the dataset tables loaded again because their files changed or failed
     derived: set[str]  # derived tables kept
     relink: set[str]  # kept datasets whose link columns read a table loaded again
     seconds: float = 0.0  # the copy of the previous database
@@ -82,11 +82,13 @@ def plan(
     except ValueError:
         return None, "la base anterior no dice qué archivos leyó cada conjunto"
     same = {t for t, (stamp, _) in stored.items() if stamps.get(t) == stamp and t not in failing}
-    kept = {t: stored[t][1] for t in [ds.table for ds in datasets] + [documentos.TABLE] if t in same}
+    # A *_historico table is made from the versions store, which every build writes again: never kept.
+    files = [ds.table for ds in datasets if not ds.versions_of]
+    kept = {t: stored[t][1] for t in files + [documentos.TABLE] if t in same}
     if not set(kept) - {documentos.TABLE}:
         return None, "cambiaron todos los conjuntos"
-    reread = [ds.table for ds in datasets if ds.table not in kept]
-    changed = set(reread)
+    reread = [t for t in files if t not in kept]
+    changed = {ds.table for ds in datasets if ds.table not in kept}  # with the *_historico tables
     relink = {ds.table for ds in datasets if ds.table in kept and any(changed & set(link.reads) for link in ds.links)}
     derived = {d.table for d in DERIVED_TABLES if not changed & set(d.reads)}
     return Reuse(kept, reread, derived, relink), ""

@@ -371,15 +371,6 @@ AGRUPACION: dict[str, Any] = {
 }
 
 
-VERSION = _query(
-    "fecha",
-    "la versión vigente ese día (AAAA-MM-DD): la más nueva guardada con fecha igual o "
-    "anterior; 404 si no hay ninguna anterior. Sin fecha, lo que upstream publica hoy",
-    {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
-    "2026-12-31",
-)
-
-
 VARIACION = _query(
     "variacion",
     "cada medida como su variación, por serie y en orden de fecha: absoluta (x − anterior), relativa "
@@ -548,7 +539,7 @@ STORED_VERSION = _query(
 
 
 def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
-    versions = [VERSION] if endpoint.versioned else [STORED_VERSION] if endpoint.path in versioned else []
+    versions = [STORED_VERSION] if endpoint.path in versioned else []
     if endpoint.shape != "list":
         return versions
     fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]

@@ -155,7 +155,7 @@ class Responder:
     def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
         """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
         found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
-        return sorted({f[0].path for f in found if f is not None and not f[0].versioned})
+        return sorted({f[0].path for f in found if f is not None})
 
     def version(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
         """With ``?fecha=``, on a route with stored versions: the version in force that day, as published."""
@@ -182,12 +182,9 @@ class Responder:
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
-            if query.fecha is not None and endpoint.versioned:
-                data = endpoint.versioned(conn, query.checked_fecha())
-            elif query.fecha is not None and (versioned := self.version(conn, path, query)) is not None:
+            if query.fecha is not None and (versioned := self.version(conn, path, query)) is not None:
                 return versioned
-            else:
-                data = endpoint.answer(conn, values, path)
+            data = endpoint.answer(conn, values, path)
             if query.formato == "csv" and not isinstance(data, list):
                 raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
             if query.formato == "ics" and not endpoint.calendar:
