@@ -401,6 +401,13 @@ def test_without_detalle_the_build_counts_the_findings_instead_of_listing_them(t
     assert "5 hallazgos de calidad (datos guardados tal como llegaron): ver la tabla calidad, o --detalle" in err
 
 
+def test_only_a_text_that_was_utf8_read_as_latin1_is_repaired():
+    assert repair_mojibake("CRÃ\x89DITO") == "CRÉDITO"  # Latin-1: 0x89 is a control character
+    assert repair_mojibake("CrÃ©dito") == "Crédito"  # Windows-1252
+    assert repair_mojibake("CRÉDITO") is None  # a right spelling stays
+    assert repair_mojibake("BANCO DE LA NACION ARGENTINA") is None  # ASCII: nothing to repair
+
+
 # ---- the real mirror ------------------------------------------------------------------------------
 @pytest.mark.mirror
 def test_the_real_build_audits_what_real_data_has(conn):

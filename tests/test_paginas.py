@@ -43,10 +43,9 @@ async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
     src = "/-/static-plugins/argentina-datos/paginas.js"
     assert f'<script src="{src}"></script>' in page.text
     assert "argentinaDatos.foldColumnDescriptions();" in page.text
-    assert 'argentinaDatos.hideInternalColumns(["_extra", "_omitidas"]);' in page.text
     script = await ds.client.get(src)
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
-    for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows", "hideInternalColumns"):
+    for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows"):
         assert f"function {name}(" in script.text
     row_id = (await ds.client.get("/argentina/senadores.json?_shape=arrays&_size=1")).json()["rows"][0][0]
     row = await ds.client.get(f"/argentina/senadores/{row_id}")
@@ -88,6 +87,14 @@ async def test_fci_serie_vista_opens_on_each_categorys_last_day_with_its_title_o
 def test_the_fci_view_counts_and_facets_from_an_index_without_the_names(conn, question):
     plan = " ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + question))
     assert "COVERING INDEX" in plan and "fci_valores_fondo" not in plan, plan
+
+
+def test_each_categorys_last_day_is_found_in_the_index_not_by_walking_the_table(conn):
+    from argentina_datos.web.paginas import _LAST_DAYS
+
+    plan = [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + _LAST_DAYS)]
+    on_serie = [step for step in plan if "fci_serie" in step]
+    assert on_serie and all("COVERING INDEX fci_serie_moneda_categoria_id" in step for step in on_serie), plan
 
 
 async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, conn):

@@ -37,6 +37,7 @@ class OwnTable:
     facets: Sequence[str] = ()
     source: str = SOURCE
     source_url: Optional[str] = None
+    hidden: bool = False  # only /v1 reads it: Datasette does not list it
 
     def fields(self) -> list[dataclasses.Field]:
         return list(dataclasses.fields(self.row))
@@ -80,6 +81,8 @@ class OwnTable:
             out["label_column"] = self.label_column
         if self.facets:
             out["facets"] = list(self.facets)
+        if self.hidden:
+            out["hidden"] = True
         out["columns"] = columns
         return out
 
@@ -441,6 +444,35 @@ SERIES = OwnTable(
     facets=("tema", "frecuencia", "tipo", "atrasada"),
 )
 
+
+@dataclass(frozen=True)
+class RowExtra:
+    """What a row of a dataset's table needs besides its columns for /v1 to give back its record exactly."""
+
+    tabla: str = column("Tabla de la fila (la de un conjunto de datos o una de sus tablas hijas).")
+    fila: str = column(
+        "La fila, por su clave como lista JSON: [rowid], [_id] o, en una tabla con orden, sus columnas de ruta "
+        "y su orden."
+    )
+    extra: str = column(
+        "Lista JSON, en orden: [ruta] por cada clave que el registro no traía, [ruta, valor] por cada valor que su "
+        "columna no guarda tal como vino (un campo nuevo, un valor de otro tipo, un entero con decimales) y "
+        '{"orden": ...} si sus claves venían en otro orden que el del catálogo.'
+    )
+
+
+EXTRAS = OwnTable(
+    "_extra",
+    RowExtra,
+    "Lo que /v1 necesita para devolver cada registro exacto",
+    "Para cada fila de una tabla de datos cuyo registro no es exactamente como lo declara el catálogo: las claves "
+    "que no traía, lo que trajo de más o de otro tipo y el orden de sus claves. Sólo lo lee /v1, para devolver "
+    "cada registro byte por byte como lo publicó upstream; lo raro también está en la tabla calidad. Las filas "
+    "que no están aquí son sus registros tal como los declara el catálogo.",
+    unique=("tabla", "fila"),
+    hidden=True,
+)
+
 # In the order the database page lists them.
 TABLES = (
     SERIES,
@@ -454,4 +486,5 @@ TABLES = (
     AUSENTES,
     CALIDAD,
     CONSTRUCCION,
+    EXTRAS,
 )

@@ -26,6 +26,10 @@ def entity_id(name: str) -> str:
 def repair_mojibake(text: str) -> Optional[str]:
     """``text`` as it was before UTF-8 was read as Windows-1252 («Ã©» for «é») or as Latin-1, whose bytes
     0x80-0x9F are control characters («Ã\x89» for «É»); None when it does not decode as such."""
+    # ASCII encodes and decodes to itself; most names are (the mirror's bank names and Senate votes: 0.55 s -> 0.16 s
+    # CPU in all, loaded machine).
+    if text.isascii():
+        return None
     raw = bytearray()
     for ch in text:
         try:

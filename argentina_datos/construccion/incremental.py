@@ -27,8 +27,9 @@ from argentina_datos.construccion.fuentes import PreviousBuild
 
 SCHEMA = "esquema"  # the _construccion fact: the fingerprint of the code that wrote the database
 DATASETS_FACT = "conjuntos"  # the _construccion fact: {table: [stamp of its files, rows]} of each dataset read whole
-# Rebuilt by every build, incremental or not: the build's own tables (series and versions read every table).
-REBUILT = [t.name for t in propias.TABLES if t is not propias.DOCUMENTOS]
+# Rebuilt by every build, incremental or not: the build's own tables (series and versions read every table); but the
+# documents (kept when unchanged) and the rows' extras (each table's rows kept or dropped with the table).
+REBUILT = [t.name for t in propias.TABLES if t not in (propias.DOCUMENTOS, propias.EXTRAS)]
 
 
 def catalogue_fingerprint() -> str:
@@ -118,6 +119,10 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
             tables.append(derived.table)
     tables += REBUILT + ([] if reuse.documents else [documentos.TABLE])
     db.execute("BEGIN")
+    if tables_of(db) >= {propias.EXTRAS.name}:
+        dropped = sorted(set(tables))
+        marks = ", ".join("?" for _ in dropped)
+        db.execute(f"DELETE FROM {quote(propias.EXTRAS.name)} WHERE tabla IN ({marks})", dropped)
     for view in views:
         db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
     for table in tables:
