@@ -17,8 +17,8 @@ from ayudas import answer
 from paths import REPO, UPSTREAM
 
 from argentina_datos.construccion import cli
-from argentina_datos.construccion.fuentes import SourceError
-from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit, remote_of
+from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
+from argentina_datos.construccion.repositorio import GitSource, is_git, remote_of
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.web.v1.api import V1
 
@@ -103,7 +103,7 @@ def test_build_then_update_from_a_repository(upstream, tmp_path):
     first = git(upstream, "rev-parse", "HEAD")
     err = build(out, f"git+file://{upstream}", cache)
     assert f"git: commit {first[:12]}" in err, err
-    assert last_commit(out) == first
+    assert PreviousBuild(out).facts["commit"] == first
     # sparse: only the data folders are written
     assert list(cache.glob("*/datos/v1/feriados/2025/index.json")) and not list(cache.glob("*/extraccion"))
     for route, data in FILES.items():
@@ -118,7 +118,7 @@ def test_build_then_update_from_a_repository(upstream, tmp_path):
     second = commit(upstream, {r: day2[r] for r in (DOLARES, UVA, DIA)}, "segundo día")
     err = build(out, f"git+file://{upstream}", cache)
     assert f"git: commit {second[:12]}, 3 archivos cambiados desde {first[:12]}" in err, err
-    assert last_commit(out) == second
+    assert PreviousBuild(out).facts["commit"] == second
     for route in (DOLARES, UVA, DIA, "v1/feriados/2025"):
         assert answers(out, route) == (200, day2[route]), route
 
@@ -158,10 +158,119 @@ def test_a_commit_that_breaks_a_file_keeps_yesterdays_rows(upstream, tmp_path):
     with sqlite3.connect(out) as conn:
         assert conn.execute("SELECT count(*) FROM uva").fetchone()[0] == 2
         assert conn.execute("SELECT ruta FROM _fallidos").fetchall() == [("/" + UVA,)]
+    # an incremental build that re-reads the failed file again (never kept), with yesterday's rows in its place
+    commit(upstream, {"v1/feriados/2025": []}, "otro archivo")
+    err = build(out, f"git+file://{upstream}", cache, "--keep-going")
+    assert "construcción incremental" in err and "se releen 2: feriados, uva" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA])
     # without --keep-going the build stops, naming the file, and the database stays as it was
     before = out.read_bytes()
     code = cli.main(["--source", f"git+file://{upstream}", "--output", str(out), "--git-cache", str(cache)])
     assert code == 1 and out.read_bytes() == before
+
+
+# ---- incremental builds (construccion/incremental.py) ---------------------------------------------------
+INFLACION = "v1/finanzas/indices/inflacion"
+FERIADOS = "v1/feriados/2025"
+ROUTES = [*FILES, DIA, INFLACION, "v1/cotizaciones/dolares/blue", "v1/feriados"]
+NOT_COMPARED = {"_construccion", "sqlite_stat1", "sqlite_stat4"}  # when it was built; SQLite's statistics
+
+
+def contents(db: Path, ignore: frozenset = frozenset({("calidad", "id")})) -> dict:
+    """Every table's rows (sorted; without the columns ``ignore``, (table, column), by default calidad's numbering)
+    and the schema: what two builds of the same commit must share."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        schema = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_stat%'")
+        out: dict = {"": sorted(schema, key=repr)}
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+            if name in NOT_COMPARED:
+                continue
+            columns = [c[1] for c in conn.execute(f'PRAGMA table_info("{name}")') if (name, c[1]) not in ignore]
+            select = ", ".join(f'"{c}"' for c in columns)
+            out[name] = sorted(conn.execute(f'SELECT {select} FROM "{name}"').fetchall(), key=repr)
+    return out
+
+
+REPEATED = {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-03"}  # carried forward on a holiday
+
+
+@pytest.fixture
+def with_inflation(upstream) -> Path:
+    # a field the catalogue does not declare: its row's extra (the _extra table) is kept with the table, or dropped
+    months = [{"fecha": "2024-11-30", "valor": 2.4, "nota": "provisoria"}, {"fecha": "2024-12-31", "valor": 2.7}]
+    commit(upstream, {INFLACION: months, DOLARES: FILES[DOLARES] + [REPEATED]}, "ipc")
+    return upstream
+
+
+@pytest.mark.parametrize(
+    "change, reread",
+    [
+        # a record appended, a per-date file added: the datasets of those files re-read, the others kept
+        (
+            {
+                DOLARES: FILES[DOLARES]
+                + [REPEATED, {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-06"}],
+                DOLARES + "/2025/01/06": [{"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-06"}],
+            },
+            "2: cotizaciones_dolares, cotizaciones_dolares_fecha",
+        ),
+        # a holiday: the quotes' carried-forward days (a link column) and every series' audit read it
+        ({FERIADOS: FILES[FERIADOS] + [{"fecha": "2025-01-03", "tipo": "puente", "nombre": "Puente"}]}, "1: feriados"),
+        # the inflation: the ipc derived table reads it
+        ({INFLACION: [{"fecha": "2024-11-30", "valor": 2.4}, {"fecha": "2024-12-31", "valor": 2.9}]}, "1: inflacion"),
+    ],
+    ids=["un-dia-del-dolar", "un-feriado", "la-inflacion"],
+)
+def test_an_incremental_build_equals_a_full_build_of_the_same_commit(with_inflation, tmp_path, change, reread):
+    out, full, cache = tmp_path / "a.db", tmp_path / "completa.db", tmp_path / "cache"
+    build(out, f"git+file://{with_inflation}", cache)
+    full.write_bytes(out.read_bytes())  # the same previous build: the same versions carried
+    commit(with_inflation, change, "un cambio")
+    err = build(out, f"git+file://{with_inflation}", cache)
+    assert "construcción incremental" in err and "construcción completa" not in err, err
+    assert f"se releen {reread}\n" in err, err
+    err = build(full, f"git+file://{with_inflation}", cache, "--force")
+    assert "construcción completa: --force" in err, err
+    for route in ROUTES:
+        assert answers(out, route) == answers(full, route), route
+    for route, data in change.items():
+        assert answers(out, route) == (200, data), route
+    if FERIADOS in change:  # the kept quotes' link column read the new holiday
+        with sqlite3.connect(out) as conn:
+            assert conn.execute(
+                "SELECT arrastrado FROM cotizaciones_dolares WHERE fecha = '2025-01-03'"
+            ).fetchone() == (1,)
+    incremental, whole = contents(out), contents(full)
+    assert incremental.keys() == whole.keys()
+    for table in whole:
+        assert incremental[table] == whole[table], table
+
+
+def test_a_change_the_ipc_reads_computes_it_again_and_others_keep_it(with_inflation, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{with_inflation}", cache)
+    commit(with_inflation, {UVA: FILES[UVA][:1]}, "uva")
+    err = build(out, f"git+file://{with_inflation}", cache)
+    assert "se releen 1: uva" in err and "ipc:" not in err, err  # ipc reads no uva: kept
+    months = [{"fecha": "2024-11-30", "valor": 2.4}, {"fecha": "2024-12-31", "valor": 2.7}]
+    commit(with_inflation, {INFLACION: months + [{"fecha": "2025-01-31", "valor": 2.2}]}, "un mes más")
+    err = build(out, f"git+file://{with_inflation}", cache)
+    assert "se releen 1: inflacion" in err and "ipc: 3 filas calculadas" in err, err
+    with sqlite3.connect(out) as conn:
+        assert conn.execute("SELECT max(mes), count(*) FROM ipc").fetchone() == ("2025-01", 3)
+
+
+def test_a_database_of_another_schema_is_built_whole_and_says_so(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    build(out, f"git+file://{upstream}", cache)
+    with sqlite3.connect(out) as conn:  # as another version of the code would have written it
+        conn.execute("UPDATE _construccion SET valor = 'otra' WHERE clave = 'esquema'")
+    commit(upstream, {UVA: FILES[UVA][:1]}, "uva")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert "construcción completa: la base anterior es de otra versión del código o de otro esquema" in err, err
+    assert answers(out, UVA) == (200, FILES[UVA][:1])
+    with sqlite3.connect(out) as conn:  # written whole: the next build may be incremental again
+        assert conn.execute("SELECT valor FROM _construccion WHERE clave = 'esquema'").fetchone()[0] != "otra"
 
 
 def test_a_bundle_with_v1_at_its_root(tmp_path):
@@ -343,6 +452,44 @@ def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path,
     assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
     assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
     assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
+
+
+@pytest.mark.lento
+def test_an_incremental_build_over_http_equals_a_full_build(tmp_path):
+    import datetime as dt
+
+    from ayudas import write_file
+
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import HttpSource, PreviousBuild
+
+    root = tmp_path / "espejo"
+    for route, data in HTTP_FILES.items():
+        write_file(root, route, data)
+    out, full, today = tmp_path / "a.db", tmp_path / "completa.db", dt.date(2025, 1, 22)
+    with nginx_serving(root) as url:
+
+        def run(db: Path, force: bool = False):
+            previous = PreviousBuild(db) if db.exists() else None
+            source = HttpSource(url, today=today, previous=previous, fci_since=today, retries=1)
+            return Builder(source, db, today=today, previous=previous, keep_going=True).run(force=force)
+
+        run(out)
+        full.write_bytes(out.read_bytes())
+        day = {"casa": "blue", "compra": 1020, "venta": 1040, "fecha": "2025-01-21"}
+        write_file(root, DOLARES, HTTP_FILES[DOLARES] + [day])
+        write_file(root, "v1/cotizaciones/dolares/2025/01/21", [day])
+        reuse = run(out).reuse
+        assert reuse is not None and "cotizaciones_dolares" in reuse.reread and "cotizaciones" in reuse.kept, reuse
+        assert run(full, force=True).reuse is None
+    assert answers(out, "v1/cotizaciones/dolares/2025/01/21") == (200, [day])
+    # A full build given a 304 notes the size of the file rebuilt from the previous database (its /v1 answer, which
+    # may be written more compactly than the source's), the incremental one keeps the size the source served.
+    ignore = frozenset({("calidad", "id"), ("fuentes", "bytes")})
+    incremental, whole = contents(out, ignore), contents(full, ignore)
+    assert incremental.keys() == whole.keys()
+    for table in whole:
+        assert incremental[table] == whole[table], table
 
 
 @pytest.mark.mirror

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.campos import BCRA, fecha, number, per_unit, text
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
@@ -58,6 +59,7 @@ def arrastrado(table: str) -> Link:
         "el último valor, así que no es una cotización de ese día; 0 si no. Un promedio de todas las filas (como "
         "?agrupar=mes de /v1) pesa tres veces el viernes; para promediar días hábiles: `WHERE NOT arrastrado`",
         kind=BOOLEAN,
+        reads=HOLIDAY_TABLES,
     )
 
 

@@ -185,6 +185,9 @@ class Link:
     description: str
     references: str = ""
     kind: str = TEXT
+    reads: Sequence[
+        str
+    ] = ()  # the other tables it is computed from: an incremental build fills it again when they change
 
 
 @dataclass(frozen=True)

@@ -98,6 +98,7 @@ DATASETS: list[Dataset] = [
                 "apellido y nombres compatibles (iniciales, nombres de más o de menos, apellido de casada) y, "
                 "entre homónimos, el de mandato más cercano a la fecha del acta; null si no se pudo identificar",
                 references="senadores(id)",
+                reads=("senadores",),
             )
         ],
         routes=[

@@ -267,6 +267,7 @@ DATASETS: list[Dataset] = [
                 "ese apellido y nombres compatibles y, entre homónimos, el que está en funciones; null si no se "
                 "pudo identificar",
                 references="senadores(id)",
+                reads=("senadores",),
             )
         ],
         routes=[

@@ -24,6 +24,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.calidad import Finding, as_json
+from argentina_datos.almacen.controles import AUDIT, names
 from argentina_datos.almacen.propias import SourceFile
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE
@@ -94,15 +95,46 @@ class Calendar:
         return days
 
 
+@dataclass(frozen=True)
+class Scope:
+    """What an audit of some changed tables checks again: the tables whose own checks run, and the tables
+    whose «rutas en desacuerdo» pairs run (a pair's findings are its first table's)."""
+
+    tables: frozenset
+    pairs: frozenset
+
+    def covers(self, finding: Finding) -> bool:
+        """Whether ``finding`` (of a previous audit) is one this scope computes again."""
+        if finding.control == calidad.DISAGREEMENT:
+            return finding.tabla in self.pairs
+        return finding.tabla in self.tables and finding.control in names(AUDIT)
+
+
+def scope(layouts: Sequence[Layout], changed: Optional[set[str]]) -> Scope:
+    """The audit of the tables in ``changed`` (None: every table).  A change to the holidays changes every
+    series' business days: then every table is checked again."""
+    every = {layout.table for layout in layouts}
+    if changed is None or set(HOLIDAY_TABLES) & changed:
+        changed = every
+    pairs = {p.layout.table for p in same_record_pairs(layouts) if {p.layout.table, p.reference.table} & changed}
+    return Scope(frozenset(changed & every), frozenset(pairs))
+
+
 def audit(
-    db: sqlite3.Connection, layouts: Sequence[Layout], today: dt.date, files: Sequence[SourceFile] = ()
+    db: sqlite3.Connection,
+    layouts: Sequence[Layout],
+    today: dt.date,
+    files: Sequence[SourceFile] = (),
+    only: Optional[Scope] = None,
 ) -> list[Finding]:
-    """Every check over every built table.  A check whose SQL fails on a table (one the catalogue describes
-    differently than it was built) is itself reported as a finding; findings never stop a build.
-    ``files``: the files the build read, to name the route a finding's record came from."""
+    """Every check over every built table (``only``: those of a scope).  A check whose SQL fails on a table (one
+    the catalogue describes differently than it was built) is itself reported as a finding; findings never stop a
+    build.  ``files``: the files the build read, to name the route a finding's record came from."""
     calendar = Calendar.read(db, layouts)
     findings: list[Finding] = []
     for layout in layouts:
+        if only is not None and layout.table not in only.tables:
+            continue
         checks: list[tuple[str, Callable[[], Iterable[Finding]]]] = [
             (calidad.BUY_ABOVE_SELL, lambda: buy_above_sell(db, layout)),
             (calidad.ENCODING, lambda: broken_encoding(db, layout)),
@@ -121,6 +153,8 @@ def audit(
                 findings.append(Finding(tabla=layout.table, control=control, detalle=f"no se pudo revisar: {e}"))
     routes = FileRoutes(files)
     for pair in same_record_pairs(layouts):
+        if only is not None and pair.layout.table not in only.pairs:
+            continue
         try:
             findings.extend(disagreements(db, pair, routes))
         except sqlite3.Error as e:

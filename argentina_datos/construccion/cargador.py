@@ -56,6 +56,7 @@ class Outcome:
     error: Optional[str] = None  # the whole dataset was skipped (--keep-going)
     skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
     computed: bool = False  # a derived table: computed from other tables, read from no file
+    kept: bool = False  # kept from the previous build (incremental.py): its files did not change
 
 
 class DatasetLoader:

@@ -22,7 +22,7 @@ from argentina_datos.construccion.constructor import Builder, BuildError, BuildL
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
 from argentina_datos.construccion.historia import PreviousUnreadable
 from argentina_datos.construccion.paquete import default_bundle
-from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
+from argentina_datos.construccion.repositorio import GitSource, is_git
 
 PUBLIC_API = "https://api.argentinadatos.com"
 UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/esjs-argentina-datos-api"
@@ -209,7 +209,11 @@ def parse_args(argv):
         help="si un archivo no se puede leer (no es JSON, no tiene la forma esperada, error HTTP), "
         "omitirlo y seguir (se listan al final)",
     )
-    p.add_argument("--force", action="store_true", help="reconstruir aunque la fuente no haya cambiado")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="reconstruir toda la base aunque la fuente no haya cambiado (sin conservar los conjuntos sin cambios)",
+    )
     p.add_argument(
         "--detalle",
         action="store_true",
@@ -399,7 +403,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 args.source,
                 cache=args.git_cache,
                 history=history,
-                since=None if fresh else last_commit(args.output),
+                since=previous.facts.get("commit") if previous else None,
             )
             if is_git(args.source)
             else open_source(

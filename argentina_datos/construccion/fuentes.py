@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen.propias import AUSENTES, FALLIDOS, FUENTES
+from argentina_datos.almacen.propias import (
+    AUSENTES,
+    CALIDAD,
+    CONSTRUCCION,
+    FALLIDOS,
+    FUENTES,
+    SERIES,
+    Finding,
+    SourceFile,
+)
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
 from argentina_datos.respuestas.responder import Responder
@@ -205,7 +214,9 @@ class PreviousBuild:
     """The database a build replaces: which files it read, with their validators (ETag,
     Last-Modified) and checksums, which it could not read, and each file itself, which is its
     route's /v1 answer there.  An HTTP update asks conditionally with it; any build falls back on
-    it for a file that cannot be read today, so a bad day upstream never empties a dataset."""
+    it for a file that cannot be read today, so a bad day upstream never empties a dataset; an
+    incremental build keeps from it the datasets whose files did not change (``facts``, the rows of
+    ``fuentes`` and ``calidad``)."""
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
@@ -213,6 +224,7 @@ class PreviousBuild:
         self.tables: dict[str, list[str]] = {}  # table -> the routes of its files, in the order read
         self.absent: dict[str, str] = {}  # route -> the day it was last asked for and not found
         self.failed: dict[str, str] = {}  # route -> the day builds began to fail to read it
+        self.facts: dict[str, Optional[str]] = {}  # its _construccion table: clave -> valor
         self._conn = None
         self._responder: Optional[Responder] = None
         try:
@@ -234,6 +246,8 @@ class PreviousBuild:
             # Routes a build could not read: every later build asks for them again, whatever their date.
             if lite[FALLIDOS.name].exists():
                 self.failed = {r.lstrip("/"): d for r, d in conn.execute(f"SELECT ruta, desde FROM {FALLIDOS.name}")}
+            if lite[CONSTRUCCION.name].exists():
+                self.facts = dict(conn.execute(f"SELECT clave, valor FROM {CONSTRUCCION.name}"))
             self._conn = conn
         except sqlite3.Error as e:
             # Building on as if there were no previous build would drop what only it holds: said, not swallowed.
@@ -242,6 +256,38 @@ class PreviousBuild:
 
     def __contains__(self, route: str) -> bool:
         return route in self.files
+
+    def sources_of(self, table: str) -> list[SourceFile]:
+        """The rows of ``fuentes`` for the files of ``table``, in the order they were read."""
+        columns = ", ".join(f.name for f in FUENTES.fields())
+        with self._lock:
+            assert self._conn is not None
+            rows = self._conn.execute(f"SELECT {columns} FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [table])
+            return [SourceFile(*r) for r in rows]
+
+    def findings(self) -> list[Finding]:
+        """Every row of its ``calidad`` table, in order."""
+        names = [f.name for f in CALIDAD.fields()]
+        with self._lock:
+            assert self._conn is not None
+            rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {CALIDAD.name} ORDER BY id").fetchall()
+        return [Finding(**dict(zip(names, r))) for r in rows]
+
+    def series_spans(self, tables: set[str]) -> dict[tuple[str, str], dict[tuple, tuple[str, str, int]]]:
+        """The first and last day and the count of days of each series of ``tables`` in its ``series`` table:
+        (table, column) -> the series' naming values (its filtro's, in order) -> (desde, hasta, observaciones)."""
+        out: dict[tuple[str, str], dict[tuple, tuple[str, str, int]]] = {}
+        with self._lock:
+            assert self._conn is not None
+            if not sqlite_utils.Database(self._conn)[SERIES.name].exists():
+                return out
+            rows = self._conn.execute(
+                f"SELECT tabla, columna, filtro, desde, hasta, observaciones FROM {SERIES.name}"
+            ).fetchall()
+        for tabla, columna, filtro, desde, hasta, count in rows:
+            if tabla in tables:
+                out.setdefault((tabla, columna), {})[tuple(orjson.loads(filtro).values())] = (desde, hasta, count)
+        return out
 
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it: its route's answer there."""

@@ -21,14 +21,12 @@ import hashlib
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
 from typing import Iterator, Optional
 from urllib.parse import unquote, urlparse
 
-from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.construccion.fuentes import DirectorySource, SourceError
 from argentina_datos.construccion.paquete import Repository
 
@@ -57,16 +55,6 @@ def remote_of(spec: str) -> str:
     if "://" not in url:
         url = os.path.abspath(url)
     return url
-
-
-def last_commit(database: str | os.PathLike) -> Optional[str]:
-    """The commit the database was built from (the ``commit`` fact of its _construccion table), if any."""
-    try:
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as conn:
-            row = conn.execute(f"SELECT valor FROM {CONSTRUCCION.name} WHERE clave = 'commit'").fetchone()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
 
 
 class GitSource(DirectorySource):

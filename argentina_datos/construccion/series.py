@@ -10,15 +10,16 @@ import sqlite_utils
 
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.propias import SERIES, Finding
-from argentina_datos.respuestas.catalogo_series import entries
+from argentina_datos.respuestas.catalogo_series import Spans, entries
 
 FTS_COLUMNS = ["id", "titulo", "descripcion"]
 
 
-def write(db: sqlite3.Connection, today: dt.date, tokenize: str) -> list[Finding]:
+def write(db: sqlite3.Connection, today: dt.date, tokenize: str, known: Spans | None = None) -> list[Finding]:
     """Writes the ``series`` table (with full-text search on ``FTS_COLUMNS``); returns a «serie atrasada»
-    finding for each series whose last observation is older than its cadence allows on ``today``."""
-    rows = entries(db, today)
+    finding for each series whose last observation is older than its cadence allows on ``today``.  ``known``:
+    the spans of the series of unchanged tables (catalogo_series.entries)."""
+    rows = entries(db, today, known)
     lite = sqlite_utils.Database(db)
     SERIES.create(lite)
     SERIES.write(lite, rows)

@@ -12,7 +12,7 @@ import datetime as dt
 import os
 import re
 import sqlite3
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 from urllib.parse import parse_qsl
 
 import orjson
@@ -95,17 +95,30 @@ def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str
     return row[0] if row else None
 
 
-def entries(conn: sqlite3.Connection, on: dt.date) -> list[SeriesEntry]:
-    """Every series the database has data for, in catalogue order (its naming values sorted)."""
+# (table, column) -> each series' naming values -> its first and last day and its count of days
+Spans = Mapping[tuple[str, str], Mapping[tuple, tuple[str, str, int]]]
+
+
+def _spans(conn: sqlite3.Connection, spec: SeriesSpec) -> dict[tuple, tuple[str, str, int]]:
+    spans = {}
+    for key, points in _points(conn, spec).items():
+        days = sorted(set(points))
+        spans[key] = (days[0], days[-1], len(days))
+    return spans
+
+
+def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -> list[SeriesEntry]:
+    """Every series the database has data for, in catalogue order (its naming values sorted).  ``known``: the
+    spans of the series of tables that did not change since they were read (an incremental build's)."""
     out = []
     order = []  # each series' place: its dataset's in the catalogue, its naming values, its measure's
     for n, spec in enumerate(SPECS):
         if not table_exists(conn, spec.dataset.table):
             continue
         first = next(i for i, s in enumerate(SPECS) if s.dataset is spec.dataset)
-        for key, days in sorted(_points(conn, spec).items()):
+        spans = (known or {}).get((spec.dataset.table, spec.field.name))
+        for key, (desde, hasta, count) in sorted((_spans(conn, spec) if spans is None else spans).items()):
             order.append((first, key, n))
-            days = sorted(set(days))
             named = dict(zip(spec.by, key))
             route = spec.route_of(key)
             title = spec.dataset.title + "".join(f", {v}" for v in key)
@@ -120,9 +133,9 @@ def entries(conn: sqlite3.Connection, on: dt.date) -> list[SeriesEntry]:
                     unidad=spec.field.unit,
                     frecuencia=spec.frequency,
                     tipo=spec.kind,
-                    desde=days[0],
-                    hasta=days[-1],
-                    observaciones=len(days),
+                    desde=desde,
+                    hasta=hasta,
+                    observaciones=count,
                     fuente=spec.dataset.origin,
                     ruta=route,
                     tabla=spec.dataset.table,
@@ -130,7 +143,7 @@ def entries(conn: sqlite3.Connection, on: dt.date) -> list[SeriesEntry]:
                     filtro=orjson.dumps(named).decode(),
                     ultimaActualizacion=_last_published(conn, route),
                     cadencia=spec.late_after,
-                    atrasada=late(days[-1], spec.late_after, on),
+                    atrasada=late(hasta, spec.late_after, on),
                 )
             )
     return [e for _, e in sorted(zip(order, out), key=lambda pair: pair[0])]
