@@ -266,3 +266,25 @@ def test_temporary_files_of_a_killed_build_are_removed_by_the_next(construir, fu
     otro.write_bytes(b"")
     buena_construccion(construir, fuente, salida)
     assert beside(salida.parent) == sorted([salida.name, otro.name])
+
+
+def test_the_new_file_reaches_the_disk_before_it_replaces_the_old(fuente, tmp_path, monkeypatch):
+    """The build writes with synchronous=OFF; its file is fsync'd once before the rename (a power cut after the
+    rename must not leave a damaged database where a good one was)."""
+    out = tmp_path / "a.db"
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append("fsync " + os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
+        return real_fsync(fd)
+
+    def replace(src, dst):
+        events.append(f"replace {os.path.basename(src)}")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    Builder(DirectorySource(fuente), out).run()
+    temporary = next(e.split()[1] for e in events if e.startswith("replace a.db.tmp-"))
+    assert events.index(f"fsync {temporary}") < events.index(f"replace {temporary}"), events

@@ -259,6 +259,7 @@ class Builder:
                     raise
                 raise BuildError(_no_room(self.output.parent, os.path.getsize(tmp))) from None
             os.chmod(tmp, self._mode())
+            _flush_to_disk(tmp)
             self.kept = respaldo.keep(self.output, self.keep)
             os.replace(tmp, self.output)
         finally:
@@ -633,6 +634,16 @@ class Reporter:
 
     def close(self) -> None:
         pass
+
+
+def _flush_to_disk(path: str) -> None:
+    """The build writes with synchronous=OFF (a failed build is thrown away): its file reaches the disk once, here,
+    before the rename, so that a power cut after the rename cannot leave a damaged database in its place."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:
