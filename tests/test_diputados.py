@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from ayudas import answer, build_tables, mirror_file, write_file
+from ayudas import answer, assert_catalogue_routes, assert_refused, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
@@ -126,8 +126,7 @@ def test_malformed_values_and_values_without_data(v1, route, status, parametro):
         antes=diputados.PRIMER_AÑO_ACTAS - 1,
         sin_archivo=first_year_without_actas(),
     )
-    code, body = v1(route)
-    assert (code, body["parametro"]) == (status, parametro), body
+    assert_refused(v1, route, status, parametro)
 
 
 # ---- each mirror file of the families, exactly ----------------------------------------
@@ -136,14 +135,7 @@ def mirror_routes() -> list[str]:
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.respuestas.rutas import Router
-
-    router = Router()
-    for route in mirror_routes():
-        endpoint, match = router.match(route)
-        endpoint.parse(match)
-        assert set(endpoint.datasets) <= set(TABLES), route
-    assert conn.execute("SELECT count(*) FROM documentos WHERE ruta LIKE '/v1/diputados/%'").fetchone()[0] == 0
+    assert_catalogue_routes(conn, mirror_routes(), TABLES, ["v1/diputados"])
 
 
 @pytest.mark.parametrize("route", mirror_routes())

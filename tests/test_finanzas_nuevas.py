@@ -8,7 +8,7 @@ import re
 import sqlite3
 
 import pytest
-from ayudas import answer, build_tables, mirror_file, write_file
+from ayudas import answer, assert_catalogue_routes, assert_refused, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
@@ -68,15 +68,7 @@ def test_the_mirror_has_every_family():
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.respuestas.rutas import Router
-
-    router = Router()
-    for route in mirror_routes():
-        endpoint, match = router.match(route)
-        endpoint.parse(match)
-        assert set(endpoint.datasets) <= set(TABLES), route
-    stored = [r for (r,) in conn.execute("SELECT ruta FROM documentos")]
-    assert not [r for r in stored if any(r == f"/v1/{f}" or r.startswith(f"/v1/{f}/") for f in FAMILIES)]
+    assert_catalogue_routes(conn, mirror_routes(), TABLES, [f"v1/{f}" for f in FAMILIES])
 
 
 @pytest.mark.parametrize("route", mirror_routes())
@@ -267,8 +259,7 @@ def test_malformed_values_and_values_without_data(v1, route, status, parametro):
         sin_variables=absent_slug(wallet_files("v1/finanzas/fci/variables"), "n"),
         sin_rem=first_year_without_rem(),
     )
-    code, body = v1(route)
-    assert (code, body["parametro"]) == (status, parametro), body
+    assert_refused(v1, route, status, parametro)
 
 
 # ---- described for researchers ----------------------------------------------------------------
