@@ -13,8 +13,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-from ayudas import answer
+from ayudas import DOLARES_DIAS, UVA_DIAS, answer
 from paths import REPO, UPSTREAM
+from servidor_nginx import mirror_differences, nginx_serving
 
 from argentina_datos.construccion import cli
 from argentina_datos.construccion.fuentes import SourceError
@@ -25,11 +26,8 @@ DOLARES = "v1/cotizaciones/dolares"
 DIA = "v1/cotizaciones/dolares/2025/01/03"
 UVA = "v1/finanzas/indices/uva"
 FILES = {
-    DOLARES: [
-        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
-        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
-    ],
-    UVA: [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}],
+    DOLARES: DOLARES_DIAS[:2],
+    UVA: UVA_DIAS,
     "v1/feriados/2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
 }
 GIT_ENV = {
@@ -135,7 +133,6 @@ def test_a_running_serve_datos_answers_the_day_committed(upstream, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     build(out, f"git+file://{upstream}", cache)
     server = ServeDatos(out)
-    server.port, server.url = PORT + 1, f"http://127.0.0.1:{PORT + 1}"
     day = {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}
     with server:
         assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES]
@@ -231,27 +228,6 @@ def mirror_repository() -> Path:
     return MIRROR_REPO
 
 
-def mirror_differences(db: Path) -> list[str]:
-    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
-    tests/test_conformance.py does)."""
-    from test_conformance import MIRROR_FILES, strictly_equal
-
-    assert len(MIRROR_FILES) > 100
-    failures = []
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        api = V1()
-        for path in MIRROR_FILES:
-            route = "/" + str(path.parent.relative_to(UPSTREAM))
-            response = api.compute(conn, route)
-            if response.status != 200:
-                failures.append(f"{route}: HTTP {response.status}")
-                continue
-            diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
-            if diff:
-                failures.append(diff)
-    return failures
-
-
 @pytest.mark.mirror
 @pytest.mark.lento
 def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
@@ -264,15 +240,10 @@ def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
 
 
 # ---- the HTTP source, as exact: per-date and per-committee files where upstream publishes them ---------
-PORT = 18132  # this worktree's loopback port (18100-18199)
 HCDN = "v1/diputados/comisiones/HCDN00014"
 MONEDAS = "v1/cotizaciones"
 HTTP_FILES = {
-    DOLARES: [
-        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
-        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
-        {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"},
-    ],
+    DOLARES: DOLARES_DIAS,
     # upstream's file of a day is not always the list's cut: this one has one house of two
     "v1/cotizaciones/dolares/2025/01/02": [{"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"}],
     MONEDAS: [{"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2, "fecha": "2025-01-02"}],
@@ -282,17 +253,6 @@ HTTP_FILES = {
     "v1/cotizaciones/usd/2025/01/02": {"moneda": "USD", "compra": 1, "venta": 2.25, "fecha": "2025-01-02"},
     HCDN: {"id": "HCDN00014", "nombre": "Comisión de prueba", "integrantes": []},
 }
-
-
-def nginx_serving(root: Path):
-    from servidor_nginx import Nginx, find_nginx, mirror_server
-
-    nginx = find_nginx()
-    if nginx is None:
-        pytest.skip("hace falta nginx (scripts/paquetes.sh lo instala)")
-    server = Nginx(nginx, lambda port: mirror_server(port, root))
-    server.port, server.server, server.url = PORT, mirror_server(PORT, root), f"http://127.0.0.1:{PORT}"
-    return server
 
 
 def http_build(url: str, out: Path, today):
@@ -342,17 +302,6 @@ def test_http_asks_for_per_date_and_committee_files_then_only_new_ones(tmp_path,
     assert answers(out, "v1/cotizaciones/dolares/2025/01/02") == (200, HTTP_FILES["v1/cotizaciones/dolares/2025/01/02"])
     assert counts["nuevos"] == 1 and counts["cambiados"] == 1, counts
     assert counts["sin cambios (sin pedir)"] >= 3, counts  # the three files of 2025-01-02
-
-
-@pytest.mark.mirror
-@pytest.mark.lento
-def test_an_http_build_from_nginx_serving_the_mirror_answers_every_route(tmp_path):
-    out = tmp_path / "http.db"
-    with nginx_serving(UPSTREAM) as url:
-        err = build(out, url, tmp_path / "cache", "--sin-versiones", "--history", str(tmp_path / "ninguna"))
-    print("\n".join(line for line in err.splitlines() if line.startswith(("HTTP:", str(out)))))
-    failures = mirror_differences(out)
-    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
 
 
 def test_per_date_and_committee_routes_come_from_the_lists():
