@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from argentina_datos.catalogo.campos import BCRA, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, sourced
 from argentina_datos.catalogo.parametros import LISTADO_MES, MES, year
 
 REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
@@ -68,9 +68,7 @@ DATASETS: list[Dataset] = [
         "Expectativas de los analistas relevadas por el BCRA, por informe mensual. `listado` es el informe "
         'AAAA-MM del archivo, o `ultimo`. Algunos informes usan "" donde otros usan null; sólo algunos traen `fuente`.',
         rem_fields(),
-        [Source("v1/rems/{listado}")],
-        origin=BCRA[0],
-        origin_url=REM_URL,
+        **sourced("v1/rems/{listado}", BCRA[0], REM_URL),
         partitions=[LISTADO_MES],
         indexes=[("indicador",)],
         routes=[
@@ -88,9 +86,7 @@ DATASETS: list[Dataset] = [
         "REM: índice de informes",
         "Rutas de los informes REM que upstream publica en /v1/rems.",
         [text("ruta", "ruta del informe, relativa a /v1")],
-        [Source("v1/rems")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/rems", *BCRA),
         scalar_records=True,
         routes=[Route("/v1/rems", summary="Índice de informes REM")],
     ),
@@ -103,9 +99,7 @@ DATASETS: list[Dataset] = [
         "/v1/finanzas/rem/{año}/{mes} responde el archivo de ese mes; si upstream no lo publicó, las filas de "
         "`ultimo` cuando es ese informe; si no, 404 (el índice lista meses sin archivo).",
         rem_fields(fuente_antes_de_urls=True),
-        [Source("v1/finanzas/rem/{listado}")],
-        origin=BCRA[0],
-        origin_url=REM_URL,
+        **sourced("v1/finanzas/rem/{listado}", BCRA[0], REM_URL),
         partitions=[LISTADO_FINANZAS],
         indexes=[("indicador",)],
         routes=[
@@ -125,9 +119,7 @@ DATASETS: list[Dataset] = [
         "Rutas de los informes REM que upstream lista en /v1/finanzas/rem, tal como las publica: incluye meses "
         "de los que no publica archivo.",
         [text("ruta", "ruta del informe, relativa a /v1")],
-        [Source("v1/finanzas/rem")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/finanzas/rem", *BCRA),
         scalar_records=True,
         routes=[Route("/v1/finanzas/rem", summary="Índice de informes REM (ruta nueva)")],
     ),
