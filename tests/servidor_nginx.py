@@ -150,7 +150,7 @@ def mirror_differences(db: Path) -> list[str]:
 
     import orjson
     from paths import UPSTREAM
-    from test_conformance import MIRROR_FILES, strictly_equal
+    from test_conformance import MIRROR_FILES, answer_difference
 
     from argentina_datos.web.v1.api import V1
 
@@ -161,10 +161,7 @@ def mirror_differences(db: Path) -> list[str]:
         for path in MIRROR_FILES:
             route = "/" + str(path.parent.relative_to(UPSTREAM))
             response = api.compute(conn, route)
-            if response.status != 200:
-                failures.append(f"{route}: HTTP {response.status}")
-                continue
-            diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
+            diff = answer_difference(route, response.status, response.body, orjson.loads(path.read_bytes()))
             if diff:
                 failures.append(diff)
     return failures

@@ -39,9 +39,16 @@ GIT_ENV = {
 }
 
 
-def git(repo: Path, *args: str) -> str:
+def git(repo: Path, *args: str, stdin: str | None = None, env: dict | None = None) -> str:
+    """git in ``repo`` as the test user, with ``env`` added (GIT_DIR...); its output, stripped."""
     done = subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+        ["git", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**os.environ, **GIT_ENV, **(env or {})},
     )
     return done.stdout.strip()
 
@@ -206,15 +213,7 @@ def mirror_repository() -> Path:
     env = {"GIT_DIR": str(tmp), "GIT_WORK_TREE": str(UPSTREAM), "GIT_INDEX_FILE": str(tmp / "index")}
 
     def plumbing(*args: str, stdin: str | None = None) -> str:
-        done = subprocess.run(
-            ["git", *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            input=stdin,
-            env={**os.environ, **GIT_ENV, **env},
-        )
-        return done.stdout.strip()
+        return git(REPO, *args, stdin=stdin, env=env)
 
     plumbing("add", "v1")
     datos = plumbing("write-tree")  # the tree of v1/
