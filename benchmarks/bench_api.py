@@ -466,14 +466,14 @@ def measure(args, procs: Processes) -> int:
     return 0 if ok else 1
 
 
+SERVERS_HELP = (
+    "candidatos, el primero es el de las metas: granian, uvicorn, hypercorn; NOMBRE:N = N procesos (%(default)s)"
+)
+
+
 def main(argv=None) -> int:
     p = wrk_arguments(__doc__.split("\n")[0], "base a servir")
-    p.add_argument(
-        "--servers",
-        default="granian,uvicorn",
-        help="candidatos, el primero es el de las metas: granian, uvicorn, hypercorn; NOMBRE:N = N procesos "
-        "(%(default)s)",
-    )
+    p.add_argument("--servers", default="granian,uvicorn", help=SERVERS_HELP)
     p.add_argument("--sin-barrido", action="store_true", help="no pedir cada ruta del espejo para medir la memoria")
     args = p.parse_args(argv)
     return run_bench(lambda procs: measure(args, procs))

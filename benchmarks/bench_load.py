@@ -358,16 +358,14 @@ def measure(args, procs: Processes) -> int:
     return 0
 
 
+BASELINE_HELP = "segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=30, help="segundos de la carga mixta (%(default)s)")
     p.add_argument("--connections", type=int, default=64, help="conexiones en total (%(default)s)")
-    p.add_argument(
-        "--baseline",
-        type=int,
-        default=10,
-        help="segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)",
-    )
+    p.add_argument("--baseline", type=int, default=10, help=BASELINE_HELP)
     p.add_argument("--workers", type=int, default=1, help="procesos del servidor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     p.add_argument(
