@@ -4,7 +4,7 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, trip_counts
-from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, Source, sourced
+from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, sourced
 from argentina_datos.catalogo.parametros import MES, SENADOR_ID, Param, year
 
 
@@ -120,9 +120,7 @@ DATASETS: list[Dataset] = [
             text("mesNombre", "nombre del mes; null en documentos anuales"),
             text("url", "URL del documento"),
         ],
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="documentos",
     ),
     Dataset(
@@ -130,9 +128,7 @@ DATASETS: list[Dataset] = [
         "Senado: viajes nacionales",
         "Pasajes de cabotaje de los senadores, uno por tramo.",
         senado_viaje_fields(False),
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="nacionales",
         indexes=[("senadorId",), ("anio", "mes")],
         fts=("nombre", "destino", "origen"),
@@ -151,9 +147,7 @@ DATASETS: list[Dataset] = [
         "Senado: viajes internacionales",
         "Viajes al exterior de los senadores, con viáticos.",
         senado_viaje_fields(True),
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="internacionales",
         indexes=[("senadorId",), ("anio",)],
         fts=("nombre", "destino", "motivo"),
