@@ -1,12 +1,11 @@
 """A table of the database as a typed pandas DataFrame, for researchers.
 
     import argentina_datos as ad
-    cot = ad.leer("cotizaciones_dolares")            # fechas como datetime64, sin columnas internas
+    cot = ad.leer("cotizaciones_dolares")            # fechas como datetime64
     serie = ad.leer("fci_serie")                     # la vista fci_serie_vista: con el nombre del fondo
 
 What it does that ``pd.read_sql("select * from ...")`` does not: the columns the catalogue declares as dates
-(text ``AAAA-MM-DD``) become ``datetime64``; the internal columns that keep /v1 byte-exact (``_extra``,
-``_omitidas``) are left out; a table with a view that names its ids (``<tabla>_vista``) is read
+(text ``AAAA-MM-DD``) become ``datetime64``; a table with a view that names its ids (``<tabla>_vista``) is read
 through it; booleans (``arrastrado``, ``requiereCliente``) are ``bool`` where they have no nulls.
 
     blue = ad.leer("cotizaciones_dolares", where="casa = 'blue'", desde="2024-01-01", dias_habiles=True)
@@ -26,12 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES
-from argentina_datos.catalogo.esquema import BOOLEAN, EXTRA, OMITTED, flat_columns
+from argentina_datos.catalogo.esquema import BOOLEAN, flat_columns
 
 if TYPE_CHECKING:
     import pandas
-
-INTERNAL = (EXTRA, OMITTED)
 
 
 def datetimes(table: Optional[str] = None) -> set[str]:
@@ -97,11 +94,11 @@ def leer(
     where: str = "",
     params: Any = (),
 ) -> "pandas.DataFrame":
-    """The rows of ``tabla`` as a DataFrame: dates parsed, internal columns out, ids named.
+    """The rows of ``tabla`` as a DataFrame: dates parsed, ids named.
 
     :param tabla: a table or view of the database (``fci_serie``, ``cotizaciones``, ...)
     :param db: the database file or an open connection; by default $ARGENTINA_DATOS_DB or ``argentina.db``
-    :param columnas: only these columns, in this order (by default all but the internal ones)
+    :param columnas: only these columns, in this order (by default all)
     :param desde: only rows whose ``fecha`` is on or after this day (``AAAA-MM-DD`` or a date)
     :param hasta: only rows whose ``fecha`` is on or before this day
     :param dias_habiles: only business days: leaves out the quotes a weekend or a holiday repeats from the day
@@ -123,7 +120,7 @@ def leer(
             raise ValueError(f"la base no tiene la tabla «{tabla}»")
         source = tabla + "_vista" if tabla + "_vista" in names else tabla
         available = [r[1] for r in conn.execute(f'PRAGMA table_info("{source}")')]
-        columns = [c for c in available if c not in INTERNAL]
+        columns = available
         if columnas is not None:
             unknown = [c for c in columnas if c not in available]
             if unknown:

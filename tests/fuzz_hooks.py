@@ -10,8 +10,10 @@ upstream does; such cases are left out."""
 
 import schemathesis
 
+from argentina_datos.respuestas.series import PARAMETERS
+
 SERIES_DATA = "/v1/series/datos"
-OBJECT_PARAMETERS = ("agrupacion", "ajuste")
+OBJECT_PARAMETERS = {p.group for p in PARAMETERS if p.group}  # agrupacion, ajuste
 
 
 @schemathesis.hook

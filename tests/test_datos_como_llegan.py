@@ -87,12 +87,16 @@ async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp
 
 
 def test_a_wrong_type_is_not_written_into_the_typed_column(capsys, tmp_path):
-    """A researcher's SUM over valor must not meet text: the odd value lives in _extra."""
+    """A researcher's SUM over valor must not meet text: the odd value lives in the _extra table, which
+    names the row by its key (here its rowid)."""
     fuente = tmp_path / "fuente"
     write_file(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}])
     construir(capsys, fuente, tmp_path / "a.db")
     with sqlite3.connect(tmp_path / "a.db") as con:
-        rows = con.execute("SELECT valor, typeof(valor), _extra FROM uva ORDER BY fecha").fetchall()
+        rows = con.execute(
+            "SELECT valor, typeof(valor), x.extra FROM uva u "
+            "LEFT JOIN _extra x ON x.tabla = 'uva' AND x.fila = json_array(u.rowid) ORDER BY fecha"
+        ).fetchall()
     assert rows[0] == (14.05, "real", None)
     assert rows[1][:2] == (None, "null") and json.loads(rows[1][2]) == [[["valor"], "14,06"]]
 

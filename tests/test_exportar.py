@@ -25,7 +25,7 @@ from servidor_nginx import Nginx, deploy_server, find_nginx
 from test_conformance import MIRROR_FILES, answer_difference
 from test_por_fecha import FAMILIES, by_date
 
-from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
+from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
 from argentina_datos.web.v1.api import V1
 
@@ -259,7 +259,7 @@ def check_round_trip(db: Path, out: Path) -> exportar_parquet.Report:
     for table in tables:
         read = pq.read_table(out / f"{table}.parquet")
         assert read.num_rows == conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0], table
-        columns = [(r[1], r[2]) for r in conn.execute(f'PRAGMA table_info("{table}")') if r[1] not in INTERNAL]
+        columns = [(r[1], r[2]) for r in conn.execute(f'PRAGMA table_info("{table}")')]
         assert read.column_names == [c for c, _ in columns], table
         for name, declared in columns:
             assert read.schema.field(name).type in expected_type(table, name, declared), (table, name)

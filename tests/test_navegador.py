@@ -383,17 +383,6 @@ def test_descripciones_de_columnas_plegadas(visita, servidor):
     visita.check("06_tabla_descripciones")
 
 
-def test_columnas_internas_ocultas(visita, servidor):
-    """_extra and _omitidas keep /v1 byte-exact: out of sight in the table view, unless asked for."""
-    page = visita.go(f"/{servidor['name']}/uva")
-    assert page.locator('th[data-column="valor"]').is_visible()
-    for column in ("_extra",):
-        assert page.locator(f'th[data-column="{column}"]').count() == 1  # still in the page (and in CSV/JSON)
-        assert not page.locator(f'th[data-column="{column}"]').is_visible(), column
-    asked = visita.go(f"/{servidor['name']}/uva?_col=fecha&_col=valor&_col=_extra")
-    assert asked.locator('th[data-column="_extra"]').is_visible()
-
-
 def test_fila_con_titulo_y_enlaces(visita, servidor):
     ((sid, nombre, viajes),) = _sql(
         servidor["db"],

@@ -43,10 +43,9 @@ async def test_table_and_row_pages_load_the_plugin_script_and_call_it(ds):
     src = "/-/static-plugins/argentina-datos/paginas.js"
     assert f'<script src="{src}"></script>' in page.text
     assert "argentinaDatos.foldColumnDescriptions();" in page.text
-    assert 'argentinaDatos.hideInternalColumns(["_extra", "_omitidas"]);' in page.text
     script = await ds.client.get(src)
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
-    for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows", "hideInternalColumns"):
+    for name in ("foldColumnDescriptions", "titleRowByLabel", "listRelatedRows"):
         assert f"function {name}(" in script.text
     row_id = (await ds.client.get("/argentina/senadores.json?_shape=arrays&_size=1")).json()["rows"][0][0]
     row = await ds.client.get(f"/argentina/senadores/{row_id}")

@@ -20,6 +20,7 @@ from servidor_nginx import mirror_differences, nginx_serving
 from argentina_datos.construccion import cli
 from argentina_datos.construccion.fuentes import SourceError
 from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit, remote_of
+from argentina_datos.respuestas.responder import Responder
 from argentina_datos.web.v1.api import V1
 
 DOLARES = "v1/cotizaciones/dolares"
@@ -343,3 +344,49 @@ def test_the_default_source_is_upstreams_repository_when_git_is_installed(monkey
     assert cli.default_source() == cli.UPSTREAM_REPOSITORY and is_git(cli.default_source())
     monkeypatch.setattr(cli.shutil, "which", lambda name: None)
     assert cli.default_source() == cli.PUBLIC_API
+
+
+def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, monkeypatch):
+    """A git source's commits are versions of the files upstream overwrote: on a first build since
+    --historia-desde, on each later one since the build before; ?fecha= answers each, revisiones names the change."""
+    from argentina_datos.respuestas.series import parse
+
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    git(upstream, "config", "uploadpack.allowFilter", "true")  # a partial clone: old blobs fetched when read
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-02T12:00:00Z")
+    git(upstream, "commit", "--quiet", "--amend", "-m", "primer día")
+    revised = json.loads(json.dumps(FILES[UVA]))
+    revised[0]["valor"] = 14.5
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-03T12:00:00Z")
+    commit(upstream, {UVA: revised, DIA: [FILES[DOLARES][0]]}, "segundo día")  # a revision, and a new file
+    build(out, f"git+file://{upstream}", cache, "--historia-desde", "2025-01-01")
+
+    def on(day: str, route: str = UVA):
+        with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+            got = Responder().answer(conn, "/" + route, parse(f"fecha={day}"))
+            return got.status, orjson.loads(got.json())
+
+    assert on("2025-01-02") == (200, FILES[UVA]) and on("2025-01-03") == (200, revised)
+    with sqlite3.connect(out) as conn:
+        routes = {r for (r,) in conn.execute("SELECT DISTINCT ruta FROM versiones")}
+        assert "/" + UVA in routes and "/" + DIA not in routes  # a file only added has no past
+        assert conn.execute("SELECT antes, despues FROM revisiones WHERE ruta = ?", ["/" + UVA]).fetchall() == [
+            ("14.05", "14.5")
+        ]
+
+    # the next build reads only the commits since the last one: the day before the new one comes from it
+    appended = revised + [{"fecha": "2016-04-02", "valor": 14.07}]
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-04T12:00:00Z")
+    commit(upstream, {UVA: appended}, "tercer día")
+    build(out, f"git+file://{upstream}", cache)
+    assert on("2025-01-02") == (200, FILES[UVA]) and on("2025-01-03") == (200, revised)
+    assert on("2025-01-04") == (200, appended)
+
+    # a first build without --historia-desde reads the commit it checks out only
+    fresh = tmp_path / "b.db"
+    build(fresh, f"git+file://{upstream}", tmp_path / "cache2")
+    with sqlite3.connect(fresh) as conn:
+        days = [
+            d for (d,) in conn.execute("SELECT substr(publicado, 1, 10) FROM versiones WHERE ruta = ?", ["/" + UVA])
+        ]
+    assert days[0] >= "2025-01-03" and "2025-01-04" in days, days

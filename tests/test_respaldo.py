@@ -3,14 +3,16 @@ previous output that cannot be read (construccion/cli.py, construccion/respaldo.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import sqlite3
 
 import pytest
+import sqlite_utils
 from ayudas import UVA_DIAS, write_file
 
-from argentina_datos.construccion import cli, versiones
+from argentina_datos.construccion import cli, historia
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
 from argentina_datos.web import recarga
 from argentina_datos.web.servidor import datasette_for
@@ -157,14 +159,14 @@ def test_the_previous_builds_readers_refuse_an_unreadable_file(tmp_path):
     broken.write_bytes(broken.read_bytes()[:100] + b"\xff" * 4000)
     with pytest.raises(SourceError, match="la base anterior no se puede leer"):
         PreviousBuild(broken)
-    from argentina_datos.catalogo import BY_TABLE
-
-    history = BY_TABLE["plazo_fijo_historico"]
-    with pytest.raises(versiones.PreviousUnreadable, match=f"{broken}: no se pueden leer las versiones"):
-        versiones.previous_versions(broken, history)
-    # a previous build that merely lacks the table: nothing to carry, no error
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    store = historia.History(db, dt.date(2026, 3, 10))
+    store.create(sqlite_utils.Database(db))
+    with pytest.raises(historia.PreviousUnreadable, match=f"{broken}: no se pueden leer las versiones"):
+        store.carry(broken)
+    # a previous build that merely lacks the versions store: nothing to carry, no error
     fine = tmp_path / "vieja.db"
     with sqlite3.connect(fine) as con:
         con.execute("CREATE TABLE fuentes (ruta, tabla)")
     con.close()
-    assert versiones.previous_versions(fine, history) == {}
+    assert store.carry(fine) is None

@@ -3,6 +3,7 @@ answer filtered in Python, pandas' resample of it, and the csv module reading th
 
 import csv
 import io
+from pathlib import Path
 
 import orjson
 import pandas as pd
@@ -323,3 +324,105 @@ def test_grouping_or_changes_of_records_without_measures_is_refused_naming_the_r
     # the same records with a measure are grouped
     measured = [{**h, "valor": i} for i, h in enumerate(holidays)]
     assert series.apply(measured, series.parse(query))
+
+
+# ---- the table of query parameters: parsing, the 400s, OpenAPI and the docs read it ---------
+def test_api_page_parameter_table_is_current():
+    from argentina_datos.documentacion.openapi import PARAMETER_TABLE_MARKERS, ROUTE_TABLE_PAGE, parameters_table
+
+    start, end = PARAMETER_TABLE_MARKERS
+    page = (Path(__file__).parent.parent / ROUTE_TABLE_PAGE).read_text()
+    assert page.split(start)[1].split(end)[0].strip() == parameters_table().strip(), (
+        f"la tabla de parámetros de {ROUTE_TABLE_PAGE} no está al día: regenerarla con "
+        "python -m argentina_datos.documentacion.openapi --parametros"
+    )
+
+
+def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
+    from argentina_datos.documentacion.openapi import build_document, parameters_table
+    from argentina_datos.respuestas.rutas import Router
+
+    fake = series.Param(
+        "cifras",
+        "los valores con tantas cifras decimales",
+        "2",
+        "/v1/finanzas/indices/inflacion?cifras=2",
+        "las listas de registros con fecha y medidas numéricas",
+        lambda a: a.dated and a.measured,
+        choices=("0", "2", "4"),
+    )
+    table = (*series.PARAMETERS[:-1], fake, series.PARAMETERS[-1])
+    monkeypatch.setattr(series, "PARAMETERS", table)
+    monkeypatch.setattr(series, "BY_NAME", {p.name: p for p in table})
+    # parsing: its values, a 400 naming it and its value, its place in the cache key
+    assert series.parse("cifras=2").cifras == "2"
+    with pytest.raises(series.BadQuery) as e:
+        series.parse("cifras=3")
+    assert e.value.param == "cifras" and "«3»" in str(e.value)
+    assert series.parse("formato=csv&cifras=4&desde=2024-01-01").key() == "?desde=2024-01-01&cifras=4&formato=csv"
+    # a route that does not take it: a 400 naming it and the route
+    with pytest.raises(series.BadQuery) as e:
+        series.Answers(listing=True).refuse(series.parse("cifras=2"), "/v1/presidentes")
+    assert e.value.param == "cifras" and "/v1/presidentes" in str(e.value)
+    # OpenAPI: declared exactly where it applies, with its values
+    paths = build_document(Router())["paths"]
+
+    def declared(path):
+        return {p["name"]: p for p in paths[path]["get"]["parameters"] if p["in"] == "query"}
+
+    assert declared("/v1/finanzas/indices/inflacion")["cifras"]["schema"]["enum"] == ["0", "2", "4"]
+    assert "cifras" not in declared("/v1/feriados/{año}") and "cifras" not in declared("/v1/presidentes")
+    # the docs' table: one row
+    assert "| `cifras` | `0` · `2` · `4` | los valores con tantas cifras decimales |" in parameters_table()
+
+
+def test_the_cache_key_follows_the_table_and_replaced_keeps_its_order():
+    q = series.parse("formato=csv&ajustar=ipc&base=2020-01&agrupar=mes&desde=2024-01-01")
+    assert [n for n, _ in q.given] == [
+        p for p in series.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde", "funcion"}
+    ]
+    plain = q.replaced(ajustar=None, base=None, formato=None)
+    assert plain.key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
+    assert plain.replaced(variacion="relativa").variacion == "relativa" and plain.formato == "json"
+    with pytest.raises(AttributeError):
+        q.desconocido  # noqa: B018
+
+
+@pytest.mark.mirror
+def test_every_route_refuses_exactly_the_parameters_its_openapi_leaves_out(conn):
+    """Which routes take a parameter is decided once: what /v1/openapi.json declares is what the server takes."""
+    from argentina_datos.documentacion.openapi import build_document
+    from argentina_datos.respuestas.responder import Responder
+    from argentina_datos.respuestas.rutas import Router
+
+    router = Router()
+    responder = Responder(router)
+    paths = build_document(router)["paths"]
+    refused = 0
+    for endpoint in router.endpoints:
+        path = endpoint.path
+        for p in endpoint.params:
+            path = path.replace("{" + p.name + "}", p.example)
+        declared = {q["name"] for q in paths[endpoint.path]["get"]["parameters"] if q["in"] == "query"}
+        for p in series.PARAMETERS:
+            if (p.group or p.name) in declared or p.ignored_elsewhere:
+                continue
+            needed = f"{p.needs[0]}={p.needs[1] or series.BY_NAME[p.needs[0]].example}&" if p.needs else ""
+            value = "csv" if p.name == "formato" else p.example
+            answer = responder.answer(conn, path, series.parse(f"{needed}{p.name}={value}"))
+            assert answer.status == 400 and answer.param in (p.name, p.needs and p.needs[0]), (path, p.name, answer)
+            refused += 1
+    assert refused > 100
+
+
+def test_a_route_offers_only_the_values_that_mean_something_there():
+    rates = series.Answers(listing=True, dated=True, measured=True, rates=frozenset({"valor"}))
+    for query, param in [("agrupar=mes&funcion=suma", "funcion"), ("variacion=relativa", "variacion")]:
+        with pytest.raises(series.BadQuery) as e:
+            rates.refuse(series.parse(query), "/v1/finanzas/indices/inflacion")
+        assert e.value.param == param and "/v1/finanzas/indices/inflacion" in str(e.value)
+    rates.refuse(series.parse("agrupar=mes&funcion=maximo&variacion=interanual"), "/v1/finanzas/indices/inflacion")
+    with pytest.raises(series.BadQuery, match="feriados") as e:
+        series.Answers(listing=True).refuse(series.parse("formato=ics"), "/v1/presidentes")
+    assert e.value.param == "formato"
+    series.Answers(listing=True, calendar=True).refuse(series.parse("formato=ics"), "/v1/feriados")

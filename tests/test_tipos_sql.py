@@ -42,8 +42,8 @@ RECORDS = [
 
 def stored(codec: Codec, records: list) -> sqlite3.Connection:
     conn = sqlite3.connect(":memory:")
-    columns = value_columns(codec)
-    conn.execute(f"CREATE TABLE t ({', '.join(c.sql() for c in columns)})")
+    columns = [c.sql() for c in value_columns(codec)] + ["extra TEXT"]  # a row, then its extra
+    conn.execute(f"CREATE TABLE t ({', '.join(columns)})")
     conn.executemany(f"INSERT INTO t VALUES ({', '.join('?' * len(columns))})", [codec.encode(r)[0] for r in records])
     return conn
 

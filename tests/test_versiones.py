@@ -1,6 +1,7 @@
 """History that accumulates: each build keeps every version the previous build had, adds the one the
 source publishes now (dated by its own update date, else the build's day), and /v1 answers the
-version in force on any date with ?fecha=."""
+version in force on any date with ?fecha=.  The *_historico tables and the cambios rows are derived
+from the versions store (construccion/historia.py)."""
 
 import datetime as dt
 import json
@@ -51,7 +52,7 @@ def cambios(db):
     with sqlite3.connect(db) as con:
         return con.execute(
             "SELECT fecha, anterior, agregados, quitados, cambiados, clave FROM cambios "
-            "WHERE tabla = 'plazo_fijo_historico' ORDER BY fecha"
+            f"WHERE tabla = '/{PF}' ORDER BY fecha"
         ).fetchall()
 
 
@@ -73,10 +74,10 @@ async def test_versions_accumulate_from_build_to_build(fuentes):
     Builder(DirectorySource(source), db, today=DAY_2).run()
     assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
     assert cambios(db) == [
-        ("2024-01-01", None, 1, 0, 0, "entidad"),
-        ("2024-02-01", "2024-01-01", 1, 0, 0, "entidad"),
-        ("2026-03-10", "2024-02-01", 0, 0, 1, "entidad"),
-        ("2026-03-12", "2026-03-10", 1, 1, 1, "entidad"),
+        ("2024-01-01", None, 1, 0, 0, "fecha y nombre"),
+        ("2024-02-01", "2024-01-01", 1, 0, 0, "fecha y nombre"),
+        ("2026-03-10", "2024-02-01", 0, 0, 1, "fecha y nombre"),
+        ("2026-03-12", "2026-03-10", 1, 1, 1, "fecha y nombre"),
     ]
 
     assert await at(db, PF) == CURRENT_2  # without ?fecha=: what upstream publishes
@@ -119,6 +120,7 @@ async def test_fecha_is_ignored_where_it_does_not_apply(fuentes):
 
 
 UVA = "v1/finanzas/tasas/plazoFijoUvaPagoPeriodico"
+UVA_TABLES = ("plazo_fijo_uva_pago_periodico_historico", "plazo_fijo_uva_pago_periodico_historico_tasas")
 
 
 def uva_bank(tna):
@@ -127,22 +129,42 @@ def uva_bank(tna):
 
 
 @pytest.mark.lento
-async def test_versions_in_a_database_from_before_enteros_are_kept(tmp_path):
-    # A database built before NUMBER columns were REAL has no _enteros (its integers are INTEGER): the
-    # next build still reads the versions it holds, child tables included, and loses none.
+async def test_the_historico_tables_are_derived_from_the_versions_store(tmp_path):
+    # A build never reads the previous build's *_historico rows: emptied, child table included, the next
+    # build derives them again, one version a day, from what versiones_registros carried.
     source, db = tmp_path / "fuente", tmp_path / "argentina.db"
     write(source / UVA / "index.json", [uva_bank(1)])
     Builder(DirectorySource(source), db, today=DAY_1).run()
-    with sqlite3.connect(db) as con:  # as that older code made them: NUMERIC measures, no _enteros
-        for table in ("plazo_fijo_uva_pago_periodico_historico", "plazo_fijo_uva_pago_periodico_historico_tasas"):
-            con.execute(f'ALTER TABLE "{table}" RENAME TO viejo')
-            cols = [(r[1], "NUMERIC" if r[2] == "REAL" else r[2]) for r in con.execute("PRAGMA table_info(viejo)")]
-            cols = [(name, kind) for name, kind in cols if name != "_enteros"]
-            con.execute(f'CREATE TABLE "{table}" (' + ", ".join(f'"{n}" {k}' for n, k in cols) + ")")
-            con.execute(f'INSERT INTO "{table}" SELECT ' + ", ".join(f'"{n}"' for n, _ in cols) + " FROM viejo")
-            con.execute("DROP TABLE viejo")
+    with sqlite3.connect(db) as con:
+        for table in UVA_TABLES:
+            con.execute(f'DELETE FROM "{table}"')
+    con.close()
     write(source / UVA / "index.json", [uva_bank(0.5)])
     Builder(DirectorySource(source), db, today=DAY_2).run()
-    assert versions(db, "plazo_fijo_uva_pago_periodico_historico") == ["2026-03-10", "2026-03-12"]
+    assert versions(db, UVA_TABLES[0]) == ["2026-03-10", "2026-03-12"]
+    with sqlite3.connect(db) as con:
+        assert con.execute(f'SELECT count(*) FROM "{UVA_TABLES[1]}"').fetchone()[0] == 2
+    con.close()
     assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
     assert await at(db, UVA) == [uva_bank(0.5)]
+
+
+@pytest.mark.lento
+async def test_the_days_a_build_from_before_the_store_kept_are_not_lost(fuentes):
+    # A build from before #31 kept the days it read over HTTP only in its *_historico table: the next build,
+    # without the history tree, takes them into the versions store instead of dropping them.
+    source, history, db = fuentes
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    with sqlite3.connect(db) as con:
+        for table in ("versiones", "versiones_registros", "revisiones"):
+            con.execute(f"DROP TABLE {table}")
+    con.close()
+    write(source / PF / "index.json", CURRENT_2)
+    Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
+    with sqlite3.connect(db) as con:
+        origins = con.execute(f"SELECT origen FROM versiones WHERE ruta = '/{PF}' ORDER BY publicado").fetchall()
+    con.close()
+    assert origins == [("construcción anterior",)] * 3 + [("fuente actual",)]
+    assert await at(db, PF, "2024-01-15") == X
+    assert await at(db, PF, "2026-03-11") == CURRENT_1

@@ -37,6 +37,7 @@ class OwnTable:
     facets: Sequence[str] = ()
     source: str = SOURCE
     source_url: Optional[str] = None
+    hidden: bool = False  # only /v1 reads it: Datasette does not list it
 
     def fields(self) -> list[dataclasses.Field]:
         return list(dataclasses.fields(self.row))
@@ -80,6 +81,8 @@ class OwnTable:
             out["label_column"] = self.label_column
         if self.facets:
             out["facets"] = list(self.facets)
+        if self.hidden:
+            out["hidden"] = True
         out["columns"] = columns
         return out
 
@@ -155,15 +158,15 @@ DOCUMENTOS = OwnTable(
 
 @dataclass(frozen=True)
 class VersionChange:
-    tabla: str = column("Tabla *_historico de las versiones, o la ruta /v1 de un archivo de la tabla versiones.")
+    tabla: str = column("Ruta /v1 del archivo, la de sus versiones en la tabla versiones.")
     fecha: str = column("Fecha de la versión (AAAA-MM-DD).")
     anterior: Optional[str] = column("Fecha de la versión anterior; null para la primera.")
     agregados: int = column("Registros que no estaban en la versión anterior.")
     quitados: int = column("Registros de la versión anterior que ya no están.")
     cambiados: int = column("Registros que siguen (misma clave) con algún valor distinto.")
     clave: Optional[str] = column(
-        "Campo que identifica un registro entre versiones (entidad, token, ...); null = se compararon registros "
-        "enteros (entonces un cambio cuenta como un quitado y un agregado)."
+        "Qué identifica un registro entre versiones: su fecha y sus campos de nombre (casa, moneda, entidad, token, "
+        "...), como en versiones_registros."
     )
 
 
@@ -171,10 +174,9 @@ CAMBIOS = OwnTable(
     "cambios",
     VersionChange,
     "Cambios entre versiones",
-    "Para cada archivo con versiones: qué cambió de una versión guardada a la siguiente. Las de lo que upstream sólo "
-    "publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están en las tablas "
-    "*_historico; las de cualquier otra ruta con versiones, en la tabla versiones. /v1/<ruta>?fecha=AAAA-MM-DD "
-    "responde la vigente ese día.",
+    "Para cada archivo con versiones (tabla versiones): qué cambió de una versión guardada a la siguiente. Las de "
+    "lo que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están "
+    "también, una por fecha, en las tablas *_historico. /v1/<ruta>?fecha=AAAA-MM-DD responde la vigente ese día.",
     pk="id",
     id_description="Número de la fila.",
     facets=("tabla",),
@@ -442,6 +444,35 @@ SERIES = OwnTable(
     facets=("tema", "frecuencia", "tipo", "atrasada"),
 )
 
+
+@dataclass(frozen=True)
+class RowExtra:
+    """What a row of a dataset's table needs besides its columns for /v1 to give back its record exactly."""
+
+    tabla: str = column("Tabla de la fila (la de un conjunto de datos o una de sus tablas hijas).")
+    fila: str = column(
+        "La fila, por su clave como lista JSON: [rowid], [_id] o, en una tabla con orden, sus columnas de ruta "
+        "y su orden."
+    )
+    extra: str = column(
+        "Lista JSON, en orden: [ruta] por cada clave que el registro no traía, [ruta, valor] por cada valor que su "
+        "columna no guarda tal como vino (un campo nuevo, un valor de otro tipo, un entero con decimales) y "
+        '{"orden": ...} si sus claves venían en otro orden que el del catálogo.'
+    )
+
+
+EXTRAS = OwnTable(
+    "_extra",
+    RowExtra,
+    "Lo que /v1 necesita para devolver cada registro exacto",
+    "Para cada fila de una tabla de datos cuyo registro no es exactamente como lo declara el catálogo: las claves "
+    "que no traía, lo que trajo de más o de otro tipo y el orden de sus claves. Sólo lo lee /v1, para devolver "
+    "cada registro byte por byte como lo publicó upstream; lo raro también está en la tabla calidad. Las filas "
+    "que no están aquí son sus registros tal como los declara el catálogo.",
+    unique=("tabla", "fila"),
+    hidden=True,
+)
+
 # In the order the database page lists them.
 TABLES = (
     SERIES,
@@ -455,4 +486,5 @@ TABLES = (
     AUSENTES,
     CALIDAD,
     CONSTRUCCION,
+    EXTRAS,
 )

@@ -7,7 +7,9 @@ stay null, integers stay integers.  NUMBER columns are REAL (a division never
 truncates); a whole REAL reads back as an integer, because the JSON upstream writes
 has no whole number with decimals (``4.0``): one that does is a deviation, kept.
 What does not fit the declared shape is not refused: it is kept in the row's
-``_extra`` column and reported as a Deviation.
+``extra`` (the last item of an encoded row, stored apart from the row: filas.py) and reported as a
+Deviation.  A row's extra also lists the keys a record omits, and its keys' order when the record gives
+them in another one: a row without extra is the record as the catalogue declares it.
 """
 
 from __future__ import annotations
@@ -22,21 +24,18 @@ import orjson
 from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WHOLE_FLOAT, WRONG_TYPE
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
-    EXTRA,
     JSON,
     NUMBER,
-    OMITTED,
     PY_TYPES,
     Children,
     Field,
     Member,
     Obj,
     flat_columns,
-    has_optional,
 )
 
 NONE = type(None)
-# Past 2**53 a REAL (a double) no longer holds every integer: such a value is kept in ``_extra``.
+# Past 2**53 a REAL (a double) no longer holds every integer: such a value is kept in the row's extra.
 MAX_EXACT = 2**53
 
 
@@ -50,7 +49,7 @@ _ABSENT = _Absent()
 @dataclass(frozen=True)
 class Deviation:
     """Something a record carries that its declared shape does not foresee.  It does not stop a
-    build: the value is kept as it came (in its column, or in ``_extra``) and the deviation
+    build: the value is kept as it came (in its column, or in the row's extra) and the deviation
     becomes a row of the ``calidad`` table."""
 
     path: tuple  # keys from the record down to the value; () is the record itself
@@ -73,22 +72,23 @@ class Deviation:
         if self.problem == FORBIDDEN_NULL:
             return f"{where} es null"
         if self.problem == INEXACT:
-            return f"{where} es un entero que una columna REAL no guarda exacto ({self.value}): guardado en _extra"
+            return f"{where} es un entero que una columna REAL no guarda exacto ({self.value}): /v1 lo devuelve tal como vino"
         if self.problem == WHOLE_FLOAT:
-            return f"{where} es un número entero escrito con decimales ({self.value!r}): guardado así en _extra"
+            return f"{where} es un número entero escrito con decimales ({self.value!r}): /v1 lo devuelve así"
         shown = orjson.dumps(self.value).decode()[:60]
         if self.problem == UNDECLARED:
             return f"campo no declarado en el catálogo: {where} = {shown}"
         return f"{where} es {_type_name(self.value)} ({shown})"
 
 
-def extra_json(deviations: Sequence[Deviation], order: Optional[dict] = None) -> Optional[str]:
-    """The ``_extra`` value of a row: [path, value] to set, [path] to remove, in record order; then, when
-    the record's keys came in another order than the catalogue's, {"orden": {level: [keys]}} (a level is
-    the dotted path of a nested object, "" the record itself)."""
-    kept: list = [
-        [list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra
-    ]
+def extra_json(
+    deviations: Sequence[Deviation], order: Optional[dict] = None, omitted: Sequence[list] = ()
+) -> Optional[str]:
+    """The extra of a row: [path] for each optional key the record omits, then [path, value] to set and [path]
+    to remove, in record order; then, when the record's keys came in another order than the catalogue's,
+    {"orden": {level: [keys]}} (a level is the dotted path of a nested object, "" the record itself)."""
+    kept: list = [[path] for path in omitted]
+    kept += [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra]
     if order:
         kept.append({ORDER_KEY: order})
     return orjson.dumps(kept).decode() if kept else None
@@ -148,9 +148,9 @@ def _type_name(value: Any) -> str:
 class Codec:
     """Encodes and decodes the records of one table (a dataset or a child table).
 
-    A row is the record's flattened scalar columns, then ``_omitidas`` (when some
-    member is optional), then ``_extra``.  With ``scalar`` the records are bare values (a list of strings),
-    stored in the single field's column.
+    A row is the record's flattened scalar columns (``column_names``), then its extra (None for a record
+    exactly as declared).  With ``scalar`` the records are bare values (a list of strings), stored in the
+    single field's column.
     """
 
     def __init__(self, members: Sequence[Member], *, scalar: bool = False):
@@ -158,15 +158,9 @@ class Codec:
         self.scalar = scalar
         self.columns = flat_columns(self.members)  # [(column name, Field)]
         self.column_names = [c for c, _ in self.columns]
-        self.track_omitted = has_optional(self.members) and not scalar
-        if self.track_omitted:
-            self.column_names.append(OMITTED)
         # Positions of the NUMBER columns: a whole value there reads back as an integer (``ints_again``).
         self.number_columns = [] if scalar else [i for i, (_, f) in enumerate(self.columns) if f.kind == NUMBER]
-        self.column_names.append(EXTRA)
-        self.width = len(self.column_names)
-        self._omitted_at = self.width - 2
-        self._tail = (None, None) if self.track_omitted else (None,)
+        self.width = len(self.column_names) + 1  # and the extra
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
             fields = [m for m in self.members if isinstance(m, Field)]
@@ -196,16 +190,14 @@ class Codec:
             if all(map(frozenset.__contains__, self._allowed, map(type, plain))) and all(
                 _reads_back(plain[i]) for i in self.number_columns
             ):
-                return plain + self._tail, [], []
+                return plain + (None,), [], []
         values: list = []
-        omitted: list[str] = []
+        omitted: list[list] = []
         children: list = []
         deviations: list[Deviation] = []
         order: dict[str, list] = {}
         self._encode_into(record, self.members, (), values, omitted, children, deviations, order)
-        if self.track_omitted:
-            values.append(",".join(omitted) if omitted else None)
-        values.append(extra_json(deviations, order))
+        values.append(extra_json(deviations, order, omitted))
         return tuple(values), children, deviations
 
     def encode_columns(self, records: list) -> Optional[list[list]]:
@@ -254,9 +246,12 @@ class Codec:
         for i in self.number_columns:
             if not all(map(_reads_back, columns[i])):
                 return None
-        if self.track_omitted:
-            columns.append(omitted or [None] * n)
-        columns.append([None] * n)
+        if omitted is None:
+            columns.append([None] * n)
+        else:
+            # The keys a record omits, as its extra (a few distinct sets of keys: each written once).
+            texts = {o: orjson.dumps([[[k]] for k in o.split(",")]).decode() for o in set(omitted) if o is not None}
+            columns.append(list(map(texts.get, omitted)))
         return columns
 
     def _encode_into(self, record, members, prefix, values, omitted, children, deviations, order):
@@ -266,7 +261,7 @@ class Codec:
             if m.name not in record:
                 values.extend([None] * _width(m))
                 if m.optional:
-                    omitted.append(".".join(path))
+                    omitted.append(list(path))
                 else:
                     deviations.append(Deviation(path, MISSING))
                 continue
@@ -295,7 +290,7 @@ class Codec:
 
     # ---- decoding -----------------------------------------------------------
     def decode(self, row: Sequence, children: dict | None = None) -> Any:
-        """Rebuild the record from a row in ``column_names`` order.
+        """Rebuild the record from a row in ``column_names`` order, then its extra.
 
         ``children`` maps a Children member's name path to its decoded list.
         """
@@ -306,11 +301,6 @@ class Codec:
             row = self.ints_again(row)
         it = iter(row)
         record = self._decode_members(self.members, it, children or {}, ())
-        if self.track_omitted:
-            omitted = row[self._omitted_at]
-            if omitted:
-                for path in omitted.split(","):
-                    _delete_path(record, path.split("."))
         return record if extra is None else apply_extra(record, extra)
 
     def _decode_members(self, members, it, children, prefix):
@@ -341,14 +331,14 @@ class Codec:
 
     @property
     def plain(self) -> bool:
-        """True when a row without ``_extra``, its integers already made ints again (see
+        """True when a row without extra, its integers already made ints again (see
         ``consultas.RecordQuery``, which does it in SQL), is the record's values as they are (no
         nesting, no other conversion): ``dict(zip(plain_names, row))``."""
-        return self._simple and not self._has_bool and not self.track_omitted
+        return self._simple and not self._has_bool
 
     @property
     def plain_names(self) -> list[str]:
-        """The record's keys, in row order (``zip`` with a row stops before the internal columns)."""
+        """The record's keys, in row order (``zip`` with a row stops before its extra)."""
         return [c for c, _ in self.columns]
 
 
@@ -374,7 +364,7 @@ def _scalar_value(m: Field, v, path: tuple, deviations: list):
         deviations.append(Deviation(path, INEXACT, v))
         return None
     if m.kind == NUMBER and not _reads_back(v):
-        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column, and as it came in _extra
+        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column, and as it came in the extra
     return v
 
 
@@ -388,17 +378,11 @@ def _reads_back(v) -> bool:
     return True
 
 
-def _delete_path(record: dict, parts: list[str]) -> None:
-    for p in parts[:-1]:
-        record = record[p]
-    record.pop(parts[-1], None)
-
-
 # ---- objects keyed by id ({"HCDN0055": {"nacionales": 4, ...}}) ----------------------------
 def keyed_records(obj: dict, key: str) -> list:
     """The entries of an object keyed by id as records carrying the key in field ``key``.  An entry
     that is not an object, or that has a field of that name itself, becomes the pair [key, value]:
-    not a record, so it is kept whole in ``_extra`` (and reported)."""
+    not a record, so it is kept whole in its extra (and reported)."""
     return [{key: k, **v} if type(v) is dict and key not in v else [k, v] for k, v in obj.items()]
 
 

@@ -11,8 +11,6 @@ from functools import cached_property
 
 from argentina_datos.almacen.registros import Codec
 from argentina_datos.catalogo.esquema import (
-    EXTRA,
-    OMITTED,
     ORDER,
     ROW_ID,
     SQL_TYPES,
@@ -64,6 +62,11 @@ class ChildLayout:
     def insert_columns(self) -> list[str]:
         return [ROW_ID, self.parent_column, ORDER] + self.codec.column_names
 
+    @property
+    def row_key(self) -> list[str]:
+        """The columns that name one row (where its extra is kept: ``propias.EXTRAS``)."""
+        return [ROW_ID]
+
 
 def _children_of(members):
     return list(children_with_paths(members))
@@ -96,9 +99,6 @@ def value_columns(codec: Codec, lookups: dict[str, str] | None = None) -> list[C
             # Not f.references: Datasette follows a foreign key to the referenced table's primary key, and
             # senadores' is its rowid, not id; web/ links those rows itself (catalogo.references).
             out.append(Column(name, SQL_TYPES[f.kind]))
-    if codec.track_omitted:
-        out.append(Column(OMITTED, "TEXT"))
-    out.append(Column(EXTRA, "TEXT"))
     return out
 
 
@@ -167,6 +167,13 @@ class Layout:
         cols += [self.stored(c) for c in self.field_columns]
         cols += self.derived
         return cols
+
+    @property
+    def row_key(self) -> list[str]:
+        """The columns that name one row (where its extra is kept: ``propias.EXTRAS``)."""
+        if self.has_children:
+            return [ROW_ID]
+        return self.key if self.dataset.ordered else ["rowid"]
 
     @property
     def order_columns(self) -> list[str]:

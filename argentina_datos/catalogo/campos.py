@@ -181,18 +181,18 @@ def _children_renamed(members, old: str, new: str) -> list:
 
 def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Dataset:
     """The dated versions of ``base``, a dataset upstream only publishes as "latest": one per day
-    (the last of the day), seeded from the history tree and carried from build to build."""
+    (the last of the day), derived from the versions store (construccion/historia.py)."""
     route = base.sources[0].route
     table = table or base.table + "_historico"
     fields = fields if fields is not None else _children_renamed(base.fields, base.table, table)
     return Dataset(
         table,
         title,
-        f"Versiones de /{route}, una por fecha (la última de cada día): las del archivo de versiones pasadas, "
-        f"las que guardaron las construcciones anteriores de esta base y la que publica hoy upstream, fechada por "
-        f"su propia fecha de actualización, si no por el Last-Modified HTTP y si no por el día de la construcción. "
-        f"`fecha` es la fecha "
-        f"de la versión; /{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
+        f"Versiones de /{route}, una por fecha (la última de cada día), tomadas de la tabla versiones: las del "
+        f"archivo de versiones pasadas y del paquete de versiones, las que guardaron las construcciones anteriores de "
+        f"esta base y la que publica hoy upstream, fechada por su propia fecha de actualización, si no por el "
+        f"Last-Modified HTTP y si no por el día de la construcción. `fecha` es la fecha de la versión; "
+        f"/{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
         fields,
         [Source(route + "/{fecha}", history=True)],
         origin=base.origin,

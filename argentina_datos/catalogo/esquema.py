@@ -28,12 +28,6 @@ DATE_UNIT = "fecha AAAA-MM-DD"
 DATETIME_UNIT = "fecha y hora ISO 8601"  # 2009-12-10T00:00:00-03:00, 2020-11-11T19:39:00.000Z
 OPENAPI_TYPES = {TEXT: "string", INTEGER: "integer", NUMBER: "number", BOOLEAN: "boolean"}
 
-# Column recording which declared keys a record did not carry, so that "absent"
-# and "null" both survive the trip through SQLite.
-OMITTED = "_omitidas"
-# Column keeping, as JSON, whatever a record carries that its declared shape does not foresee (a new
-# field, a value of another type, a missing required key), so that /v1 can give it back exactly.
-EXTRA = "_extra"
 ORDER = "orden"
 # Internal key of tables with child tables (an API field may itself be called "id").
 ROW_ID = "_id"
@@ -329,15 +323,6 @@ def children_with_paths(members, prefix=()):
             yield prefix + (m.name,), m
         elif isinstance(m, Obj):
             yield from children_with_paths(m.fields, prefix + (m.name,))
-
-
-def has_optional(members: Sequence[Member]) -> bool:
-    for m in members:
-        if m.optional:
-            return True
-        if isinstance(m, Obj) and has_optional(m.fields):
-            return True
-    return False
 
 
 def flat_fields(members: Sequence[Member], prefix: str = "", parent: str = "") -> list[tuple[str, Field, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 
 import orjson
 
@@ -25,13 +25,25 @@ from argentina_datos.construccion.fuentes import (
     PreviousBuild,
     SourceError,
     SourceUnreachable,
-    Upstream,
     partition_values,
 )
 
 
 class BuildError(RuntimeError):
     """Bad input: the message names the file or URL, the record and the problem."""
+
+
+class Files(Protocol):
+    """What a loader reads a dataset's files from: the build's ``Upstream``, or the versions the build stored
+    (construccion/historia.py's ``StoredVersions``, the files of a *_historico dataset)."""
+
+    validators: dict[str, tuple]  # route -> (ETag, Last-Modified) of the body read
+
+    def read(self, route: str, history: bool = False) -> bytes: ...
+
+    def name(self, route: str, history: bool = False) -> str: ...
+
+    def sha256(self, route: str) -> Optional[str]: ...
 
 
 @dataclass
@@ -61,7 +73,7 @@ class DatasetLoader:
         self,
         db: sqlite3.Connection,
         dataset: Dataset,
-        source: Upstream,
+        source: Files,
         progress: Callable[[int], None],
         *,
         keep_going: bool = False,
@@ -205,11 +217,11 @@ def _claimed_lists(dataset: Dataset) -> set:
     return {d.envelope_list for d in [dataset, *DATASETS] if d.envelope_list and routes & {s.route for s in d.sources}}
 
 
-def _validators(source: Upstream, route: str, history: bool) -> tuple:
+def _validators(source: Files, route: str, history: bool) -> tuple:
     return (None, None) if history else tuple(source.validators.get(route, (None, None)))
 
 
-def _sha256(source: Upstream, route: str, body: bytes) -> str:
+def _sha256(source: Files, route: str, body: bytes) -> str:
     """The file's checksum; a file an HTTP update took from the previous build keeps the one of its download."""
     return source.sha256(route) or hashlib.sha256(body).hexdigest()
 

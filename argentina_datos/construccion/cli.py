@@ -18,11 +18,11 @@ from typing import Optional
 from argentina_datos import __version__
 from argentina_datos.almacen import archivo
 from argentina_datos.construccion import respaldo
-from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome
+from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
+from argentina_datos.construccion.historia import PreviousUnreadable
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git, last_commit
-from argentina_datos.construccion.versiones import PreviousUnreadable
 
 PUBLIC_API = "https://api.argentinadatos.com"
 UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/esjs-argentina-datos-api"
@@ -55,7 +55,7 @@ def skipped_text(n: int) -> str:
     return f"{plural(n, 'archivo')} omitido{'s' if n > 1 else ''}"
 
 
-class LineReporter:
+class LineReporter(Reporter):
     """One line per dataset: for logs and CI.  The quality findings (``finding``: one line per table and check,
     ~50 on the mirror) are counted, and listed only with ``detail`` (--detalle): they are all in the calidad
     table, and a wall of «aviso:» lines read as if the build had gone wrong."""
@@ -70,9 +70,6 @@ class LineReporter:
         if self.detail:
             self.warn(line)
 
-    def start(self, table: str, total: int):
-        return lambda n: None
-
     def download(self, table: str, total: int):
         """HTTP mode asks for every candidate route first: say so, it can take minutes."""
         print(f"{table}: consultando {plural(total, 'ruta')} en la fuente...", file=self.stream, flush=True)
@@ -86,9 +83,6 @@ class LineReporter:
 
     def message(self, line: str) -> None:
         print(line, file=self.stream, flush=True)
-
-    def close(self) -> None:
-        pass
 
 
 class BarReporter(LineReporter):
@@ -201,6 +195,14 @@ def parse_args(argv):
         "$ARGENTINA_DATOS_VERSIONES o, si la fuente es un directorio, upstream-versions/upstream.bundle a su lado",
     )
     p.add_argument("--sin-versiones", action="store_true", help="no leer el paquete de versiones aunque exista")
+    p.add_argument(
+        "--historia-desde",
+        metavar="AAAA-MM-DD",
+        type=dt.date.fromisoformat,
+        help="con una fuente git y sin --versiones: en la primera construcción, leer como versiones los commits "
+        "desde ese día (sus archivos se piden al remoto); por defecto sólo el commit leído. Las siguientes leen "
+        "los commits desde la construcción anterior",
+    )
     p.add_argument(
         "--keep-going",
         action="store_true",
@@ -410,6 +412,9 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 previous=previous,
             )
         )
+        if isinstance(source, GitSource) and bundle is None and not args.sin_versiones:
+            # the source's own history is the versions' source, like a bundle
+            bundle = source.versions(args.historia_desde and args.historia_desde.isoformat())
         builder = Builder(
             source,
             args.output,

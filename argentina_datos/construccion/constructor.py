@@ -17,7 +17,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 import sqlite_utils
 
@@ -26,10 +26,10 @@ from argentina_datos.almacen import calidad, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, paquete, respaldo, series, versiones
+from argentina_datos.construccion import derivadas, historia, paquete, respaldo, series
 from argentina_datos.construccion.auditoria import audit
 from argentina_datos.construccion.calculos import RESOLVERS
-from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Outcome, SourceFile
+from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
     DirectorySource,
     PreviousBuild,
@@ -41,20 +41,19 @@ from argentina_datos.construccion.fuentes import (
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
-# The routes whose versions have their own table (*_historico) and rows in cambios.
-TYPED_HISTORY_ROUTES = {"/" + BY_TABLE[d.versions_of].sources[0].route for d in DATASETS if d.versions_of}
+# The routes upstream overwrites that a *_historico dataset keeps: each build stores a version of them.
+LATEST_ONLY = {BY_TABLE[d.versions_of].sources[0].route: d for d in DATASETS if d.versions_of}
 
 
 @dataclass
 class Plan:
-    """What a build reads: each dataset's files (source pattern, route), the files no dataset claims
-    (documents), the changes between versions of the history datasets, and what the source could not
-    list today."""
+    """What a build reads: each dataset's files (source pattern, route; a *_historico dataset's are the stored
+    versions, known once they are stored), the files no dataset claims (documents), and what the source could
+    not list today."""
 
-    source: Upstream  # with the versions that are no file of it (versiones.VersionedSource)
+    source: Upstream
     files: list[tuple[Dataset, list[tuple[Source, str]]]] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
-    changes: list[propias.VersionChange] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # dataset -> why it is skipped (nothing to fall back on)
     unlisted: dict[str, str] = field(default_factory=dict)  # dataset -> why the source could not list its files
 
@@ -107,16 +106,16 @@ class Builder:
         *,
         keep_going: bool = False,
         datasets: list[Dataset] | None = None,
-        reporter=None,
+        reporter: Optional[Reporter] = None,
         today: Optional[dt.date] = None,
         previous: Optional[PreviousBuild] = None,
-        bundle: Optional[str | os.PathLike] = None,
+        bundle: Optional[str | os.PathLike | paquete.Repository] = None,
         keep: int = 0,
         fresh: bool = False,
     ):
         self.source = source
-        # upstream's repository history (a git bundle): every version of the routes it holds
-        self.bundle = Path(bundle) if bundle else None
+        # upstream's repository history (a git bundle, or a git source's clone): every version of the routes it holds
+        self.bundle = bundle if isinstance(bundle, paquete.Repository) else Path(bundle) if bundle else None
         self.bundle_head: Optional[str] = None  # its last commit, read once per run (_check_bundle)
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there. A
@@ -133,25 +132,19 @@ class Builder:
         # ... and its table is there even empty when the source lists its files (a directory, not HTTP):
         # a mirror the catalogue describes whole has an empty documents table, not a missing one.
         self.keeps_documents = self.all_datasets and isinstance(source, DirectorySource)
-        self.reporter = reporter
+        self.reporter = reporter or Reporter()
 
     def plan(self) -> Plan:
         plan = Plan(self.source)
-        if self.reporter:
-            self.source.progress = self.reporter.download
-        versions: dict[str, versiones.Version] = {}
+        self.source.progress = self.reporter.download
         for ds in self.datasets:
+            if ds.versions_of:  # its files are the versions the build stores (_build)
+                plan.files.append((ds, []))
+                continue
             routes: list[tuple[Source, str]] = []
             try:
                 for src in ds.sources:
                     routes.extend((src, r) for r in self.source.expand(ds, src))
-                if ds.versions_of:
-                    found = versiones.plan_versions(
-                        ds, [r for _, r in routes], self.source, self.previous_db, self.today
-                    )
-                    versions.update((v.route, v) for v in found)
-                    routes = [(ds.sources[0], v.route) for v in found]
-                    plan.changes += versiones.changes(ds, found, self.source)
             except SourceError as e:
                 if not self.keep_going or isinstance(e, SourceUnreachable):
                     raise BuildError(str(e)) from None
@@ -161,8 +154,6 @@ class Builder:
                 else:
                     plan.errors[ds.table] = str(e)
             plan.files.append((ds, routes))
-        if versions:
-            plan.source = versiones.VersionedSource(self.source, versions)
         claimed = {route for _, routes in plan.files for src, route in routes if not src.history}
         if self.all_datasets:
             # Routes a /v1 endpoint derives from stored rows (a senator's trips) are not documents.
@@ -274,7 +265,13 @@ class Builder:
             failed: list[tuple[str, str]] = []  # (route, why): asked for again by the next build
             loaded: list[Layout] = []
             dates = calidad.DateChecker()
+            # Before the datasets: a *_historico dataset's files are the versions this stores.
+            self._history(db, plan, report)
             for ds, routes in plan.files:
+                source: Files = plan.source
+                if ds.versions_of:
+                    source = historia.StoredVersions(db, ds)
+                    routes = [(ds.sources[0], route) for route in source.routes()]
                 outcome = Outcome(ds.table, files=len(routes))
                 report.outcomes.append(outcome)
                 if ds.table in plan.errors:
@@ -289,7 +286,7 @@ class Builder:
                 loader = DatasetLoader(
                     db,
                     ds,
-                    plan.source,
+                    source,
                     self._progress_for(ds, len(routes)),
                     keep_going=self.keep_going,
                     dates=dates,
@@ -320,7 +317,6 @@ class Builder:
             derivadas.build_all(
                 db, DERIVED_TABLES, lambda table, rows, seconds: self._derived(report, table, rows, seconds)
             )
-            self._history(db, plan, report)
             # The catalogue of series reads the tables and the versions store: after both.
             report.findings.extend(series.write(db, self.today, FTS_TOKENIZE))
             if plan.documents:
@@ -355,7 +351,7 @@ class Builder:
             previous=self.previous_db,
             bundle=self.bundle,
             bundle_head=self.bundle_head,
-            latest_only=frozenset(r.lstrip("/") for r in TYPED_HISTORY_ROUTES),
+            latest_only=LATEST_ONLY,
             say=self._message,
         )
         revised = historia.revision_findings(
@@ -364,8 +360,6 @@ class Builder:
         report.findings.extend(revised)
         self._warn(revised)
         h = report.history
-        if h.not_carried:
-            self._warn_text(f"no se pudieron copiar las versiones de la construcción anterior: {h.not_carried}")
         self._message(
             f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
@@ -460,7 +454,7 @@ class Builder:
                     r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
                 }.values()
             ),
-            propias.CAMBIOS: plan.changes + [c for c in historia.changes(db) if c.tabla not in TYPED_HISTORY_ROUTES],
+            propias.CAMBIOS: historia.changes(db),
             propias.FUENTES: fuentes,
             propias.CONSTRUCCION: [
                 propias.BuildFact("huella", fingerprint),
@@ -508,9 +502,7 @@ class Builder:
         return self._progress_for_table(ds.table, total)
 
     def _progress_for_table(self, table: str, total: int):
-        if self.reporter:
-            return self.reporter.start(table, total)
-        return lambda n: None
+        return self.reporter.start(table, total)
 
     def _derived(self, report: Report, table: str, rows: int, seconds: float) -> None:
         outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
@@ -518,25 +510,46 @@ class Builder:
         self._say(outcome)
 
     def _warn_text(self, line: str) -> None:
-        if self.reporter:
-            self.reporter.warn(line)
+        self.reporter.warn(line)
 
     def _message(self, text: str) -> None:
-        # a reporter of other code (a test's) may only know datasets
-        if self.reporter and hasattr(self.reporter, "message"):
-            self.reporter.message(text)
+        self.reporter.message(text)
 
     def _say(self, outcome: Outcome) -> None:
-        if self.reporter:
-            self.reporter.done(outcome)
+        self.reporter.done(outcome)
 
     def _warn(self, findings: list[calidad.Finding]) -> None:
-        if self.reporter and findings:
-            # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
-            # line lists them only when asked to (cli.py, --detalle).
-            say = getattr(self.reporter, "finding", self.reporter.warn)
-            for line in calidad.summary(findings):
-                say(line)
+        # The data's oddities (kept, and in the calidad table) apart from the build's own warnings: the command
+        # line lists them only when asked to (cli.py, --detalle).
+        for line in calidad.summary(findings):
+            self.reporter.finding(line)
+
+
+class Reporter:
+    """What a build says as it goes; this one says nothing (cli.py's LineReporter and BarReporter print)."""
+
+    def start(self, table: str, total: int) -> Callable[[int], None]:
+        """A dataset's loading starts: the returned function advances its progress by n files."""
+        return lambda n: None
+
+    def download(self, table: str, total: int) -> Callable[[int], None]:
+        """HTTP mode asks for ``total`` candidate routes of ``table`` first."""
+        return self.start(table, total)
+
+    def done(self, outcome: Outcome) -> None:
+        pass
+
+    def warn(self, line: str) -> None:
+        pass
+
+    def finding(self, line: str) -> None:
+        pass
+
+    def message(self, line: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def _repeated_keys(db: sqlite3.Connection, layout: Layout) -> list[calidad.Finding]:

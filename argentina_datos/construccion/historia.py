@@ -6,10 +6,13 @@ Versions come from three places, in the order of their publication time:
   that changed the file, at the commit's time (construccion/paquete.py reads it);
 - the history tree (``upstream-history``): any route with a folder of ``AAAA-MM-DD.json`` files, without a
   declaration in the catalogue, each the last of its day (dated 23:59:59 UTC of that day);
-- what this build reads for those routes, dated by its own update date, else the day of the build.
+- what this build reads for those routes and for the "latest only" ones (the routes a ``*_historico`` dataset
+  keeps the versions of), dated by the file's own update date, else its HTTP Last-Modified, else the day of
+  the build.
 The same content twice in a row is one version (the first); every build carries what the previous build of the
 same output stored and adds only what is newer than its last version of each route, so the bundle is read
-again only when it has commits the database lacks.
+again only when it has commits the database lacks.  The ``*_historico`` tables are derived from this store: their
+dataset's loader reads the last version of each day of the base route (``StoredVersions``).
 
 A record is identified across versions by its fecha and its naming fields (casa, moneda, entidad...); each
 distinct value of it is a row, with the version it appeared in (``desde``) and the one that replaced or removed
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import email.utils
 import hashlib
 import sqlite3
 from collections import defaultdict
@@ -32,14 +36,16 @@ import orjson
 import sqlite_utils
 
 from argentina_datos.almacen import calidad, historia as stored
+from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
-from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
+from argentina_datos.almacen.propias import FUENTES, REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
+from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import SourceError, Upstream
-from argentina_datos.construccion.versiones import current_date
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
+PREVIOUS = "construcción anterior"  # a day a build from before the store kept only in its *_historico table
 # The fields that, with fecha, tell one record of a list from another across versions.
 IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo")
 _ABSENT = object()
@@ -90,7 +96,10 @@ class Summary:
     bundle_read: bool = False
     revisions: int = 0
     bytes: int = 0  # of the versions' files read (the bundle's blobs, the tree's files, the current files)
-    not_carried: Optional[str] = None  # why the previous build's versions could not be copied
+
+
+class PreviousUnreadable(Exception):
+    """The previous build holds versions that cannot be read: building on would lose them."""
 
 
 class History:
@@ -116,27 +125,27 @@ class History:
             table.create(lite)
 
     def carry(self, previous: Path) -> Optional[set[str]]:
-        """Copies what the previous build stored; returns the bundle commits it had (None: nothing carried)."""
+        """Copies what the previous build stored; returns the bundle commits it had (None: it had no versions).
+        Versions it has but that cannot be read stop the build: building on would drop them."""
+        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
         try:
             # A plain path: a URI (mode=ro) in ATTACH needs SQLite built or opened for URIs.
             self.db.execute("ATTACH DATABASE ? AS anterior", [str(previous)])
-        except sqlite3.Error:
-            return None
-        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
-        try:
-            for table in tables:
-                columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
-                self.db.execute(
-                    f"INSERT INTO main.{quote(table.name)} ({columns}) SELECT {columns} FROM anterior.{quote(table.name)}"
-                )
-        except sqlite3.Error as e:  # a previous build without these tables (or of another shape): nothing to carry
+            try:
+                for table in tables:
+                    columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
+                    self.db.execute(
+                        f"INSERT INTO main.{quote(table.name)} ({columns}) "
+                        f"SELECT {columns} FROM anterior.{quote(table.name)}"
+                    )
+            finally:
+                self.db.execute("DETACH DATABASE anterior")
+        except sqlite3.Error as e:
             for table in tables:
                 self.db.execute(f"DELETE FROM main.{quote(table.name)}")
-            if "no such table" not in str(e):
-                self.summary.not_carried = str(e)
-            return None
-        finally:
-            self.db.execute("DETACH DATABASE anterior")
+            if str(e).startswith("no such table"):  # a build from before the versions store: nothing to carry
+                return None
+            raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones que guarda ({e})") from None
         commits = {
             c
             for (c,) in self.db.execute(
@@ -361,6 +370,33 @@ class History:
         )
 
 
+class StoredVersions:
+    """The files of a ``*_historico`` dataset: ``<base route>/AAAA-MM-DD`` is the last stored version of that
+    day of the latest-only route it keeps, as upstream published it (almacen/historia.py rebuilds it)."""
+
+    def __init__(self, db: sqlite3.Connection, history: Dataset):
+        self.db = db
+        self.base = history.sources[0].route.removesuffix("/{fecha}")
+        self.validators: dict[str, tuple] = {}  # a stored version has none
+        self.day_version: dict[str, int] = {}
+        for vid, publicado in db.execute(
+            f"SELECT id, publicado FROM {VERSIONES.name} WHERE ruta = ? ORDER BY publicado, id", ["/" + self.base]
+        ):
+            self.day_version[publicado[:10]] = vid  # the last of its day wins
+
+    def routes(self) -> list[str]:
+        return [f"{self.base}/{day}" for day in self.day_version]
+
+    def read(self, route: str, history: bool = True) -> bytes:
+        return stored.document(self.db, "/" + self.base, self.day_version[route.rsplit("/", 1)[1]])
+
+    def name(self, route: str, history: bool = True) -> str:
+        return f"{route} (versiones guardadas)"
+
+    def sha256(self, route: str) -> Optional[str]:
+        return None  # the loader hashes the rebuilt file
+
+
 def changes(db: sqlite3.Connection) -> list[VersionChange]:
     """The cambios rows of the stored versions: each against the one before, on its route."""
     out = []
@@ -408,15 +444,16 @@ def build(
     *,
     today: dt.date,
     previous: Optional[Path],
-    bundle: Optional[Path],
+    bundle: Optional[Path | paquete.Repository],
     bundle_head: Optional[str] = None,
-    latest_only: frozenset[str] = frozenset(),
+    latest_only: Optional[dict[str, Dataset]] = None,
     say: Callable[[str], None] = lambda _: None,
 ) -> Summary:
     """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached).
-    ``latest_only``: routes upstream overwrites (v1/..., no leading slash), which get a version from what the
-    source publishes even without a past in the tree or the bundle: each build adds its day.  ``bundle_head``:
-    the bundle's last commit, when the caller has read it already."""
+    ``latest_only``: routes upstream overwrites (v1/..., no leading slash) -> the *_historico dataset that keeps
+    them; each gets a version from what the source publishes even without a past in the tree or the bundle: each
+    build adds its day.  ``bundle_head``: the bundle's last commit, when the caller has read it already."""
+    latest_only = latest_only or {}
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
     stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
@@ -425,9 +462,11 @@ def build(
     head = bundle_head or (paquete.head(bundle) if bundle is not None else None)
     with contextlib.ExitStack() as stack:
         commits: list[paquete.Commit] = []
-        bundle_dir: Optional[paquete.Bundle] = None
+        bundle_dir: Optional[paquete.Repository] = None
         if bundle is not None and not (stored_commits and head in stored_commits):
-            bundle_dir = stack.enter_context(paquete.Bundle(bundle))
+            bundle_dir = (
+                bundle if isinstance(bundle, paquete.Repository) else stack.enter_context(paquete.Bundle(bundle))
+            )
             commits = bundle_dir.commits(after=_last_commit(db) if stored_commits else None)
             history.summary.bundle_read = True
             say(f"paquete de versiones: {len(commits):,} commits nuevos")
@@ -440,7 +479,12 @@ def build(
             for route, blob in commit.changed:
                 per_route[route].append(Candidate(route, commit.published, BUNDLE, commit.id, blob=blob))
         found = {
-            route: _in_time_order(per_route[route] + tree.get(route, []) + _current(source, route, today))
+            route: _in_time_order(
+                per_route[route]
+                + tree.get(route, [])
+                + (_typed_only(previous, db, latest_only[route]) if route in latest_only and previous else [])
+                + _current(source, route, today)
+            )
             for route in sorted(routes | set(per_route))
         }
         db.execute("BEGIN")
@@ -490,6 +534,44 @@ def _stored_candidates(previous: Path, route: str) -> list[Candidate]:
         conn.close()
 
 
+def _typed_only(previous: Path, db: sqlite3.Connection, history: Dataset) -> list[Candidate]:
+    """The days a build from before #31 kept in its *_historico table and the versions store lacks (the days it
+    read over HTTP before the store kept latest-only routes), read back from its rows: without them, this build
+    would drop them.  A build since derives that table from the store: it has none to offer."""
+    route = history.sources[0].route.removesuffix("/{fecha}")
+    stored_days = {
+        p[:10] for (p,) in db.execute(f"SELECT publicado FROM {VERSIONES.name} WHERE ruta = ?", ["/" + route])
+    }
+    try:
+        conn = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise PreviousUnreadable(f"{previous}: la base anterior no se puede abrir ({e})") from None
+    try:
+        days = [
+            day
+            for (day,) in conn.execute(
+                f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
+            )
+            if day not in stored_days
+        ]
+        query = RecordQuery(history)
+        out = []
+        for day in days:
+            records = query.records(conn, {"fecha": day})
+            if history.envelope_list:
+                body = orjson.dumps({**(envelope(conn, f"/{route}/{day}") or {}), history.envelope_list: records})
+            else:
+                body = orjson.dumps(records)
+            out.append(Candidate(route, day + END_OF_DAY, PREVIOUS, body=body))
+        return out
+    except sqlite3.Error as e:
+        if str(e).startswith(("no such table", "no such column")):
+            return []  # a build without that table, or of a shape older still: nothing it kept alone
+        raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones de {history.table} ({e})") from None
+    finally:
+        conn.close()
+
+
 def _in_time_order(candidates: list[Candidate]) -> list[Candidate]:
     """By publication time; at the same time the bundle's first (the same content from two sources is one
     version: the first one kept)."""
@@ -529,6 +611,35 @@ def _current(source: Upstream, route: str, today: dt.date) -> list[Candidate]:
         return []
     last_modified = source.validators.get(route, (None, None))[1]
     return [Candidate(route, current_date(body, today, last_modified) + END_OF_DAY, CURRENT, None, body)]
+
+
+def current_date(body: bytes, today: dt.date, last_modified: Optional[str] = None) -> str:
+    """The version's own date: the envelope's update date, else the HTTP Last-Modified of the file,
+    else the day of the build."""
+    fallback = _http_date(last_modified) or today.isoformat()
+    try:
+        data = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return fallback
+    if isinstance(data, dict):
+        for key in ("fechaActualizacion", "actualizado"):
+            value = data.get(key)
+            if isinstance(value, str) and len(value) >= 10:
+                try:
+                    return dt.date.fromisoformat(value[:10]).isoformat()
+                except ValueError:
+                    pass
+    return fallback
+
+
+def _http_date(value: Optional[str]) -> Optional[str]:
+    """The UTC day of an HTTP date (Last-Modified: Tue, 10 Mar 2026 08:00:00 GMT)."""
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).astimezone(dt.timezone.utc).date().isoformat()
+    except (TypeError, ValueError):
+        return None
 
 
 def _is_day(text: str) -> bool:

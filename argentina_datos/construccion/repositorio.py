@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlparse
 
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.construccion.fuentes import DirectorySource, SourceError
+from argentina_datos.construccion.paquete import Repository
 
 PREFIX = "git+"
 INDEX = "/index.json"
@@ -106,6 +107,7 @@ class GitSource(DirectorySource):
                 f"{spec}: el repositorio no tiene el formato de upstream (ni datos/v1 ni v1 en {self.commit[:12]})"
             )
         self.blobs = self._strip(layout)
+        self.layout = layout
         super().__init__(self.clone / layout if layout else self.clone, history)
         self.description = spec
         self.since = since
@@ -127,6 +129,13 @@ class GitSource(DirectorySource):
                     f"leía {self.commit[:12]}; vuelva a correrla"
                 )
             yield
+
+    def versions(self, since: Optional[str] = None) -> Repository:
+        """The clone's history as versions of the files upstream overwrote: after the last build's commit, or on
+        a first build since the date ``since`` (AAAA-MM-DD; None: the commit read only).  Their blobs are fetched
+        when read (the clone is partial)."""
+        when = since or self._git("show", "-s", "--format=%cI", self.commit).strip()
+        return Repository(self.clone, layout=self.layout, tip=self.commit, since=when, overwritten_only=True)
 
     # ---- git -----------------------------------------------------------------------
     def _git(self, *args: str, cwd: Optional[Path] = None) -> str:

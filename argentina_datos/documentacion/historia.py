@@ -11,35 +11,21 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from argentina_datos.almacen.propias import CONSTRUCCION, FUENTES, REVISIONES, VERSIONES
-from argentina_datos.almacen.tablas import quote
-from argentina_datos.catalogo import BY_TABLE, DATASETS
+from argentina_datos.almacen.propias import CONSTRUCCION, REVISIONES, VERSIONES
 
 PAGE = "docs/construir.md"
 MARKERS = ("<!-- historia:inicio -->\n", "<!-- historia:fin -->")
 
 
-def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, str, int, str, str, int]]:
-    """(route, where its versions are, how many, first day, last day, revisions) for every route with a past."""
+def routes_with_history(conn: sqlite3.Connection) -> list[tuple[str, int, str, str, int]]:
+    """(route, how many versions, first day, last day, revisions) for every route with a past."""
     out = []
     revisions = dict(conn.execute(f"SELECT ruta, count(*) FROM {REVISIONES.name} GROUP BY ruta").fetchall())
     for ruta, n, first, last in conn.execute(
         f"SELECT ruta, count(*), min(publicado), max(publicado) FROM {VERSIONES.name} GROUP BY ruta ORDER BY ruta"
     ):
-        out.append((ruta, VERSIONES.name, n, first[:10], last[:10], revisions.get(ruta, 0)))
-    versioned = {r[0] for r in out}
-    for history in DATASETS:
-        if not history.versions_of:
-            continue
-        ruta = "/" + BY_TABLE[history.versions_of].sources[0].route
-        n, first, last = conn.execute(
-            f"SELECT count(*), min(substr(ruta, -10)), max(substr(ruta, -10)) FROM {quote(FUENTES.name)} "
-            "WHERE tabla = ?",
-            [history.table],
-        ).fetchone()
-        if n and ruta not in versioned:
-            out.append((ruta, history.table, n, first, last, 0))
-    return sorted(out)
+        out.append((ruta, n, first[:10], last[:10], revisions.get(ruta, 0)))
+    return out
 
 
 def markdown_table(conn: sqlite3.Connection) -> str:
@@ -52,11 +38,11 @@ def markdown_table(conn: sqlite3.Connection) -> str:
         return "el de la construcción" if d == build_day else d
 
     lines = [
-        "| ruta | versiones en | versiones | desde | hasta | revisiones |",
-        "|---|---|---:|---|---|---:|",
+        "| ruta | versiones | desde | hasta | revisiones |",
+        "|---|---:|---|---|---:|",
     ]
-    for ruta, table, n, first, last, revisions in routes_with_history(conn):
-        lines.append(f"| `{ruta}` | `{table}` | {_number(n)} | {day(first)} | {day(last)} | {_number(revisions)} |")
+    for ruta, n, first, last, revisions in routes_with_history(conn):
+        lines.append(f"| `{ruta}` | {_number(n)} | {day(first)} | {day(last)} | {_number(revisions)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -28,9 +28,7 @@ from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES, LICENCIA, PORCENTAJE
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
-    EXTRA,
     JSON,
-    OMITTED,
     ORDER,
     ROW_ID,
     Dataset,
@@ -96,23 +94,6 @@ def routes_text(dataset: Dataset) -> str:
     if not paths:
         return "No respalda ninguna ruta /v1: está para consultas."
     return "Respalda " + ("la ruta " if len(paths) == 1 else "las rutas ") + ", ".join(paths) + "."
-
-
-def omitted_text() -> str:
-    return (
-        "Claves del registro original que no venían, separadas por comas (las anidadas con "
-        "punto: «metadata.fuentePdf»); null = venían todas. Permite reconstruir el JSON exacto de /v1."
-    )
-
-
-def extra_text() -> str:
-    return (
-        "Lo que el registro original traía y el catálogo no prevé (un campo nuevo, un valor de otro tipo, "
-        "un campo obligatorio que faltaba), tal como llegó, en JSON: [[camino], valor] para poner y "
-        "[[camino]] para quitar; al final, si las claves del registro venían en otro orden que el del "
-        'catálogo, {"orden": {nivel: [claves]}}. null = nada. Cada caso (salvo el orden) es también una fila de '
-        "la tabla calidad."
-    )
 
 
 def partition_text(dataset: Dataset, name: str) -> str:
@@ -200,9 +181,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             columns[column + "_id"] = f"{text} Guardado como id de la tabla {layout.lookup_table(column)}."
         else:
             columns[column] = text
-    if layout.codec.track_omitted:
-        columns[OMITTED] = omitted_text()
-    columns[EXTRA] = extra_text()
     for column, computed in dataset.derived.items():
         columns[column] = sentence(computed.description) + " Calculada al construir la base."
     main["columns"] = columns
@@ -246,9 +224,6 @@ def dataset_tables(dataset: Dataset) -> dict[str, dict]:
             ORDER: f"Posición del elemento en la lista «{path}» (0 = primero).",
         }
         ccols.update({c: t for c, _, t in cfields})
-        if child.codec.track_omitted:
-            ccols[OMITTED] = omitted_text()
-        ccols[EXTRA] = extra_text()
         cmeta["columns"] = ccols
         facet_and_units(cmeta, cfields, lambda c: c)
         out[child.table] = cmeta

@@ -17,16 +17,18 @@ import orjson
 
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, NUMBER, OPENAPI_TYPES, RATE, Field, Obj
-from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
+from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
-from argentina_datos.respuestas import series, variaciones
+from argentina_datos.respuestas import series
 from argentina_datos.respuestas.rutas import Router
+from argentina_datos.respuestas.series import Answers, Param
 
 OPENAPI_PATH = "/v1/openapi.json"
 # The documentation page that carries the route table of --markdown, between these two markers.
 ROUTE_TABLE_PAGE = "docs/api.md"
 ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
+# ... and the table of query parameters of --parametros (respuestas/series.py's PARAMETERS).
+PARAMETER_TABLE_MARKERS = ("<!-- parametros:inicio -->\n", "<!-- parametros:fin -->")
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -285,7 +287,7 @@ def _operation(
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
-    if FORMATO_CALENDARIO in query:
+    if any(q["name"] == "formato" and "ics" in q["schema"]["enum"] for q in query):
         content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}
     for name, (status, _) in ERROR_RESPONSES.items():
@@ -303,7 +305,7 @@ def _operation(
     }
 
 
-def _query(name: str, description: str, schema: dict, example: str) -> dict:
+def _query(name: str, description: str, schema: dict, example: Any) -> dict:
     return {
         "name": name,
         "in": "query",
@@ -314,134 +316,61 @@ def _query(name: str, description: str, schema: dict, example: str) -> dict:
     }
 
 
-# What a list answer takes beyond upstream (argentina_datos/series.py): formato on every list,
-# the rest where the records have a fecha.
-FORMATO = _query(
-    "formato",
-    "json (por omisión) o csv: la lista como CSV, una fila por registro",
-    {"type": "string", "enum": ["json", "csv"]},
-    "json",
-)
-FORMATO_CALENDARIO = _query(
-    "formato",
-    "json (por omisión), csv (una fila por feriado) o ics: un calendario iCalendar (text/calendar), un evento de "
-    "día entero por feriado, para importar en Google Calendar, Outlook o el calendario del teléfono",
-    {"type": "string", "enum": list(series.FORMATS)},
-    "ics",
-)
-POR_FECHA = [
-    _query(
-        "desde",
-        "sólo los registros con fecha desde este día (AAAA-MM-DD), inclusive",
-        {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
-        "2025-01-01",
-    ),
-    _query(
-        "hasta",
-        "sólo los registros con fecha hasta este día (AAAA-MM-DD), inclusive",
-        {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
-        "2025-12-31",
-    ),
-]
-# agrupar and funcion as one object parameter, exploded into the query string (agrupar=mes&funcion=maximo):
-# the only way OpenAPI 3.0 says that funcion goes with agrupar.
-AGRUPACION: dict[str, Any] = {
-    "name": "agrupacion",
-    "in": "query",
-    "required": False,
-    "style": "form",
-    "explode": True,
-    "description": "agrupar: un registro por período y serie, fecha = primer día del período (la semana empieza "
-    "el lunes); funcion: cómo se resumen los campos numéricos (por omisión promedio), redondeados a "
-    f"{variaciones.DECIMALS} decimales. Una tasa por período (la inflación mensual) se compone en lugar de "
-    "promediarse: ∏(1 + mensual / 100) − 1, en porcentaje; suma de una tasa es un 400. "
-    "Se resumen todos los registros que publica upstream en el período: en las cotizaciones, que traen todos los "
-    "días del calendario y repiten el viernes el sábado y el domingo, el promedio pesa tres veces el viernes "
-    "(para promediar sólo días hábiles, SQL sobre la base con WHERE NOT arrastrado). "
-    "funcion sin agrupar es un 400. Sólo en rutas con medidas numéricas (agrupar feriados sería un 400)",
-    "schema": {
-        "type": "object",
-        "required": ["agrupar"],
-        "properties": {
-            "agrupar": {"type": "string", "enum": list(series.PERIODS)},
-            "funcion": {"type": "string", "enum": list(series.FUNCTIONS)},
-        },
-    },
-    "example": {"agrupar": "mes", "funcion": "promedio"},
-}
+# ---- the query parameters, from respuestas/series.py's table ------------------------------
+def _value_schema(p: Param, answers: Answers) -> dict:
+    if p.form == "fecha":
+        return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
+    if p.form == "mes":
+        return {"$ref": "#/components/schemas/MesIPC"}
+    return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
 
 
-VERSION = _query(
-    "fecha",
-    "la versión vigente ese día (AAAA-MM-DD): la más nueva guardada con fecha igual o "
-    "anterior; 404 si no hay ninguna anterior. Sin fecha, lo que upstream publica hoy",
-    {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
-    "2026-12-31",
-)
+def _object_parameter(name: str, members: list[Param], answers: Answers) -> dict:
+    """Parameters that go together (agrupar with funcion) as one object parameter, exploded into the query
+    string (agrupar=mes&funcion=maximo): the only way OpenAPI 3.0 says that funcion goes with agrupar."""
+    first = members[0]
+    properties = {m.name: _value_schema(m, answers) for m in members}
+    schema: dict[str, Any] = {"type": "object", "required": [first.name], "properties": properties}
+    conditional = next((m for m in members if m.needs is not None and m.needs[1] is not None), None)
+    if conditional is not None and conditional.needs is not None:  # base only with ajustar=ipc: two shapes
+        other, value, _ = conditional.needs
+        rest = [v for v in properties[other]["enum"] if v != value]
+        without = {k: s for k, s in properties.items() if k != conditional.name}
+        schema = {
+            "oneOf": [
+                {**schema, "properties": {**properties, other: {"type": "string", "enum": [value]}}},
+                {**schema, "properties": {**without, other: {"type": "string", "enum": rest}}},
+            ]
+        }
+        for shape in schema["oneOf"]:
+            shape["additionalProperties"] = False
+    return {
+        **_query(
+            name,
+            " ".join(f"{m.name}: {m.description}." for m in members),
+            schema,
+            {m.name: m.example for m in members if m.needs is None or m.needs[1] is None},
+        ),
+        "style": "form",
+        "explode": True,
+    }
 
 
-VARIACION = _query(
-    "variacion",
-    "cada medida como su variación, por serie y en orden de fecha: absoluta (x − anterior), relativa "
-    "(x / anterior − 1), interanual (x / el último valor a un año o más − 1; el 29 de febrero mira el 28) o "
-    "acumulada (x / el último valor del año anterior − 1). Las relativas son fracciones (0.05 = 5 %); null sin "
-    "referencia. Una tasa por período (la inflación mensual) se compone: acumulada desde enero, interanual sobre "
-    "los doce meses; absoluta en puntos porcentuales; relativa es un 400. Se calcula sobre la serie entera "
-    "(después de ajustar y agrupar) y desde/hasta recortan el resultado: el primer registro del rango tiene su variación",
-    {"type": "string", "enum": list(series.CHANGES)},
-    "interanual",
-)
-RATE_GROUPING = {
-    **AGRUPACION,
-    "schema": {
-        **AGRUPACION["schema"],
-        "properties": {
-            **AGRUPACION["schema"]["properties"],
-            "funcion": {"type": "string", "enum": [f for f in series.FUNCTIONS if f != "suma"]},
-        },
-    },
-}
-RATE_CHANGE = {**VARIACION, "schema": {"type": "string", "enum": [c for c in series.CHANGES if c != "relativa"]}}
-ADJUSTMENTS = ["ipc", "uva"] + [f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES]
-# ajustar and base as one exploded object parameter, like agrupacion: base goes with ajustar.
-AJUSTE = {
-    "name": "ajuste",
-    "in": "query",
-    "required": False,
-    "style": "form",
-    "explode": True,
-    "description": "ajustar=ipc: los montos en pesos (cotizaciones, UVA, montos) en pesos de un mes, por el IPC "
-    "encadenado desde la inflación mensual (tabla ipc): x × IPC(base) / IPC(mes de su fecha); una fecha posterior "
-    "al último mes del IPC usa ese mes, una anterior al primero da null. base (AAAA-MM): el mes de esos pesos, por "
-    "omisión el último del IPC; un mes que el IPC no tiene es un 400. ajustar=uva: en UVA (x / la UVA de ese día); "
-    "ajustar=dolar-<casa>: en dólares, a la venta de esa casa ese día (dolar-blue, dolar-oficial...); un día sin "
-    "cotización usa la anterior. Antes de agrupar. Un monto anterior al 1992-01-01 (el peso reemplazó "
-    "al austral) es un 400: no se convierte a través de un cambio de moneda. Sólo en rutas con montos en pesos",
-    # base goes only with ajustar=ipc: two shapes of the object.
-    "schema": {
-        "oneOf": [
-            {
-                "type": "object",
-                "required": ["ajustar"],
-                "properties": {
-                    "ajustar": {"type": "string", "enum": ["ipc"]},
-                    "base": {"$ref": "#/components/schemas/MesIPC"},
-                },
-                "additionalProperties": False,
-            },
-            {
-                "type": "object",
-                "required": ["ajustar"],
-                "properties": {"ajustar": {"type": "string", "enum": ADJUSTMENTS[1:]}},
-                "additionalProperties": False,
-            },
-        ]
-    },
-    "example": {"ajustar": "ipc"},
-}
+def query_parameters(answers: Answers) -> list[dict]:
+    """The query parameters of a route that answers ``answers``: those of the table that it takes."""
+    taken = [p for p in series.PARAMETERS if p.takes(answers)]
+    out = []
+    for p in taken:
+        if not p.group:
+            out.append(_query(p.name, p.description, _value_schema(p, answers), p.example))
+        elif p is next(m for m in taken if m.group == p.group):
+            out.append(_object_parameter(p.group, [m for m in taken if m.group == p.group], answers))
+    return out
 
 
 SERIES_PATHS = ("/v1/series", "/v1/series/datos")
+# Several series aligned by date: amounts of pesos, rates and the rest, with versions (respuestas/catalogo_series.py).
+SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True)
 SERIE = {
     "type": "object",
     "description": "una serie del catálogo (la tabla series)",
@@ -488,7 +417,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
         _query("tema", "sólo las series de un tema", {"type": "string", "enum": list(THEMES_WITH_SERIES)}, "indices"),
         _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
         _query("tipo", "nivel, tasa, tasa_anual o conteo", {"type": "string", "enum": list(KINDS)}, "tasa"),
-        FORMATO,
+        *query_parameters(Answers(listing=True)),  # formato
     ]
     ids = dict(
         _query(
@@ -500,7 +429,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
         ),
         required=True,
     )
-    data_query = [ids, *POR_FECHA, AGRUPACION, VARIACION, AJUSTE, STORED_VERSION, FORMATO]
+    data_query = [ids, *query_parameters(SERIES_DATA)]
     data_schema = {
         "type": "object",
         "properties": {
@@ -537,36 +466,8 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
     }
 
 
-STORED_VERSION = _query(
-    "fecha",
-    "la versión que upstream había publicado al final de ese día (AAAA-MM-DD, UTC), tal como la publicó; "
-    "404 si no hay ninguna anterior. Sólo en las rutas con versiones guardadas (tabla versiones: el paquete de "
-    "versiones, el árbol de versiones, lo que leyó cada construcción); en las demás se ignora",
-    {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"},
-    "2025-06-30",
-)
-
-
 def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
-    versions = [VERSION] if endpoint.versioned else [STORED_VERSION] if endpoint.path in versioned else []
-    if endpoint.shape != "list":
-        return versions
-    fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
-    formato = FORMATO_CALENDARIO if endpoint.calendar else FORMATO
-    if not any(m.name == "fecha" for m in fields):
-        return versions + [formato]
-    pesos = [AJUSTE] if any(isinstance(m, Field) and m.in_pesos for m in fields) else []
-    measured = any(isinstance(m, Field) and m.kind == NUMBER for m in fields)
-    # Grouping or comparing records without a numeric measure (holidays) is a 400: not offered there.
-    grouping = [AGRUPACION, VARIACION] if measured else []
-    if _has_rates(endpoint):  # a rate per period is not added up, nor divided by another (a 400)
-        grouping = [RATE_GROUPING, RATE_CHANGE]
-    return versions + POR_FECHA + grouping + pesos + [formato]
-
-
-def _has_rates(endpoint) -> bool:
-    found = (BY_TABLE[t].series for t in endpoint.datasets)
-    return any(sr.kind(m) == RATE for sr in found if sr is not None for m in sr.values)
+    return query_parameters(Answers.of(endpoint, endpoint.path in versioned))
 
 
 def build_document(
@@ -700,6 +601,19 @@ def markdown_table(router: Router) -> str:
     return "\n".join(lines) + "\n"
 
 
+def parameters_table() -> str:
+    """The table of query parameters of docs/api.md, one row per entry of respuestas/series.py's PARAMETERS."""
+    lines = ["| parámetro | valores | qué hace | en qué rutas | ejemplo |", "|---|---|---|---|---|"]
+    for p in series.PARAMETERS:
+        values = " · ".join(f"`{c}`" for c in p.choices) if p.choices else f"`{p.values_text()}`"
+        if p.needs is not None:
+            other, value, _ = p.needs
+            values += f" (con `{other}={value}`)" if value else f" (con `{other}`)"
+        cells = [f"`{p.name}`", values, p.description, p.where[0].upper() + p.where[1:], f"`{p.url}`"]
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m argentina_datos.documentacion.openapi",
@@ -710,9 +624,16 @@ def main(argv=None) -> int:
         action="store_true",
         help=f"la tabla de rutas de {ROUTE_TABLE_PAGE}, en Markdown (va entre sus marcadores)",
     )
+    parser.add_argument(
+        "--parametros",
+        action="store_true",
+        help=f"la tabla de parámetros de consulta de {ROUTE_TABLE_PAGE}, en Markdown (va entre sus marcadores)",
+    )
     args = parser.parse_args(argv)
     router = Router()
-    if args.markdown:
+    if args.parametros:
+        sys.stdout.write(parameters_table())
+    elif args.markdown:
         sys.stdout.write(markdown_table(router))
     else:
         sys.stdout.write(orjson.dumps(build_document(router), option=orjson.OPT_INDENT_2).decode() + "\n")

@@ -3,9 +3,8 @@
 The types are the ones ``argentina_datos.leer`` gives (lectura.py): the columns the catalogue declares as
 dates (text ``AAAA-MM-DD``) are Parquet dates, its dates and times (diputados, ISO 8601 with an offset) UTC
 timestamps, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
-counts and ids ``INTEGER`` -> int64, text -> string.  The internal columns that keep /v1 byte-exact
-(``_extra``, ``_omitidas``) are left out, and so are the build's own tables (``_construccion``,
-...) and the full-text search indexes; the views that name a table's ids (``fci_valores_vista``,
+counts and ids ``INTEGER`` -> int64, text -> string.  The build's own tables (``_construccion``,
+``_extra``, ...) and the full-text search indexes are left out; the views that name a table's ids (``fci_valores_vista``,
 ``fci_serie_vista``) are exported as tables.  A table with ``fecha`` is sorted by it (then by its own order),
 and its file says so (``sorting_columns``): a date filter skips the row groups outside its days.  Each column carries its description from the catalogue (the one
 Datasette shows) in the Parquet field metadata (key ``description``), and each file the table's title,
@@ -13,7 +12,7 @@ description and origin in its schema metadata.
 
 Nothing is lost: a date column with a value that is not a calendar date ``AAAA-MM-DD`` (a time, an empty
 text, 2025-02-30), or a typed column holding a value of another type (which the build does not write: such
-a value goes to ``_extra``), is exported as text, and the export names it.
+a value is kept apart, in the ``_extra`` table that only /v1 reads), is exported as text, and the export names it.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
-from argentina_datos.lectura import INTERNAL, as_datetime, dates_and_booleans, datetimes
+from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 
 BATCH_ROWS = 128 * 1024
 COMPRESSION = "zstd"
@@ -102,7 +101,7 @@ def column_types(conn: sqlite3.Connection, table: str) -> tuple[list[str], list[
     another type, or a catalogue date column with values that are not calendar dates AAAA-MM-DD (a time,
     an empty text): text loses nothing."""
     dates, booleans = dates_and_booleans()
-    declared = [(r[1], r[2].upper()) for r in conn.execute(f'PRAGMA table_info("{table}")') if r[1] not in INTERNAL]
+    declared = [(r[1], r[2].upper()) for r in conn.execute(f'PRAGMA table_info("{table}")')]
     # One scan counts, per column, the values its type cannot hold.
     checks = []
     for name, kind in declared:

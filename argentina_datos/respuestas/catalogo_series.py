@@ -8,7 +8,6 @@ upstream published them on a past day (``fecha=``, from the versions store).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import os
 import re
@@ -221,12 +220,13 @@ def parse_ids(params: dict[str, str]) -> list[str]:
         raise BadQuery("ids", "«ids» no nombra ninguna serie")
     if len(ids) > MAX_IDS:
         raise BadQuery("ids", f"«ids» nombra {len(ids)} series: el máximo es {MAX_IDS}")
+    changes = series.BY_NAME["variacion"].choices
     for token in ids:
         mode = token.partition(":")[2]
-        if ":" in token and mode not in series.CHANGES:
+        if ":" in token and mode not in changes:
             raise BadQuery(
                 "ids",
-                f"«{token[:80]}»: después de «:» va una variación ({', '.join(series.CHANGES)}), no «{mode[:40]}»",
+                f"«{token[:80]}»: después de «:» va una variación ({', '.join(changes)}), no «{mode[:40]}»",
             )
     return ids
 
@@ -275,11 +275,11 @@ def data(
                 "ajustar", f"«ajustar={query.ajustar}» convierte montos en pesos; no lo son: {', '.join(not_pesos)}"
             )
     convert = converter() if query.ajustar and converter is not None else None
-    plain = dataclasses.replace(query, ajustar=None, base=None, fecha=None, formato="json")
+    plain = query.replaced(ajustar=None, base=None, fecha=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     for token in tokens:
         entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
-        asked = dataclasses.replace(plain, variacion=mode) if mode else plain
+        asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
         records = [
             {"fecha": r["fecha"], "valor": r.get(column)}

@@ -14,8 +14,6 @@ import orjson
 
 from argentina_datos.almacen import historia
 from argentina_datos.almacen.documentos import document
-from argentina_datos.catalogo import BY_TABLE
-from argentina_datos.catalogo.esquema import RATE, Field
 from argentina_datos.respuestas import catalogo_series, conversiones, series
 from argentina_datos.respuestas.rutas import ApiError, Router
 from argentina_datos.respuestas.series import BadQuery, Query
@@ -48,16 +46,17 @@ def unreadable(e: sqlite3.Error) -> bool:
     return type(e) is sqlite3.DatabaseError or str(e) in ("disk I/O error", "unable to open database file")
 
 
-def _as_published(body: bytes, query: Query) -> Answer:
-    """A stored file's bytes as they came or, with a query that cuts or groups, its records so treated."""
+def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
+    """A stored file's bytes as they came or, with a query that cuts or groups, its records so treated: by
+    ``treat`` (records -> records), for a catalogue route; else as its records are."""
     if query.empty:
         return Answer(200, raw=body)
     if query.formato == "ics":
         raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
     data = orjson.loads(body)
-    if query.formato == "csv" and not isinstance(data, list):
+    if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-    return Answer(200, series.apply(data, query))
+    return Answer(200, treat(data) if treat is not None else series.apply(data, query, route=path))
 
 
 def fill_path(template: str, values: dict) -> str:
@@ -111,25 +110,14 @@ class Responder:
                 self._cpi = {}
         return sorted(self._cpi)
 
-    def _adjuster(self, conn: sqlite3.Connection, endpoint, query: Query):
+    def _adjuster(self, conn: sqlite3.Connection, answers: series.Answers, query: Query):
         """What ``ajustar`` does on this route: its amounts of pesos in pesos of ``base``, in UVA or in dollars."""
-        pesos = {f.name for t in endpoint.datasets for f in BY_TABLE[t].fields if isinstance(f, Field) and f.in_pesos}
-        if not pesos:
-            raise BadQuery(
-                "ajustar", f"«ajustar={query.ajustar}» es para rutas con montos en pesos; esta no tiene ninguno"
-            )
         convert = self.converter(conn, query)
-        return lambda records: convert(records, pesos, query)
+        return lambda records: convert(records, set(answers.pesos), query)
 
     def converter(self, conn: sqlite3.Connection, query: Query):
         self.cpi_months(conn)
         return conversiones.converter(conn, query, self._cpi or {})
-
-    @staticmethod
-    def _rates(endpoint) -> frozenset[str]:
-        """The measures of the route that are rates per period (monthly inflation): grouping compounds them."""
-        found = (BY_TABLE[t].series for t in endpoint.datasets)
-        return frozenset(m for sr in found if sr is not None for m in sr.values if sr.kind(m) == RATE)
 
     def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
         """``/v1/series`` (the catalogue, searched) and ``/v1/series/datos`` (several series aligned by date)."""
@@ -137,7 +125,7 @@ class Responder:
             on = catalogo_series.today()
             if path == catalogo_series.LIST_PATH:
                 if query.filters or query.fecha is not None or query.formato == "ics":
-                    param = next(n for n in series.NAMES if getattr(query, n) not in (None, "json", "csv"))
+                    param = next(n for n, v in query.given if v != "csv")
                     raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
                 return Answer(200, catalogo_series.catalogue(conn, params, on))
             if query.formato == "ics":
@@ -155,17 +143,18 @@ class Responder:
     def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
         """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
         found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
-        return sorted({f[0].path for f in found if f is not None and not f[0].versioned})
+        return sorted({f[0].path for f in found if f is not None})
 
-    def version(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
-        """With ``?fecha=``, on a route with stored versions: the version in force that day, as published."""
+    def version(self, conn: sqlite3.Connection, path: str, query: Query, treat=None) -> Optional[Answer]:
+        """With ``?fecha=``, on a route with stored versions: the version in force that day, as published
+        (``treat``: what the query does to its records, on a catalogue route)."""
         if path not in self._versioned_routes(conn):
             return None
         fecha = query.checked_fecha()
         version = historia.version_on(conn, path, fecha)
         if version is None:
             raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {fecha}", "fecha")
-        return _as_published(historia.document(conn, path, version), query)
+        return _as_published(historia.document(conn, path, version), query, path, treat)
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
@@ -178,23 +167,22 @@ class Responder:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
                 body = document(conn, path)
                 if body is not None:
-                    return _as_published(body, query)
+                    return _as_published(body, query, path)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
-            if query.fecha is not None and endpoint.versioned:
-                data = endpoint.versioned(conn, query.checked_fecha())
-            elif query.fecha is not None and (versioned := self.version(conn, path, query)) is not None:
+            if query.empty:
+                return Answer(200, endpoint.answer(conn, values, path))
+            answers = series.Answers.of(endpoint, path in self._versioned_routes(conn))
+            answers.refuse(query, path)
+            adjust = self._adjuster(conn, answers, query) if query.ajustar else None
+
+            def treat(data):
+                return series.apply(data, query, adjust, answers.rates, path, answers)
+
+            if query.fecha is not None and (versioned := self.version(conn, path, query, treat)) is not None:
                 return versioned
-            else:
-                data = endpoint.answer(conn, values, path)
-            if query.formato == "csv" and not isinstance(data, list):
-                raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-            if query.formato == "ics" and not endpoint.calendar:
-                raise BadQuery("formato", "«formato=ics» es para las rutas de feriados (/v1/feriados/{año}...)")
-            adjust = self._adjuster(conn, endpoint, query) if query.ajustar else None
-            rates = self._rates(endpoint)
-            return Answer(200, data if query.empty else series.apply(data, query, adjust, rates, route=path))
+            return Answer(200, treat(endpoint.answer(conn, values, path)))
         except Exception as e:
             return _failure(e, path)
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
-from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.registros import keyed_object
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
@@ -34,8 +33,6 @@ class Endpoint:
     answer: Callable[[sqlite3.Connection, dict, str], object]
     datasets: Sequence[str] = ()  # tables it reads, for the OpenAPI schema
     shape: str = "list"
-    # For a route of a "latest only" dataset: (connection, AAAA-MM-DD) -> the version in force that day.
-    versioned: Optional[Callable[[sqlite3.Connection, str], object]] = None
     combination: Optional[Combination] = None  # shape "combined": what it combines
     calendar: bool = False  # a list of holidays: it can be answered as an iCalendar (formato=ics)
     regex: re.Pattern = field(init=False)
@@ -154,35 +151,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         shape=route.shape,
         calendar=dataset.table in HOLIDAY_TABLES and route.shape == "list",
     )
-    history = HISTORIES.get(dataset.table)
-    if history is not None and not route.params and route.shape in ("list", "envelope"):
-        endpoint.versioned = versioned_answer(history, route.shape == "envelope")
     return endpoint
-
-
-# A "latest only" dataset -> its history (a dataset with versions_of).
-HISTORIES = {d.versions_of: d for d in DATASETS if d.versions_of}
-
-
-def versioned_answer(history: Dataset, with_envelope: bool):
-    """The version of ``history`` in force on a date: the newest one dated on or before it."""
-    query = query_for(history.table)
-    route = history.sources[0].route.removesuffix("/{fecha}")
-
-    def answer(conn: sqlite3.Connection, fecha: str):
-        # The versions are the files the build stored (fuentes), an empty list among them.
-        found = conn.execute(
-            f"SELECT max(substr(ruta, -10)) FROM {FUENTES.name} WHERE tabla = ? AND substr(ruta, -10) <= ?",
-            [history.table, fecha],
-        ).fetchone()
-        if not found or found[0] is None:
-            raise ApiError(404, f"no hay versiones guardadas de /{route} anteriores al {fecha}", "fecha")
-        records = query.records(conn, {"fecha": found[0]})
-        if with_envelope:
-            return {**(envelope(conn, f"/{route}/{found[0]}") or {}), history.envelope_list: records}
-        return records
-
-    return answer
 
 
 def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:

@@ -4,6 +4,10 @@ The static upstream cannot filter, so a client that wants one month downloads a 
 Here every list answer can be cut (``desde``/``hasta``), grouped by period (``agrupar`` with
 ``funcion``) and written as CSV (``formato=csv``), computed from the exact answer the route
 gives without parameters.  Without these parameters nothing changes, byte for byte.
+
+Each query parameter is one entry of ``PARAMETERS``: its values, what it needs, which routes take it
+and its description.  Parsing, the 400s of a route that does not take it, /v1/openapi.json and the
+table of docs/api.md all read that entry.
 """
 
 from __future__ import annotations
@@ -16,18 +20,12 @@ from urllib.parse import parse_qsl
 
 import orjson
 
+from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.catalogo.esquema import INTEGER, NUMBER, RATE, Field
+from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
 from argentina_datos.respuestas import variaciones
-from argentina_datos.respuestas.variaciones import rounded
+from argentina_datos.respuestas.variaciones import DECIMALS, rounded
 
-PERIODS = ("semana", "mes", "trimestre", "anio")
-FUNCTIONS = ("promedio", "ultimo", "primero", "minimo", "maximo", "suma")
-FORMATS = ("json", "csv", "ics")
-CHANGES = ("absoluta", "relativa", "interanual", "acumulada")
-# ipc: constant pesos; uva: in UVA; dolar-<casa>: in dollars at that day's venta of the casa (respuestas/conversiones.py)
-ADJUSTMENTS = ("ipc", "uva", "dolar-<casa>")
-_ADJUSTMENT = re.compile(r"ipc|uva|dolar-[a-z]+")
-NAMES = ("desde", "hasta", "agrupar", "funcion", "formato", "fecha", "variacion", "ajustar", "base")
-_MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
@@ -38,19 +36,263 @@ class BadQuery(ValueError):
 
 
 @dataclass(frozen=True)
+class Answers:
+    """What a route answers, as the catalogue says: it decides which query parameters the route takes."""
+
+    listing: bool = False  # a list of records
+    dated: bool = False  # ... with a fecha
+    measured: bool = False  # ... with numeric measures (amounts, rates)
+    pesos: frozenset[str] = frozenset()  # the fields that are amounts of pesos (ajustar converts them)
+    rates: frozenset[str] = frozenset()  # the measures that are rates per period (monthly inflation): compounded
+    calendar: bool = False  # holidays, also an iCalendar
+    versioned: bool = False  # with past versions, answered as they were on a day
+
+    @classmethod
+    def of(cls, endpoint, versioned: bool = False) -> Answers:
+        """``endpoint``'s answer (respuestas.rutas.Endpoint); ``versioned``: it has stored versions."""
+        fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
+        found = (BY_TABLE[t].series for t in endpoint.datasets)
+        listing = endpoint.shape == "list"
+        return cls(
+            listing=listing,
+            dated=listing and any(m.name == "fecha" for m in fields),
+            # as measures_of reads the records: numbers, ids aside (the votes of an acta are measures)
+            measured=listing
+            and any(
+                isinstance(m, Field) and m.kind in (NUMBER, INTEGER) and not _is_identifier(m.name) for m in fields
+            ),
+            pesos=frozenset(m.name for m in fields if listing and isinstance(m, Field) and m.in_pesos),
+            rates=frozenset(m for sr in found if listing and sr is not None for m in sr.values if sr.kind(m) == RATE),
+            calendar=endpoint.calendar,
+            versioned=versioned,
+        )
+
+    @classmethod
+    def of_records(cls, data: Any) -> Answers:
+        """What ``data``, a file no catalogue route describes, is (a list without records may be anything)."""
+        if not isinstance(data, list):
+            return cls(versioned=True)
+        dated = [r for r in data if isinstance(r, dict) and _day(r)]
+        return cls(
+            listing=True,
+            dated=not data or bool(dated),
+            measured=not dated or bool(measures_of(dated)),
+            versioned=True,
+        )
+
+    def refuse(self, query: Query, route: str) -> None:
+        """A BadQuery for the first parameter of ``query`` that the route does not take."""
+        for name, value in query.given:
+            p = BY_NAME[name]
+            if p.ignored_elsewhere:
+                continue
+            if not p.takes(self):
+                raise BadQuery(name, f"«{name}» no se aplica a {route}: es para {p.where}")
+            if not p.offers(self, value):
+                raise BadQuery(name, f"«{name}={value}» no se aplica a {route}: {p.unoffered}")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A /v1 query parameter."""
+
+    name: str
+    description: str  # what it does, in Spanish (Markdown): docs/api.md's table and /v1/openapi.json
+    example: str  # a value, for the OpenAPI document
+    url: str  # a /v1 URL that uses it, for docs/api.md's table
+    where: str  # the routes that take it, in Spanish: the docs' table and the 400 elsewhere
+    takes: Callable[[Answers], bool]  # the routes that take it, from the catalogue
+    choices: tuple[str, ...] = ()  # its values; or else
+    form: str = ""  # the form of its value: "fecha" (AAAA-MM-DD, a calendar day) or "mes" (AAAA-MM)
+    pattern: Optional[re.Pattern] = None  # what it takes, where ``choices`` is a pattern (dolar-<casa>)
+    needs: Optional[tuple[str, Optional[str], str]] = None  # (parameter, its value or any, the 400's message)
+    default: Optional[str] = None  # the value it has when absent (with ``needs``, when that one is given)
+    transforms: bool = True  # it changes the records (not only their format or version)
+    ignored_elsewhere: bool = False  # on a route that does not take it, ignored as unknown (not a 400)
+    group: str = ""  # the exploded object parameter of the OpenAPI document it goes in (agrupacion, ajuste)
+    # Which of its values a route offers (a rate per period is neither added up nor divided), and why not (the 400).
+    offers: Callable[[Answers, str], bool] = lambda answers, value: True
+    unoffered: str = ""
+
+    def values_text(self) -> str:
+        """Its values in Spanish: «a, b o c», or its form."""
+        if self.choices:
+            return ", ".join(self.choices[:-1]) + f" o {self.choices[-1]}" if len(self.choices) > 1 else self.choices[0]
+        return {"fecha": "AAAA-MM-DD", "mes": "AAAA-MM"}[self.form]
+
+    def check(self, value: str, values: dict[str, str]) -> None:
+        """A BadQuery naming the parameter and its value if ``value`` is not one it takes."""
+        if self.needs is not None:
+            other, wanted, message = self.needs
+            if other not in values or (wanted is not None and values[other] != wanted):
+                raise BadQuery(self.name, message)
+        if self.form == "fecha":
+            _check_date(self.name, value)
+        elif self.form == "mes" and not _MONTH.fullmatch(value):
+            raise BadQuery(self.name, f"«{self.name}» debe ser un mes AAAA-MM, no «{value[:40]}»")
+        elif self.pattern is not None and not self.pattern.fullmatch(value):
+            raise BadQuery(self.name, f"«{self.name}» debe ser {self.values_text()}; no «{value[:40]}»")
+        elif self.pattern is None and self.choices and value not in self.choices:
+            raise BadQuery(self.name, f"«{self.name}» debe ser uno de: {', '.join(self.choices)}; no «{value[:40]}»")
+
+
+_MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
+_DATED = "las listas de registros con fecha"
+_MEASURED = "las listas de registros con fecha y medidas numéricas (montos, tasas): no los feriados"
+
+PARAMETERS: tuple[Param, ...] = (
+    Param(
+        "desde",
+        "sólo los registros con `desde <= fecha` (AAAA-MM-DD, inclusive; `desde` posterior a `hasta` es un 400); "
+        "mismos registros, mismo orden, misma forma",
+        "2025-01-01",
+        "/v1/cotizaciones/dolares/blue?desde=2025-01-01&hasta=2025-01-31",
+        _DATED,
+        lambda a: a.dated,
+        form="fecha",
+    ),
+    Param(
+        "hasta",
+        "sólo los registros con `fecha <= hasta` (AAAA-MM-DD, inclusive); con `desde` o solo",
+        "2025-12-31",
+        "/v1/cotizaciones/dolares/blue?hasta=2025-01-31",
+        _DATED,
+        lambda a: a.dated,
+        form="fecha",
+    ),
+    Param(
+        "agrupar",
+        "un registro por período y por serie (los campos de texto distintos de `fecha`, como `casa` o `moneda`, "
+        "identifican la serie), con las mismas claves; `fecha` es el primer día del período (la semana empieza el "
+        "lunes). Resume **todos los registros que publica upstream**: las cotizaciones traen todos los días del "
+        "calendario y repiten el viernes el sábado y el domingo, así que un promedio mensual pesa tres veces el "
+        "viernes (para días hábiles, SQL con `WHERE NOT arrastrado`)",
+        "mes",
+        "/v1/cotizaciones/dolares?agrupar=mes",
+        _MEASURED,
+        lambda a: a.dated and a.measured,
+        choices=("semana", "mes", "trimestre", "anio"),
+        group="agrupacion",
+    ),
+    Param(
+        "funcion",
+        "cómo se resumen los campos numéricos del período (sin contar los null; un período sin valores da null), "
+        f"redondeados a {DECIMALS} decimales (sin el ruido de los números binarios, `1429.2049999999997` → "
+        "`1429.205`; ningún valor publicado tiene más de 8). En una **tasa** por período (la inflación mensual: "
+        "`tipo` `tasa` en el catálogo de series) el promedio se **compone**: la inflación de un año es "
+        "∏(1 + mensual/100) − 1, en porcentaje (2024: 117,68, no la suma ni el promedio); `suma` de una tasa es "
+        "un 400; `ultimo`, `primero`, `minimo` y `maximo` la dejan como es (la mensual más alta del año). "
+        "Va con `agrupar`; por omisión `promedio`",
+        "promedio",
+        "/v1/finanzas/indices/riesgo-pais?agrupar=anio&funcion=maximo",
+        _MEASURED,
+        lambda a: a.dated and a.measured,
+        choices=("promedio", "ultimo", "primero", "minimo", "maximo", "suma"),
+        offers=lambda a, value: not (a.rates and value == "suma"),
+        unoffered="la suma de una tasa por período no significa nada; sin «funcion», agrupar la compone",
+        needs=("agrupar", None, "«funcion» va con «agrupar» (semana, mes, trimestre o anio)"),
+        default="promedio",
+        group="agrupacion",
+    ),
+    Param(
+        "variacion",
+        "cada medida (nunca los ids) como su variación, por serie (los campos de texto, como en `agrupar`) y en "
+        "orden de fecha: contra el registro anterior (`absoluta`: x − anterior; `relativa`: x / anterior − 1), "
+        "contra el último registro a un año o más (`interanual`; el 29 de febrero mira el 28) o contra el último "
+        "del año anterior (`acumulada`). Las relativas son fracciones (0.05 = 5 %); null sin referencia, con un "
+        "valor null o al dividir por 0. Se calcula sobre la serie entera (después de ajustar y agrupar) y "
+        "`desde`/`hasta` recortan el resultado: el primer registro del rango tiene su variación. Mismas claves, "
+        "mismo orden. Una **tasa** por período se compone: `acumulada` es la de enero hasta ese mes (noviembre de "
+        "2024: 111,96 %, no 2,4 / 25,5 − 1 = −0,906), `interanual` la de los doce meses hasta ese (null si no "
+        "están todos), `absoluta` la diferencia en puntos porcentuales, y `relativa` (un cociente de tasas) es un 400",
+        "interanual",
+        "/v1/cotizaciones/dolares/blue?agrupar=mes&variacion=interanual&desde=2025-01-01",
+        _MEASURED,
+        lambda a: a.dated and a.measured,
+        choices=("absoluta", "relativa", "interanual", "acumulada"),
+        offers=lambda a, value: not (a.rates and value == "relativa"),
+        unoffered="el cociente de dos tasas no significa nada: use absoluta (en puntos porcentuales), acumulada o interanual",
+    ),
+    Param(
+        "ajustar",
+        "los montos en pesos (cotizaciones, UVA, montos: las columnas cuya unidad son pesos) en otra unidad, antes "
+        "de agrupar. `ipc`: en pesos de `base`, x × IPC(base) / IPC(mes de su fecha), con el IPC encadenado desde "
+        "la inflación mensual (tabla `ipc`); una fecha posterior al último mes del IPC usa ese mes, una anterior "
+        "al primero da null. `uva`: en UVA (x / la UVA de ese día). `dolar-<casa>`: en dólares a la venta de esa "
+        "casa ese día (`dolar-blue`, `dolar-oficial`, `dolar-bolsa`...; x / venta); un día sin UVA o sin "
+        "cotización usa la última anterior. Ningún monto anterior al 1992-01-01 se convierte: ese día el peso "
+        "reemplazó al austral (10.000 australes = 1 peso), que había reemplazado al peso argentino (1985, "
+        "1.000 = 1), que había reemplazado al peso ley 18.188 (1983, 10.000 = 1); un monto a convertir anterior "
+        "en el rango pedido es un 400 que lo dice",
+        "ipc",
+        "/v1/cotizaciones/dolares/oficial?ajustar=dolar-blue&desde=2024-01-01",
+        "las listas de registros con fecha y montos en pesos: no las tasas, puntos, porcentajes ni dólares",
+        lambda a: a.dated and bool(a.pesos),
+        choices=("ipc", "uva", *(f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES)),
+        # Any dolar-<casa> is parsed: an unknown casa is a 400 naming the casas (respuestas/conversiones.py).
+        pattern=re.compile(r"ipc|uva|dolar-[a-z]+"),
+        group="ajuste",
+    ),
+    Param(
+        "base",
+        "con `ajustar=ipc`, el mes (AAAA-MM) en cuyos pesos se expresan los montos; por omisión el último mes del "
+        "IPC. Un mes que el IPC no tiene es un 400",
+        "2020-01",
+        "/v1/finanzas/indices/uva?ajustar=ipc&base=2020-01",
+        "las listas de registros con fecha y montos en pesos, con `ajustar=ipc`",
+        lambda a: a.dated and bool(a.pesos),
+        form="mes",
+        needs=("ajustar", "ipc", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos"),
+        group="ajuste",
+    ),
+    Param(
+        "fecha",
+        "la versión que upstream había publicado al final de ese día (AAAA-MM-DD, UTC), tal como la publicó: la más "
+        "nueva guardada con fecha igual o anterior; 404 si no hay ninguna anterior. Sin `fecha`, lo que upstream "
+        "publica hoy",
+        "2026-12-31",
+        "/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12-31",
+        "las rutas con versiones guardadas (tabla `versiones`); en las demás se ignora, como un parámetro desconocido",
+        lambda a: a.versioned,
+        form="fecha",
+        transforms=False,
+        # Clients repeat path values in the query string: where it does not apply, it is not checked either.
+        ignored_elsewhere=True,
+    ),
+    Param(
+        "formato",
+        "`json` (por omisión); `csv`: la lista como CSV (`text/csv; charset=utf-8`): encabezado con las claves del "
+        "primer registro, una fila por registro, lo anidado como texto JSON, null como celda vacía; `ics`: los "
+        "feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
+        "por feriado, con su nombre y su tipo, para importar en Google Calendar, Outlook o el calendario del "
+        "teléfono; sólo en `/v1/feriados`, `/v1/feriados/{año}`, `/v1/feriados-bancarios` y "
+        "`/v1/feriados-bancarios/{año}`",
+        "json",
+        "/v1/finanzas/indices/inflacion?formato=csv",
+        "las listas (`ics`: las de feriados)",
+        lambda a: a.listing,
+        choices=("json", "csv", "ics"),
+        offers=lambda a, value: value != "ics" or a.calendar,
+        unoffered="ics es para las rutas de feriados (/v1/feriados/{año}...)",
+        default="json",
+        transforms=False,
+    ),
+)
+BY_NAME = {p.name: p for p in PARAMETERS}
+NAMES = tuple(BY_NAME)
+
+
+@dataclass(frozen=True)
 class Query:
-    desde: Optional[str] = None
-    hasta: Optional[str] = None
-    agrupar: Optional[str] = None
-    funcion: Optional[str] = None
-    formato: str = "json"
-    # The version in force on that day, on the routes of "latest only" datasets.  Elsewhere it is
-    # ignored like any unknown parameter (clients repeat path values there), so it is checked only
-    # where it applies (``checked_fecha``).
-    fecha: Optional[str] = None
-    variacion: Optional[str] = None  # the change of each measure, per series (respuestas/variaciones.py)
-    ajustar: Optional[str] = None  # amounts of pesos in pesos of the ``base`` month (ipc), in UVA, in dollars
-    base: Optional[str] = None  # AAAA-MM, with ajustar (default: the CPI's last month)
+    """The known parameters of a query string (``PARAMETERS``' names), in the table's order."""
+
+    given: tuple[tuple[str, str], ...] = ()
+
+    def __getattr__(self, name: str) -> Optional[str]:
+        # query.desde, query.ajustar...: the value given, or the parameter's default (formato: json).
+        if name not in BY_NAME:
+            raise AttributeError(name)
+        return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
 
     def checked_fecha(self) -> str:
         _check_date("fecha", self.fecha or "")
@@ -58,19 +300,21 @@ class Query:
 
     @property
     def empty(self) -> bool:
-        return self == Query()
+        return not self.given
 
     @property
     def filters(self) -> bool:
-        return bool(self.desde or self.hasta or self.agrupar or self.variacion or self.ajustar)
+        return any(BY_NAME[n].transforms for n, _ in self.given)
 
     def key(self) -> str:
         """Part of the cache key: only the parameters that change the answer, in one order."""
-        if self.empty:
-            return ""
-        values = [(n, getattr(self, n)) for n in NAMES]
         # An empty value is a value (desde= is a 400), not the plain answer: it keeps its own key.
-        return "?" + "&".join(f"{n}={v}" for n, v in values if v is not None and not (n == "formato" and v == "json"))
+        return "?" + "&".join(f"{n}={v}" for n, v in self.given) if self.given else ""
+
+    def replaced(self, **values: Optional[str]) -> Query:
+        """This query with these parameters set to these values (None: without it)."""
+        merged: dict[str, Optional[str]] = {**dict(self.given), **values}
+        return Query(tuple((p.name, v) for p in PARAMETERS if (v := merged.get(p.name)) is not None))
 
 
 def parse(query_string: bytes | str) -> Query:
@@ -81,43 +325,24 @@ def parse(query_string: bytes | str) -> Query:
         query_string = query_string.decode("utf-8", "replace")
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
-        if name in NAMES:
+        if name in BY_NAME:
             values[name] = value  # the last one wins, as in most servers
-    for name in ("desde", "hasta"):
-        if name in values:
-            _check_date(name, values[name])
+    for p in PARAMETERS:
+        if p.name in values and not p.ignored_elsewhere:
+            p.check(values[p.name], values)
     if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
         raise BadQuery(
             "desde",
             f"«desde» ({values['desde']}) es posterior a «hasta» ({values['hasta']}): no hay fechas entre ambas",
         )
-    _check_choice(values, "agrupar", PERIODS)
-    _check_choice(values, "funcion", FUNCTIONS)
-    _check_choice(values, "formato", FORMATS)
-    if "funcion" in values and "agrupar" not in values:
-        raise BadQuery("funcion", "«funcion» va con «agrupar» (semana, mes, trimestre o anio)")
-    _check_choice(values, "variacion", CHANGES)
-    if "ajustar" in values and not _ADJUSTMENT.fullmatch(values["ajustar"]):
-        raise BadQuery(
-            "ajustar",
-            f"«ajustar» debe ser ipc, uva o dolar-<casa> (dolar-blue, dolar-oficial...); no «{values['ajustar'][:40]}»",
-        )
-    if "base" in values:
-        if values.get("ajustar") != "ipc":
-            raise BadQuery("base", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos")
-        if not _MONTH.fullmatch(values["base"]):
-            raise BadQuery("base", f"«base» debe ser un mes AAAA-MM, no «{values['base'][:40]}»")
-    return Query(
-        values.get("desde"),
-        values.get("hasta"),
-        values.get("agrupar"),
-        values.get("funcion") or ("promedio" if "agrupar" in values else None),
-        values.get("formato") or "json",
-        values.get("fecha"),
-        values.get("variacion"),
-        values.get("ajustar"),
-        values.get("base"),
-    )
+    given = []
+    for p in PARAMETERS:
+        got = values.get(p.name)
+        if got is None and p.needs is not None and p.needs[0] in values:
+            got = p.default  # funcion=promedio, with agrupar
+        if got is not None and not (p.needs is None and got == p.default):  # formato=json: the plain answer
+            given.append((p.name, got))
+    return Query(tuple(given))
 
 
 def _check_date(name: str, text: str) -> None:
@@ -129,11 +354,6 @@ def _check_date(name: str, text: str) -> None:
         raise BadQuery(name, f"«{name}» = {text} no es una fecha del calendario") from None
 
 
-def _check_choice(values: dict, name: str, choices) -> None:
-    if name in values and values[name] not in choices:
-        raise BadQuery(name, f"«{name}» debe ser uno de: {', '.join(choices)}; no «{values[name][:40]}»")
-
-
 # ---- applying a query to an answer ------------------------------------------------
 def apply(
     data: Any,
@@ -141,28 +361,16 @@ def apply(
     adjust: Optional[Callable[[list], list]] = None,
     rates: frozenset[str] = frozenset(),
     route: str = "esta ruta",
+    answers: Optional[Answers] = None,
 ) -> Any:
     """The answer cut to [desde, hasta], grouped by period and turned into changes, as ``query`` asks.
     ``adjust`` (with ``ajustar``) turns the records' amounts of pesos into another unit; ``rates``: the
     measures that are rates per period (monthly inflation), which a period compounds; ``route`` names the
-    answer in errors."""
+    answer in errors; ``answers``: what the catalogue says the route answers, which decides the parameters it
+    takes (without it, what ``data`` is: a file no catalogue route describes)."""
+    (answers or Answers.of_records(data)).refuse(query, route)
     if not query.filters:
         return data
-    param = next(n for n in ("desde", "hasta", "agrupar", "variacion", "ajustar") if getattr(query, n))
-    if not isinstance(data, list):
-        raise BadQuery(param, f"«{param}» es para rutas que devuelven una lista de registros con fecha")
-    if data and not any(isinstance(r, dict) and "fecha" in r for r in data):
-        raise BadQuery(param, f"«{param}»: los registros de esta ruta no tienen fecha")
-    if query.agrupar or query.variacion:
-        # Grouping holidays would only replace their dates by month starts: nothing to aggregate or compare.
-        dated = [r for r in data if isinstance(r, dict) and _day(r)]
-        if dated and not measures_of(dated):
-            name = "agrupar" if query.agrupar else "variacion"
-            raise BadQuery(
-                name,
-                f"«{name}» no se aplica a {route}: sus registros no tienen medidas numéricas (montos, tasas) "
-                "que agrupar ni comparar",
-            )
     desde, hasta = query.desde or "", query.hasta or "\uffff"
     if query.ajustar and adjust is not None:
         data = adjust(data)

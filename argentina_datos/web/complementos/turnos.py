@@ -20,14 +20,12 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
+from argentina_datos.web.v1 import is_v1
+
 TURNS = 3  # pages (and canned queries) prepared at a time
 SQL_TURNS = 1  # user-written SQL running at a time
 SQL_WAIT = 10.0  # seconds a user's SQL waits for its turn before a 503
 RETRY_AFTER = 5  # seconds, in that 503
-
-
-def _is_v1(path: str) -> bool:
-    return path == "/v1" or path.startswith("/v1/")
 
 
 def is_users_sql(scope) -> bool:
@@ -67,7 +65,7 @@ def wrap(datasette, app):
 
     async def taking_turns(scope, receive, send):
         nonlocal turns, sql_turns
-        if scope["type"] != "http" or _is_v1(scope.get("path", "")):
+        if scope["type"] != "http" or is_v1(scope.get("path", "")):
             return await app(scope, receive, send)
         if turns is None or sql_turns is None:  # created inside the server's event loop
             turns, sql_turns = asyncio.Semaphore(TURNS), asyncio.Semaphore(SQL_TURNS)

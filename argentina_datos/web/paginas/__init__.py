@@ -22,7 +22,6 @@ from markupsafe import Markup
 
 from argentina_datos.almacen import propias
 from argentina_datos.catalogo import references, tables_by_theme
-from argentina_datos.catalogo.esquema import EXTRA, OMITTED
 from argentina_datos.documentacion.metadatos import code_html
 from argentina_datos.web.paginas import castellano, series
 
@@ -172,8 +171,6 @@ def related_rows(database: str, table: str, datasette) -> list[dict]:
 
 
 SCRIPT = "paginas.js"  # static/paginas.js: what the table and row pages run
-# Columns that only keep /v1 byte-exact: out of a researcher's way in the table view.
-INTERNAL_COLUMNS = [EXTRA, OMITTED]
 
 
 def _table_or_row(template: str) -> bool:
@@ -206,7 +203,6 @@ def extra_body_script(template, database, table, datasette):
     calls = [
         "argentinaDatos.translateColumnMenus();",
         "argentinaDatos.foldColumnDescriptions();",
-        f"argentinaDatos.hideInternalColumns({json.dumps(INTERNAL_COLUMNS)});",
     ]
     label = datasette.table_metadata(database, table).get("label_column") if database and table else None
     if template.startswith("row") and label:

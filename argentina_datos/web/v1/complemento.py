@@ -13,6 +13,7 @@ from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series, series
 from argentina_datos.respuestas.responder import unreadable_message
 from argentina_datos.web import recarga
+from argentina_datos.web.v1 import is_v1
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
 GZIP_IN_THREAD = 64 * 1024
@@ -112,7 +113,7 @@ class V1Middleware:
         if scope["type"] == "lifespan":
             return await self.app(scope, receive, self._resolve_at_startup(send))
         path = scope.get("path", "")
-        if scope["type"] != "http" or not (path == "/v1" or path.startswith("/v1/")):
+        if scope["type"] != "http" or not is_v1(path):
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
         method = scope.get("method", "GET")

@@ -69,23 +69,6 @@ window.argentinaDatos = (function () {
     table.parentNode.insertBefore(box, table.nextSibling);
   }
 
-  // The columns that only keep /v1 byte-exact (_enteros, _extra, _omitidas) are hidden from the table
-  // view, unless the page asks for them (?_col=...); they stay in the CSV and JSON of the table.
-  function hideInternalColumns(names) {
-    var asked = new URLSearchParams(window.location.search).getAll("_col");
-    var table = document.querySelector("table.rows-and-columns");
-    if (!table) return;
-    var headers = Array.prototype.slice.call(table.querySelectorAll("thead th"));
-    headers.forEach(function (th, i) {
-      var name = th.getAttribute("data-column");
-      if (names.indexOf(name) < 0 || asked.indexOf(name) >= 0) return;
-      th.style.display = "none";
-      table.querySelectorAll("tbody tr").forEach(function (tr) {
-        if (tr.children[i]) tr.children[i].style.display = "none";
-      });
-    });
-  }
-
   // Datasette's table.js (deferred: it runs after this page's body script) writes its column menu and
   // the filters' remove buttons in English: once it has run, they are put in Spanish.
   var MENU = {
@@ -142,7 +125,6 @@ window.argentinaDatos = (function () {
     translateColumnMenus: translateColumnMenus,
     foldColumnDescriptions: foldColumnDescriptions,
     titleRowByLabel: titleRowByLabel,
-    listRelatedRows: listRelatedRows,
-    hideInternalColumns: hideInternalColumns
+    listRelatedRows: listRelatedRows
   };
 })();
