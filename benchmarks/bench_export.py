@@ -24,18 +24,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_api import (  # noqa: E402
-    ROUTES,
-    BenchError,
-    Processes,
-    ensure_db,
-    find_tool,
-    get,
-    run_bench,
-    run_wrk,
-    start_nginx,
-    wrk_arguments,
-)
+import bench_api as api  # noqa: E402
 from servidor_nginx import deploy_server  # noqa: E402
 
 from argentina_datos.publicacion import exportar_parquet, exportar_v1  # noqa: E402
@@ -56,9 +45,9 @@ def change_one_day(db: Path) -> str:
     return day
 
 
-def measure(args, procs: Processes) -> int:
-    nginx, wrk = find_tool("nginx"), find_tool("wrk")
-    db = ensure_db(args.db)
+def measure(args, procs: api.Processes) -> int:
+    nginx, wrk = api.find_tool("nginx"), api.find_tool("wrk")
+    db = api.ensure_db(args.db)
     with tempfile.TemporaryDirectory(prefix="bench-export-") as tmpname:
         tmp = Path(tmpname)
         out = tmp / "publicado"
@@ -72,19 +61,19 @@ def measure(args, procs: Processes) -> int:
         parquet = exportar_parquet.export(db, tmp / "parquet")
         print(f"  {parquet.summary()}", flush=True)
 
-        exported = start_nginx(procs, nginx, tmp, lambda port: deploy_server(port, out), name="nginx-export")
-        mirror = start_nginx(procs, nginx, tmp, name="nginx-espejo")
+        exported = api.start_nginx(procs, nginx, tmp, lambda port: deploy_server(port, out), name="nginx-export")
+        mirror = api.start_nginx(procs, nginx, tmp, name="nginx-espejo")
         rows = []
-        for _, path, _ in ROUTES:
+        for _, path, _ in api.ROUTES:
             for port in (exported, mirror):
-                status, _ = get(port, path)
+                status, _ = api.get(port, path)
                 if status != 200:
-                    raise BenchError(f"{path}: nginx respondió {status}")
+                    raise api.BenchError(f"{path}: nginx respondió {status}")
             print(f"midiendo {path} en nginx (exportado y espejo) ...", flush=True)
             ours, theirs = [], []
             for _ in range(args.rounds):
-                ours.append(run_wrk(wrk, exported, path, args)["rps"])
-                theirs.append(run_wrk(wrk, mirror, path, args)["rps"])
+                ours.append(api.run_wrk(wrk, exported, path, args)["rps"])
+                theirs.append(api.run_wrk(wrk, mirror, path, args)["rps"])
             rows.append((path, max(ours), max(theirs)))
 
     print()
@@ -111,8 +100,8 @@ def measure(args, procs: Processes) -> int:
 
 
 def main(argv=None) -> int:
-    args = wrk_arguments(__doc__.split("\n")[0], "base a exportar").parse_args(argv)
-    return run_bench(lambda procs: measure(args, procs))
+    args = api.wrk_arguments(__doc__.split("\n")[0], "base a exportar").parse_args(argv)
+    return api.run_bench(lambda procs: measure(args, procs))
 
 
 if __name__ == "__main__":
