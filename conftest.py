@@ -9,6 +9,7 @@ inherit: one's own argentina.db when it is set, else the test database (the head
 which).  An unchanged source makes the build a ~1 s check.
 """
 
+import fcntl
 import os
 import sys
 from pathlib import Path
@@ -66,7 +67,12 @@ def build_test_database() -> None:
             'sin él, corra pytest -m "not mirror"',
             returncode=1,
         )
-    try:
-        Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB, bundle=BUNDLE if BUNDLE.is_file() else None).run()
-    except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
-        pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)
+    TEST_DB.parent.mkdir(parents=True, exist_ok=True)
+    # Under pytest-xdist every worker collects and gets here: the first builds (or finds the database up to
+    # date) while the others wait on this lock, instead of being refused by the build's own one.
+    with open(TEST_DB.with_name(TEST_DB.name + ".pytest-lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB, bundle=BUNDLE if BUNDLE.is_file() else None).run()
+        except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
+            pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)

@@ -43,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # servidor_nginx: nginx's configuration and command, shared with the tests
@@ -143,6 +144,31 @@ class Processes:
     def stop_all(self) -> None:
         for _, proc in reversed(list(self.procs)):
             self.stop(proc)
+
+
+def run_bench(measure: Callable[[Processes], int]) -> int:
+    """A benchmark's main: ``measure(procs)``, every process it started stopped at the end (SIGTERM
+    unwinds through the ``finally`` like Ctrl-C does), and a BenchError said in one line (exit 2)."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    procs = Processes()
+    try:
+        return measure(procs)
+    except BenchError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    finally:
+        procs.stop_all()
+
+
+def wrk_arguments(description: str, db_help: str) -> argparse.ArgumentParser:
+    """The options of the benchmarks that compare routes with wrk in alternating rounds: theirs go after."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--duration", type=int, default=5, help="segundos de wrk por ruta y servidor (%(default)s)")
+    p.add_argument("--connections", type=int, default=32, help="conexiones abiertas de wrk (%(default)s)")
+    p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
+    p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
+    p.add_argument("--db", type=Path, default=TEST_DB, help=f"{db_help} (por defecto %(default)s)")
+    return p
 
 
 def start_nginx(procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx") -> int:
@@ -359,109 +385,98 @@ def candidate_name(candidate: tuple[str, int]) -> str:
     return name if workers == 1 else f"{name}:{workers}"
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--duration", type=int, default=5, help="segundos de wrk por ruta y servidor (%(default)s)")
-    p.add_argument("--connections", type=int, default=32, help="conexiones abiertas de wrk (%(default)s)")
-    p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
-    p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
-    p.add_argument(
-        "--servers",
-        default="granian,uvicorn",
-        help="candidatos, el primero es el de las metas: granian, uvicorn, hypercorn; NOMBRE:N = N procesos "
-        "(%(default)s)",
+def measure(args, procs: Processes) -> int:
+    candidates = [parse_candidate(c.strip()) for c in args.servers.split(",") if c.strip()]
+    if not candidates:
+        raise BenchError("--servers no nombra ningún candidato")
+    nginx, wrk = find_tool("nginx"), find_tool("wrk")
+    if not (UPSTREAM / "v1").is_dir():
+        raise BenchError(f"no está el espejo en {UPSTREAM} (defina ARGENTINA_DATOS_SOURCE)")
+    db = ensure_db(args.db)
+    first = candidates[0]
+    with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
+        tmp = Path(tmpname)
+        nginx_port = start_nginx(procs, nginx, tmp)
+
+        # First, uncached response of the large route on a freshly started server.
+        fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
+        c0, t0 = tree_cpu_seconds(fresh.pid), time.perf_counter()
+        status, body = get(port, ROUTES[2][1])
+        first_ms = (time.perf_counter() - t0) * 1000
+        first_cpu_ms = (tree_cpu_seconds(fresh.pid) - c0) * 1000
+        if status != 200:
+            raise BenchError(f"{ROUTES[2][1]} respondió {status}: {body[:200]!r}")
+        procs.stop(fresh)
+
+        servers = [start_ours(procs, db, tmp, candidate_name(c).replace(":", "-"), c[1], c[0]) for c in candidates]
+        ports = [port for _, port in servers]
+        rows = []
+        for label, path, target in ROUTES:
+            s_ng, b_ng = get(nginx_port, path)
+            for port in ports:
+                s_us, b_us = get(port, path)  # also warms the cache
+                if s_ng != 200 or s_us != 200:
+                    raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
+                if json.loads(b_ng) != json.loads(b_us):
+                    print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
+            print(f"midiendo {path} ({len(b_ng):,} bytes) en nginx y {args.servers} ...", flush=True)
+            ng: list[dict] = []
+            ours: list[list[dict]] = [[] for _ in ports]
+            for _ in range(args.rounds):
+                ng.append(run_wrk(wrk, nginx_port, path, args))
+                for runs, port in zip(ours, ports):
+                    runs.append(run_wrk(wrk, port, path, args))
+            best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
+            rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
+
+        small = ROUTES[0][1]
+        print(f"midiendo el p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones ...", flush=True)
+        p99 = min(run_wrk(wrk, ports[0], small, args, SMALL_P99_CONNECTIONS)["p99"] for _ in range(args.rounds))
+        swept = None
+        if not args.sin_barrido:
+            routes = mirror_routes()
+            print(f"pidiendo una vez cada una de las {len(routes):,} rutas del espejo ...", flush=True)
+            rss_before = rss_mb(servers[0][0].pid)
+            swept = (*sweep(ports[0], routes), rss_before, rss_mb(servers[0][0].pid))
+
+    ok = print_table(args, candidates, rows)
+    name = candidate_name(first)
+    print(f"\nservidor de las metas: {name}")
+    passed = first_ms <= FIRST_LARGE_TARGET_MS
+    ok &= passed
+    print(
+        f"primera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
+        f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
+        f"CPU del servidor en ella: {first_cpu_ms:.0f} ms"
     )
+    passed = p99 <= SMALL_P99_TARGET_MS
+    ok &= passed
+    print(
+        f"p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones (mejor de {args.rounds}): {fmt_ms(p99)} "
+        f"(meta <= {SMALL_P99_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'})"
+    )
+    if swept:
+        count, seconds, statuses, before, after = swept
+        by_status = ", ".join(f"{n:,} × {s}" for s, n in sorted(statuses.items()))
+        print(
+            f"barrido: {count:,} rutas del espejo en {seconds:.0f} s ({by_status}); RSS del servidor "
+            f"{before:.0f} MB antes, {after:.0f} MB después (caché de /v1 acotada a "
+            f"{CACHE_BYTES >> 20} MB)"
+        )
+    return 0 if ok else 1
+
+
+SERVERS_HELP = (
+    "candidatos, el primero es el de las metas: granian, uvicorn, hypercorn; NOMBRE:N = N procesos (%(default)s)"
+)
+
+
+def main(argv=None) -> int:
+    p = wrk_arguments(__doc__.split("\n")[0], "base a servir")
+    p.add_argument("--servers", default="granian,uvicorn", help=SERVERS_HELP)
     p.add_argument("--sin-barrido", action="store_true", help="no pedir cada ruta del espejo para medir la memoria")
-    p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     args = p.parse_args(argv)
-
-    # SIGTERM must unwind through the finally below, like Ctrl-C does.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    procs = Processes()
-    try:
-        candidates = [parse_candidate(c.strip()) for c in args.servers.split(",") if c.strip()]
-        if not candidates:
-            raise BenchError("--servers no nombra ningún candidato")
-        nginx, wrk = find_tool("nginx"), find_tool("wrk")
-        if not (UPSTREAM / "v1").is_dir():
-            raise BenchError(f"no está el espejo en {UPSTREAM} (defina ARGENTINA_DATOS_SOURCE)")
-        db = ensure_db(args.db)
-        first = candidates[0]
-        with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
-            tmp = Path(tmpname)
-            nginx_port = start_nginx(procs, nginx, tmp)
-
-            # First, uncached response of the large route on a freshly started server.
-            fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
-            c0, t0 = tree_cpu_seconds(fresh.pid), time.perf_counter()
-            status, body = get(port, ROUTES[2][1])
-            first_ms = (time.perf_counter() - t0) * 1000
-            first_cpu_ms = (tree_cpu_seconds(fresh.pid) - c0) * 1000
-            if status != 200:
-                raise BenchError(f"{ROUTES[2][1]} respondió {status}: {body[:200]!r}")
-            procs.stop(fresh)
-
-            servers = [start_ours(procs, db, tmp, candidate_name(c).replace(":", "-"), c[1], c[0]) for c in candidates]
-            ports = [port for _, port in servers]
-            rows = []
-            for label, path, target in ROUTES:
-                s_ng, b_ng = get(nginx_port, path)
-                for port in ports:
-                    s_us, b_us = get(port, path)  # also warms the cache
-                    if s_ng != 200 or s_us != 200:
-                        raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
-                    if json.loads(b_ng) != json.loads(b_us):
-                        print(f"aviso: {path} no devuelve el mismo JSON que el espejo", file=sys.stderr)
-                print(f"midiendo {path} ({len(b_ng):,} bytes) en nginx y {args.servers} ...", flush=True)
-                ng: list[dict] = []
-                ours: list[list[dict]] = [[] for _ in ports]
-                for _ in range(args.rounds):
-                    ng.append(run_wrk(wrk, nginx_port, path, args))
-                    for runs, port in zip(ours, ports):
-                        runs.append(run_wrk(wrk, port, path, args))
-                best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
-                rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
-
-            small = ROUTES[0][1]
-            print(f"midiendo el p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones ...", flush=True)
-            p99 = min(run_wrk(wrk, ports[0], small, args, SMALL_P99_CONNECTIONS)["p99"] for _ in range(args.rounds))
-            swept = None
-            if not args.sin_barrido:
-                routes = mirror_routes()
-                print(f"pidiendo una vez cada una de las {len(routes):,} rutas del espejo ...", flush=True)
-                rss_before = rss_mb(servers[0][0].pid)
-                swept = (*sweep(ports[0], routes), rss_before, rss_mb(servers[0][0].pid))
-
-        ok = print_table(args, candidates, rows)
-        name = candidate_name(first)
-        print(f"\nservidor de las metas: {name}")
-        passed = first_ms <= FIRST_LARGE_TARGET_MS
-        ok &= passed
-        print(
-            f"primera respuesta sin caché de {ROUTES[2][1]} (servidor recién arrancado): "
-            f"{first_ms:.0f} ms (meta <= {FIRST_LARGE_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'}); "
-            f"CPU del servidor en ella: {first_cpu_ms:.0f} ms"
-        )
-        passed = p99 <= SMALL_P99_TARGET_MS
-        ok &= passed
-        print(
-            f"p99 de {small} con {SMALL_P99_CONNECTIONS} conexiones (mejor de {args.rounds}): {fmt_ms(p99)} "
-            f"(meta <= {SMALL_P99_TARGET_MS:.0f} ms: {'sí' if passed else 'NO'})"
-        )
-        if swept:
-            count, seconds, statuses, before, after = swept
-            by_status = ", ".join(f"{n:,} × {s}" for s, n in sorted(statuses.items()))
-            print(
-                f"barrido: {count:,} rutas del espejo en {seconds:.0f} s ({by_status}); RSS del servidor "
-                f"{before:.0f} MB antes, {after:.0f} MB después (caché de /v1 acotada a "
-                f"{CACHE_BYTES >> 20} MB)"
-            )
-        return 0 if ok else 1
-    except BenchError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        procs.stop_all()
+    return run_bench(lambda procs: measure(args, procs))
 
 
 if __name__ == "__main__":

@@ -17,26 +17,14 @@ Requiere nginx y wrk (apt-get install -y nginx-light wrk). Uso:
 
 from __future__ import annotations
 
-import argparse
 import shutil
-import signal
 import sqlite3
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_api import (  # noqa: E402
-    ROUTES,
-    TEST_DB,
-    BenchError,
-    Processes,
-    ensure_db,
-    find_tool,
-    get,
-    run_wrk,
-    start_nginx,
-)
+import bench_api as api  # noqa: E402
 from servidor_nginx import deploy_server  # noqa: E402
 
 from argentina_datos.publicacion import exportar_parquet, exportar_v1  # noqa: E402
@@ -57,75 +45,63 @@ def change_one_day(db: Path) -> str:
     return day
 
 
+def measure(args, procs: api.Processes) -> int:
+    nginx, wrk = api.find_tool("nginx"), api.find_tool("wrk")
+    db = api.ensure_db(args.db)
+    with tempfile.TemporaryDirectory(prefix="bench-export-") as tmpname:
+        tmp = Path(tmpname)
+        out = tmp / "publicado"
+        full = timed_export(db, out, "exportar-v1: el árbol entero, en un directorio vacío")
+        again = timed_export(db, out, "exportar-v1: otra vez, sin cambios")
+        copy = tmp / "cambiada.db"
+        shutil.copyfile(db, copy)
+        day = change_one_day(copy)
+        changed = timed_export(copy, out, f"exportar-v1: con un día cambiado ({day} en cotizaciones_dolares)")
+        print("exportar-parquet: todas las tablas ...", flush=True)
+        parquet = exportar_parquet.export(db, tmp / "parquet")
+        print(f"  {parquet.summary()}", flush=True)
+
+        exported = api.start_nginx(procs, nginx, tmp, lambda port: deploy_server(port, out), name="nginx-export")
+        mirror = api.start_nginx(procs, nginx, tmp, name="nginx-espejo")
+        rows = []
+        for _, path, _ in api.ROUTES:
+            for port in (exported, mirror):
+                status, _ = api.get(port, path)
+                if status != 200:
+                    raise api.BenchError(f"{path}: nginx respondió {status}")
+            print(f"midiendo {path} en nginx (exportado y espejo) ...", flush=True)
+            ours, theirs = [], []
+            for _ in range(args.rounds):
+                ours.append(api.run_wrk(wrk, exported, path, args)["rps"])
+                theirs.append(api.run_wrk(wrk, mirror, path, args)["rps"])
+            rows.append((path, max(ours), max(theirs)))
+
+    print()
+    print(f"{'medida':<58} {'valor':>30}")
+    print(f"{'exportar-v1, árbol entero':<58} {full.seconds:>28.1f} s")
+    print(
+        f"{'  rutas / archivos / MB':<58} {f'{full.routes:,} / {full.files:,} / {full.bytes_total / 2**20:,.0f}':>30}"
+    )
+    print(
+        f"{'exportar-v1 otra vez, sin cambios (archivos escritos)':<58} {f'{again.seconds:.1f} s ({again.written})':>30}"
+    )
+    print(
+        f"{'exportar-v1 con un día cambiado (archivos escritos, MB)':<58} "
+        f"{f'{changed.seconds:.1f} s ({changed.written}, {changed.bytes_written / 2**20:.1f} MB)':>30}"
+    )
+    print(
+        f"{'exportar-parquet (tablas, MB)':<58} {f'{parquet.seconds:.1f} s ({parquet.tables}, {parquet.bytes / 2**20:.1f} MB)':>30}"
+    )
+    print(f"\nwrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas alternadas")
+    print(f"{'ruta':<40} {'exportado':>12} {'espejo':>12} {'razón':>7}")
+    for path, ours, theirs in rows:
+        print(f"{path:<40} {ours:>12,.0f} {theirs:>12,.0f} {ours / theirs:>6.2f}x")
+    return 0
+
+
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--duration", type=int, default=5, help="segundos de wrk por ruta y servidor (%(default)s)")
-    p.add_argument("--connections", type=int, default=32, help="conexiones abiertas de wrk (%(default)s)")
-    p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
-    p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
-    p.add_argument("--db", type=Path, default=TEST_DB, help="base a exportar (por defecto %(default)s)")
-    args = p.parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    procs = Processes()
-    try:
-        nginx, wrk = find_tool("nginx"), find_tool("wrk")
-        db = ensure_db(args.db)
-        with tempfile.TemporaryDirectory(prefix="bench-export-") as tmpname:
-            tmp = Path(tmpname)
-            out = tmp / "publicado"
-            full = timed_export(db, out, "exportar-v1: el árbol entero, en un directorio vacío")
-            again = timed_export(db, out, "exportar-v1: otra vez, sin cambios")
-            copy = tmp / "cambiada.db"
-            shutil.copyfile(db, copy)
-            day = change_one_day(copy)
-            changed = timed_export(copy, out, f"exportar-v1: con un día cambiado ({day} en cotizaciones_dolares)")
-            print("exportar-parquet: todas las tablas ...", flush=True)
-            parquet = exportar_parquet.export(db, tmp / "parquet")
-            print(f"  {parquet.summary()}", flush=True)
-
-            exported = start_nginx(procs, nginx, tmp, lambda port: deploy_server(port, out), name="nginx-export")
-            mirror = start_nginx(procs, nginx, tmp, name="nginx-espejo")
-            rows = []
-            for _, path, _ in ROUTES:
-                for port in (exported, mirror):
-                    status, _ = get(port, path)
-                    if status != 200:
-                        raise BenchError(f"{path}: nginx respondió {status}")
-                print(f"midiendo {path} en nginx (exportado y espejo) ...", flush=True)
-                ours, theirs = [], []
-                for _ in range(args.rounds):
-                    ours.append(run_wrk(wrk, exported, path, args)["rps"])
-                    theirs.append(run_wrk(wrk, mirror, path, args)["rps"])
-                rows.append((path, max(ours), max(theirs)))
-
-        print()
-        print(f"{'medida':<58} {'valor':>30}")
-        print(f"{'exportar-v1, árbol entero':<58} {full.seconds:>28.1f} s")
-        print(
-            f"{'  rutas / archivos / MB':<58} {f'{full.routes:,} / {full.files:,} / {full.bytes_total / 2**20:,.0f}':>30}"
-        )
-        print(
-            f"{'exportar-v1 otra vez, sin cambios (archivos escritos)':<58} {f'{again.seconds:.1f} s ({again.written})':>30}"
-        )
-        print(
-            f"{'exportar-v1 con un día cambiado (archivos escritos, MB)':<58} "
-            f"{f'{changed.seconds:.1f} s ({changed.written}, {changed.bytes_written / 2**20:.1f} MB)':>30}"
-        )
-        print(
-            f"{'exportar-parquet (tablas, MB)':<58} {f'{parquet.seconds:.1f} s ({parquet.tables}, {parquet.bytes / 2**20:.1f} MB)':>30}"
-        )
-        print(
-            f"\nwrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas alternadas"
-        )
-        print(f"{'ruta':<40} {'exportado':>12} {'espejo':>12} {'razón':>7}")
-        for path, ours, theirs in rows:
-            print(f"{path:<40} {ours:>12,.0f} {theirs:>12,.0f} {ours / theirs:>6.2f}x")
-        return 0
-    except BenchError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        procs.stop_all()
+    args = api.wrk_arguments(__doc__.split("\n")[0], "base a exportar").parse_args(argv)
+    return api.run_bench(lambda procs: measure(args, procs))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the mirror's repository and nginx, shared with the tests
 
 from servidor_nginx import Nginx, find_nginx, mirror_server  # noqa: E402
-from test_repositorio import GIT_ENV, mirror_repository  # noqa: E402
+from test_repositorio import git, mirror_repository  # noqa: E402
 
 BLUE = "datos/v1/cotizaciones/dolares/blue/index.json"
 ALL = "datos/v1/cotizaciones/dolares/index.json"
@@ -55,18 +55,6 @@ def build(source: str, out: Path, cache: Path) -> tuple[float, str]:
     return seconds, "\n    ".join(line for line in done.stderr.splitlines() if line.startswith(keep))
 
 
-def git(repo: Path, *args: str, stdin: bytes | None = None, env: dict | None = None) -> str:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        input=stdin,
-        env={**os.environ, **GIT_ENV, **(env or {})},
-    )
-    return done.stdout.decode().strip()
-
-
 def commit_a_day(repo: Path, day: dt.date) -> dict:
     """Appends a blue-dollar record for ``day`` to the bare ``repo``'s branch (the blue list, the all-houses list,
     the day's file), with git's plumbing: no checkout.  Returns the record."""
@@ -77,7 +65,7 @@ def commit_a_day(repo: Path, day: dt.date) -> dict:
     everything = json.loads(git(repo, "show", f"main:{ALL}"))
     dated = f"datos/v1/cotizaciones/dolares/{day:%Y/%m/%d}/index.json"
     for path, data in ((BLUE, blue + [record]), (ALL, everything + [record]), (dated, [record])):
-        blob = git(repo, "hash-object", "-w", "--stdin", stdin=json.dumps(data, ensure_ascii=False).encode())
+        blob = git(repo, "hash-object", "-w", "--stdin", stdin=json.dumps(data, ensure_ascii=False))
         git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=index)
     tree = git(repo, "write-tree", env=index)
     head = git(repo, "commit-tree", tree, "-p", "main", "-m", f"dólar blue del {day}")

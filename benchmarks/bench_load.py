@@ -35,7 +35,6 @@ import argparse
 import os
 import re
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -55,6 +54,7 @@ from bench_api import (  # noqa: E402
     find_tool,
     get,
     rss_mb,
+    run_bench,
     start_ours,
     to_ms,
 )
@@ -241,16 +241,131 @@ def fmt_ms(ms: float) -> str:
     return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
 
+def measure(args, procs: Processes) -> int:
+    classes = {"hostil": HOSTILE_CLASSES, "paginas": PAGES_CLASSES, "cambio": SWITCH_CLASSES}.get(args.mezcla, CLASSES)
+    wrk = find_tool("wrk")
+    db = ensure_db(args.db)
+    paths = class_paths(db)
+    total = SWITCH_CONNECTIONS if args.mezcla == "cambio" else args.connections
+    connections = {name: max(1, round(total * share)) for name, share, _ in classes}
+    if args.mezcla == "hostil":
+        connections["hostil"] = HOSTILE_CONNECTIONS
+    if args.mezcla == "paginas":
+        connections = dict(PAGES_CONNECTIONS, lenta=args.lentas)
+        if not args.lentas:
+            del connections["lenta"]
+            classes = [c for c in classes if c[0] != "lenta"]
+    expected = {name: ok for name, _, ok in classes}
+    with tempfile.TemporaryDirectory(prefix="bench-load-") as tmpname:
+        tmp = Path(tmpname)
+        scripts = {name: write_script(tmp, name, paths[name]) for name in paths}
+        served = db
+        if args.mezcla == "cambio":
+            served, new = tmp / "servida.db", tmp / "nueva.db"
+            shutil.copyfile(db, served)
+            shutil.copyfile(db, new)
+        server, port = start_ours(procs, served, tmp, "carga", args.workers)
+        # One of each fixed page first, as a server that has been up for a while has them.
+        for name in ("v1-chica", "v1-grande", "tabla", "consulta"):
+            for path in paths[name]:
+                status, _ = get(port, path)
+                if status != 200:
+                    raise BenchError(f"{path} respondió {status}")
+        rss_before = rss_mb(server.pid)
+
+        baseline = None
+        if args.baseline and "v1-chica" in connections:
+            print(
+                f"ronda base: v1-chica sola, {connections['v1-chica']} conexiones, {args.baseline} s ...",
+                flush=True,
+            )
+            baseline = run_classes(wrk, port, scripts, {"v1-chica": connections["v1-chica"]}, args.baseline)["v1-chica"]
+        print(f"carga mixta: {sum(connections.values())} conexiones, {args.duration} s ...", flush=True)
+        start = time.monotonic()
+        peak = PeakRss(server.pid)
+        peak.start()
+        switch = None
+        if args.mezcla == "cambio" and not args.sin_cambio:
+            # As build-db does: a complete file renamed over the served one.
+            switch = threading.Timer(args.duration / 2, os.replace, (new, served))
+            switch.start()
+        results = run_classes(wrk, port, scripts, connections, args.duration)
+        switch_lines = []
+        if switch:
+            switch.join()
+            log = (tmp / "datasette-carga.log").read_text(errors="replace")
+            switch_lines = [line for line in log.splitlines() if "base nueva" in line]
+        peak.stopped.set()
+        elapsed = time.monotonic() - start
+        rss_after = rss_mb(server.pid)
+        alive = server.poll() is None
+
+    print()
+    print(
+        f"wrk -t1 por clase, {sum(connections.values())} conexiones en total, {args.duration} s; "
+        f"{args.workers} proceso(s) del servidor; {os.cpu_count()} CPU; todo en {HOST}"
+    )
+    head = f"{'clase':<10} {'conex.':>6} {'pedidos':>9} {'req/s':>8} {'p50':>10} {'p95':>10} {'p99':>10}  estados"
+    print(head)
+    print("-" * len(head))
+    total = errors = server_errors = 0
+    by_status: dict[int, int] = {}
+    for name, _, _ in classes:
+        r = results[name]
+        total += r["requests"]
+        for status, n in r["statuses"].items():
+            by_status[status] = by_status.get(status, 0) + n
+            if status not in expected[name]:
+                errors += n
+            if status >= 500:
+                server_errors += n
+        errors += r["socket_errors"]
+        statuses = ", ".join(f"{s}: {n:,}" for s, n in sorted(r["statuses"].items()))
+        note = f"  ({r['socket_text']})" if r["socket_errors"] else ""
+        print(
+            f"{name:<10} {connections[name]:>6} {r['requests']:>9,} {r['requests'] / elapsed:>8,.0f} "
+            f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p95']):>10} {fmt_ms(r['p99']):>10}  {statuses}{note}"
+        )
+    print("-" * len(head))
+    print(f"pedidos: {total:,}; por estado: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(by_status.items())))
+    print(f"errores (5xx, estados inesperados, errores de socket): {errors:,}; 5xx: {server_errors:,}")
+    if baseline:
+        print(
+            f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
+            f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})"
+        )
+    if args.mezcla == "hostil":
+        worst = max(results["v1-chica"]["p99"], results["v1-grande"]["p99"])
+        print(f"p99 de /v1 (en caché) con SQL hostil en paralelo: {fmt_ms(worst)} (meta ≤ 50 ms)")
+    if args.mezcla == "cambio":
+        worst = max(results[name]["p99"] for name in ("v1-chica", "v1-grande"))
+        when = "sin cambio de base (--sin-cambio)" if args.sin_cambio else "con una base nueva a mitad de la corrida"
+        print(
+            f"p99 de /v1 en caché {when}: {fmt_ms(worst)} (meta ≤ 100 ms); v1-fechas (cada ruta calculada "
+            f"la primera vez): {fmt_ms(results['v1-fechas']['p99'])}"
+        )
+        for line in switch_lines:
+            print(f"  registro del servidor: {line}")
+    if args.mezcla == "paginas":
+        print(
+            f"p95 de una página de tabla con {args.lentas} conexiones de SQL de 3 s en paralelo: "
+            f"{fmt_ms(results['tabla']['p95'])} (meta ≤ 1 s)"
+        )
+    print(
+        f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después, pico {peak.peak:.0f} MB"
+        f"{'' if alive else ' (¡el servidor terminó!)'}"
+    )
+    return 0
+
+
+BASELINE_HELP = "segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)"
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--duration", type=int, default=30, help="segundos de la carga mixta (%(default)s)")
     p.add_argument("--connections", type=int, default=64, help="conexiones en total (%(default)s)")
-    p.add_argument(
-        "--baseline",
-        type=int,
-        default=10,
-        help="segundos de la ronda sólo con v1-chica, sin Datasette (%(default)s; 0 la omite)",
-    )
+    p.add_argument("--baseline", type=int, default=10, help=BASELINE_HELP)
     p.add_argument("--workers", type=int, default=1, help="procesos del servidor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help="base a servir (por defecto %(default)s)")
     p.add_argument(
@@ -271,133 +386,7 @@ def main(argv=None) -> int:
         "--sin-cambio", action="store_true", help="con --mezcla cambio, la misma carga sin reemplazar la base"
     )
     args = p.parse_args(argv)
-    classes = {"hostil": HOSTILE_CLASSES, "paginas": PAGES_CLASSES, "cambio": SWITCH_CLASSES}.get(args.mezcla, CLASSES)
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    procs = Processes()
-    try:
-        wrk = find_tool("wrk")
-        db = ensure_db(args.db)
-        paths = class_paths(db)
-        total = SWITCH_CONNECTIONS if args.mezcla == "cambio" else args.connections
-        connections = {name: max(1, round(total * share)) for name, share, _ in classes}
-        if args.mezcla == "hostil":
-            connections["hostil"] = HOSTILE_CONNECTIONS
-        if args.mezcla == "paginas":
-            connections = dict(PAGES_CONNECTIONS, lenta=args.lentas)
-            if not args.lentas:
-                del connections["lenta"]
-                classes = [c for c in classes if c[0] != "lenta"]
-        expected = {name: ok for name, _, ok in classes}
-        with tempfile.TemporaryDirectory(prefix="bench-load-") as tmpname:
-            tmp = Path(tmpname)
-            scripts = {name: write_script(tmp, name, paths[name]) for name in paths}
-            served = db
-            if args.mezcla == "cambio":
-                served, new = tmp / "servida.db", tmp / "nueva.db"
-                shutil.copyfile(db, served)
-                shutil.copyfile(db, new)
-            server, port = start_ours(procs, served, tmp, "carga", args.workers)
-            # One of each fixed page first, as a server that has been up for a while has them.
-            for name in ("v1-chica", "v1-grande", "tabla", "consulta"):
-                for path in paths[name]:
-                    status, _ = get(port, path)
-                    if status != 200:
-                        raise BenchError(f"{path} respondió {status}")
-            rss_before = rss_mb(server.pid)
-
-            baseline = None
-            if args.baseline and "v1-chica" in connections:
-                print(
-                    f"ronda base: v1-chica sola, {connections['v1-chica']} conexiones, {args.baseline} s ...",
-                    flush=True,
-                )
-                baseline = run_classes(wrk, port, scripts, {"v1-chica": connections["v1-chica"]}, args.baseline)[
-                    "v1-chica"
-                ]
-            print(f"carga mixta: {sum(connections.values())} conexiones, {args.duration} s ...", flush=True)
-            start = time.monotonic()
-            peak = PeakRss(server.pid)
-            peak.start()
-            switch = None
-            if args.mezcla == "cambio" and not args.sin_cambio:
-                # As build-db does: a complete file renamed over the served one.
-                switch = threading.Timer(args.duration / 2, os.replace, (new, served))
-                switch.start()
-            results = run_classes(wrk, port, scripts, connections, args.duration)
-            switch_lines = []
-            if switch:
-                switch.join()
-                log = (tmp / "datasette-carga.log").read_text(errors="replace")
-                switch_lines = [line for line in log.splitlines() if "base nueva" in line]
-            peak.stopped.set()
-            elapsed = time.monotonic() - start
-            rss_after = rss_mb(server.pid)
-            alive = server.poll() is None
-
-        print()
-        print(
-            f"wrk -t1 por clase, {sum(connections.values())} conexiones en total, {args.duration} s; "
-            f"{args.workers} proceso(s) del servidor; {os.cpu_count()} CPU; todo en {HOST}"
-        )
-        head = f"{'clase':<10} {'conex.':>6} {'pedidos':>9} {'req/s':>8} {'p50':>10} {'p95':>10} {'p99':>10}  estados"
-        print(head)
-        print("-" * len(head))
-        total = errors = server_errors = 0
-        by_status: dict[int, int] = {}
-        for name, _, _ in classes:
-            r = results[name]
-            total += r["requests"]
-            for status, n in r["statuses"].items():
-                by_status[status] = by_status.get(status, 0) + n
-                if status not in expected[name]:
-                    errors += n
-                if status >= 500:
-                    server_errors += n
-            errors += r["socket_errors"]
-            statuses = ", ".join(f"{s}: {n:,}" for s, n in sorted(r["statuses"].items()))
-            note = f"  ({r['socket_text']})" if r["socket_errors"] else ""
-            print(
-                f"{name:<10} {connections[name]:>6} {r['requests']:>9,} {r['requests'] / elapsed:>8,.0f} "
-                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p95']):>10} {fmt_ms(r['p99']):>10}  {statuses}{note}"
-            )
-        print("-" * len(head))
-        print(f"pedidos: {total:,}; por estado: " + ", ".join(f"{s}: {n:,}" for s, n in sorted(by_status.items())))
-        print(f"errores (5xx, estados inesperados, errores de socket): {errors:,}; 5xx: {server_errors:,}")
-        if baseline:
-            print(
-                f"p99 de v1-chica (en caché): {fmt_ms(baseline['p99'])} sola; {fmt_ms(results['v1-chica']['p99'])} "
-                f"con Datasette cargado (p50 {fmt_ms(baseline['p50'])} -> {fmt_ms(results['v1-chica']['p50'])})"
-            )
-        if args.mezcla == "hostil":
-            worst = max(results["v1-chica"]["p99"], results["v1-grande"]["p99"])
-            print(f"p99 de /v1 (en caché) con SQL hostil en paralelo: {fmt_ms(worst)} (meta ≤ 50 ms)")
-        if args.mezcla == "cambio":
-            worst = max(results[name]["p99"] for name in ("v1-chica", "v1-grande"))
-            when = (
-                "sin cambio de base (--sin-cambio)" if args.sin_cambio else "con una base nueva a mitad de la corrida"
-            )
-            print(
-                f"p99 de /v1 en caché {when}: {fmt_ms(worst)} (meta ≤ 100 ms); v1-fechas (cada ruta calculada "
-                f"la primera vez): {fmt_ms(results['v1-fechas']['p99'])}"
-            )
-            for line in switch_lines:
-                print(f"  registro del servidor: {line}")
-        if args.mezcla == "paginas":
-            print(
-                f"p95 de una página de tabla con {args.lentas} conexiones de SQL de 3 s en paralelo: "
-                f"{fmt_ms(results['tabla']['p95'])} (meta ≤ 1 s)"
-            )
-        print(
-            f"RSS del servidor: {rss_before:.0f} MB antes, {rss_after:.0f} MB después, pico {peak.peak:.0f} MB"
-            f"{'' if alive else ' (¡el servidor terminó!)'}"
-        )
-        return 0
-    except BenchError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        procs.stop_all()
+    return run_bench(lambda procs: measure(args, procs))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,15 @@ from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.construccion.constructor import Builder
 from argentina_datos.construccion.fuentes import DirectorySource
 
+# Three quotes of two days of the dollar and two days of the UVA, in upstream's shape: the small source of
+# several modules' builds.
+DOLARES_DIAS = [
+    {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
+    {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
+    {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"},
+]
+UVA_DIAS = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+
 
 def mirror_file(route: str):
     """The mirror's file for ``route`` (/v1/X or v1/X), parsed; None when the mirror has none."""
@@ -52,3 +61,24 @@ def beside(folder: Path) -> list[str]:
     import os
 
     return sorted(n for n in os.listdir(folder) if not n.endswith(".resumen.json") and ".anterior" not in n)
+
+
+def assert_catalogue_routes(conn: sqlite3.Connection, routes, tables, families) -> None:
+    """Each of ``routes`` is a catalogue route answered from ``tables`` only, and no file of ``families``
+    (v1/X: the route and those below it) was kept as a mere document."""
+    from argentina_datos.respuestas.rutas import Router
+
+    router = Router()
+    for route in routes:
+        endpoint, match = router.match(route)
+        endpoint.parse(match)
+        assert set(endpoint.datasets) <= set(tables), route
+    prefixes = ["/" + f.strip("/") for f in families]
+    stored = [r for (r,) in conn.execute("SELECT ruta FROM documentos")]
+    assert not [r for r in stored if any(r == p or r.startswith(p + "/") for p in prefixes)]
+
+
+def assert_refused(v1, route: str, parametro: str) -> None:
+    """``route`` is a 404 naming ``parametro`` as the value that matches nothing (v1: conftest's fixture)."""
+    code, body = v1(route)
+    assert (code, body["parametro"]) == (404, parametro), (route, body)

@@ -24,6 +24,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_child(cmd: list[str], log: Path, **kwargs) -> subprocess.Popen:
+    """``cmd`` in a session of its own (stop_child ends all it started), its output in ``log``."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, **kwargs
+        )
+
+
+def wait_answering(proc: subprocess.Popen, probe, seconds: float, what: str, output) -> bool:
+    """True once ``probe()`` no longer raises OSError, False after ``seconds``; a RuntimeError with
+    ``output()`` when ``what`` ends first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} terminó al arrancar:\n{output()}")
+        try:
+            probe()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def stop_child(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=10)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 class ServeDatos:
     def __init__(self, db: Path, server: str | None = None, args: tuple = ()):
         self.db = Path(db)
@@ -35,46 +71,35 @@ class ServeDatos:
         self.log = Path(tempfile.mkstemp(prefix="serve-datos-", suffix=".log")[1])
 
     def __enter__(self) -> "ServeDatos":
-        with open(self.log, "wb") as out:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "argentina_datos.web.servidor",
-                    str(self.db),
-                    "--host",
-                    HOST,
-                    "--port",
-                    str(self.port),
-                    *(["--server", self.server] if self.server else []),
-                    *self.args,
-                ],
-                cwd=REPO,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"serve-datos terminó al arrancar:\n{self.log_text()[-2000:]}")
-            try:
-                self.get("/-/versions.json", timeout=2)
-                return self
-            except OSError:
-                time.sleep(0.1)
+        self.proc = start_child(
+            [
+                sys.executable,
+                "-m",
+                "argentina_datos.web.servidor",
+                str(self.db),
+                "--host",
+                HOST,
+                "--port",
+                str(self.port),
+                *(["--server", self.server] if self.server else []),
+                *self.args,
+            ],
+            self.log,
+            cwd=REPO,
+        )
+        if wait_answering(
+            self.proc,
+            lambda: self.get("/-/versions.json", timeout=2),
+            60,
+            "serve-datos",
+            lambda: self.log_text()[-2000:],
+        ):
+            return self
         self.__exit__()
         raise RuntimeError(f"serve-datos no respondió en 60 s:\n{self.log_text()[-2000:]}")
 
     def __exit__(self, *exc) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        stop_child(self.proc)
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")

@@ -28,8 +28,6 @@ from __future__ import annotations
 import collections
 import email.utils
 import hashlib
-import subprocess
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -151,36 +149,3 @@ class LocalServer:
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join()
-
-
-class LocalServerProcess:
-    """The same server in a child process: for long walks (thousands of GETs) the client
-    and the server then run on separate cores instead of sharing one interpreter's lock.
-    No faults: those need the in-process server."""
-
-    def __init__(self, root: Path):
-        self.root = Path(root)
-        self._proc: Optional[subprocess.Popen] = None
-        self.url = ""
-
-    def __enter__(self) -> "LocalServerProcess":
-        self._proc = subprocess.Popen([sys.executable, __file__, str(self.root)], stdout=subprocess.PIPE, text=True)
-        self.url = self._proc.stdout.readline().strip()
-        if not self.url.startswith("http://127.0.0.1:"):
-            self._proc.kill()
-            raise RuntimeError(f"el servidor de prueba no arrancó: {self.url!r}")
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._proc.terminate()
-        self._proc.wait(timeout=10)
-        self._proc.stdout.close()
-
-
-if __name__ == "__main__":
-    with LocalServer(Path(sys.argv[1])) as srv:
-        print(srv.url, flush=True)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
-            pass

@@ -5,7 +5,8 @@ The server block is either the plain one that serves the upstream mirror (``mirr
 benchmarks/bench_api.py compares /v1 with) or deploy/nginx.conf, the configuration a deployment of the
 exported tree uses, with only its ``listen`` and ``root`` lines replaced (``deploy_server``).
 
-Used by tests/test_exportar.py (``Nginx``) and by the benchmarks (bench_api.start_nginx, through
+Used by tests/test_exportar.py (``Nginx``), by the HTTP builds of tests/test_http_source.py and
+tests/test_repositorio.py (``nginx_serving``, ``mirror_differences``) and by the benchmarks (bench_api.start_nginx, through
 ``write_conf`` and ``nginx_command``)."""
 
 from __future__ import annotations
@@ -15,17 +16,14 @@ import os
 import pwd
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Optional
 
 from paths import REPO
+from servidor_datos import HOST, free_port, start_child, stop_child, wait_answering
 
-HOST = "127.0.0.1"
 DEPLOY_CONF = REPO / "deploy" / "nginx.conf"
 
 MAIN_CONF = """\
@@ -63,23 +61,23 @@ def find_nginx() -> Optional[str]:
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin:/sbin")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
 def mirror_server(port: int, root: Path) -> str:
     return MIRROR_SERVER.format(host=HOST, port=port, root=Path(root).resolve())
 
 
+def configured(conf: Path, port: int, **values) -> str:
+    """``conf`` listening on HOST:port and with each other directive named given its value (``root=``, the
+    ``server=`` of an upstream block): nothing else changed; each directive must be there once."""
+    text = conf.read_text()
+    for directive, value in {"listen": f"{HOST}:{port}", **values}.items():
+        text, found = re.subn(rf"(?m)^(\s*){directive}\s+[^;{{]+;", rf"\g<1>{directive} {value};", text)
+        assert found == 1, f"{conf}: se esperaba una línea {directive}, hay {found}"
+    return text
+
+
 def deploy_server(port: int, root: Path) -> str:
     """deploy/nginx.conf listening on HOST:port and serving ``root``: nothing else changed."""
-    text = DEPLOY_CONF.read_text()
-    text, listens = re.subn(r"(?m)^(\s*)listen\s+[^;]+;", rf"\g<1>listen {HOST}:{port};", text)
-    text, roots = re.subn(r"(?m)^(\s*)root\s+[^;]+;", rf"\g<1>root {Path(root).resolve()};", text)
-    assert listens == 1 and roots == 1, f"{DEPLOY_CONF}: se esperaba una línea listen y una root"
-    return text
+    return configured(DEPLOY_CONF, port, root=Path(root).resolve())
 
 
 def write_conf(prefix: Path, server: str) -> Path:
@@ -113,42 +111,57 @@ class Nginx:
     def __enter__(self) -> str:
         conf = write_conf(self.prefix, self.server)
         log = self.prefix / "stdout.log"
-        with open(log, "wb") as out:
-            self.proc = subprocess.Popen(
-                nginx_command(self.nginx, self.prefix, conf),
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                errors = (
-                    (self.prefix / "error.log").read_text(errors="replace")
-                    if (self.prefix / "error.log").exists()
-                    else ""
-                )
-                raise RuntimeError(f"nginx terminó al arrancar:\n{log.read_text(errors='replace')}{errors}")
-            try:
-                conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
-                conn.request("GET", "/")
-                conn.getresponse().read()
-                conn.close()
-                return self.url
-            except OSError:
-                time.sleep(0.05)
+        self.proc = start_child(nginx_command(self.nginx, self.prefix, conf), log)
+
+        def output() -> str:
+            errors = self.prefix / "error.log"
+            return log.read_text(errors="replace") + (errors.read_text(errors="replace") if errors.exists() else "")
+
+        def probe() -> None:
+            conn = http.client.HTTPConnection(HOST, self.port, timeout=2)
+            conn.request("GET", "/")
+            conn.getresponse().read()
+            conn.close()
+
+        if wait_answering(self.proc, probe, 30, "nginx", output):
+            return self.url
         self.__exit__()
         raise RuntimeError(f"nginx no respondió en {HOST}:{self.port}")
 
     def __exit__(self, *exc) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=10)
-            except ProcessLookupError:
-                pass
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
+        stop_child(self.proc)
         self._tmp.cleanup()
+
+
+def nginx_serving(root: Path) -> Nginx:
+    """``with nginx_serving(root) as url:`` — ``root`` in upstream's layout; the test is skipped without nginx."""
+    import pytest
+
+    nginx = find_nginx()
+    if nginx is None:
+        pytest.skip("hace falta nginx (scripts/paquetes.sh lo instala)")
+    return Nginx(nginx, lambda port: mirror_server(port, root))
+
+
+def mirror_differences(db: Path) -> list[str]:
+    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
+    tests/test_conformance.py does)."""
+    import sqlite3
+
+    import orjson
+    from paths import UPSTREAM
+    from test_conformance import MIRROR_FILES, answer_difference
+
+    from argentina_datos.web.v1.api import V1
+
+    assert len(MIRROR_FILES) > 100
+    failures = []
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        api = V1()
+        for path in MIRROR_FILES:
+            route = "/" + str(path.parent.relative_to(UPSTREAM))
+            response = api.compute(conn, route)
+            diff = answer_difference(route, response.status, response.body, orjson.loads(path.read_bytes()))
+            if diff:
+                failures.append(diff)
+    return failures

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from ayudas import beside, write_file
+from ayudas import UVA_DIAS, beside, write_file
 from servidor_local import LocalServer
 
 from argentina_datos.catalogo import BY_TABLE
@@ -23,7 +23,7 @@ FERIADOS = [
     {"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"},
     {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
 ]
-UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+UVA = UVA_DIAS
 UVA_RUTA = "v1/finanzas/indices/uva"
 
 

@@ -267,6 +267,14 @@ async def test_late_series_are_quality_findings_and_a_feed(conn, ds):
         ("/v1/series?agrupar=mes", "agrupar"),
         ("/v1/feriados/2025?agrupar=mes", "agrupar"),
         ("/v1/finanzas/indices/uva?formato=ics", "formato"),
+        # variations and adjustment of any route (tests/test_variaciones.py checks what they answer)
+        ("/v1/cotizaciones/dolares/blue?variacion=semanal", "variacion"),
+        ("/v1/cotizaciones/dolares/blue?ajustar=dolar", "ajustar"),
+        ("/v1/finanzas/indices/riesgo-pais?ajustar=ipc", "ajustar"),
+        ("/v1/cotizaciones/dolares/blue?ajustar=ipc&base=2020-13", "base"),
+        ("/v1/cotizaciones/dolares/blue?ajustar=ipc&base=2199-01", "base"),
+        ("/v1/cotizaciones/dolares/blue?base=2020-01", "base"),
+        ("/v1/feriados/2025?variacion=relativa", "variacion"),
     ],
 )
 async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, param):

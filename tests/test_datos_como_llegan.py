@@ -7,14 +7,14 @@ from pathlib import Path
 
 import orjson
 import pytest
-from ayudas import write_file
+from ayudas import UVA_DIAS, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
 from argentina_datos.construccion import cli
 from argentina_datos.web.servidor import datasette_for
 
-UVA = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+UVA = UVA_DIAS
 UVA_RUTA = "v1/finanzas/indices/uva"
 
 

@@ -93,11 +93,15 @@ INFLACION = [
 ]
 
 
+def inflation_db(tmp_path, records):
+    root = tmp_path / "fuente"
+    write_file(root, "v1/finanzas/indices/inflacion", records)
+    return build_tables(root, tmp_path / "ipc.db", ["inflacion"])
+
+
 @pytest.fixture
 def ipc(tmp_path):
-    root = tmp_path / "fuente"
-    write_file(root, "v1/finanzas/indices/inflacion", INFLACION)
-    return build_tables(root, tmp_path / "ipc.db", ["inflacion"])
+    return inflation_db(tmp_path, INFLACION)
 
 
 def test_ipc_is_chained_from_monthly_inflation_with_the_stated_base(ipc):
@@ -122,19 +126,13 @@ def test_pesos_de_hoy_against_a_hand_computation(ipc):
 # Three currency changes between 1975 and today: 1,000 pesos ley 18.188 are 10^-11 of as many pesos of today,
 # before the inflation.  One month in each currency, with 10 % inflation each.
 INFLACION_1975 = [
-    {"fecha": "1975-01-31", "valor": 10.0},
-    {"fecha": "1984-01-31", "valor": 10.0},
-    {"fecha": "1985-06-30", "valor": 10.0},
-    {"fecha": "1991-12-31", "valor": 10.0},
-    {"fecha": "1992-01-31", "valor": 10.0},
+    {"fecha": f, "valor": 10.0} for f in ("1975-01-31", "1984-01-31", "1985-06-30", "1991-12-31", "1992-01-31")
 ]
 
 
 @pytest.fixture
 def ipc_1975(tmp_path):
-    root = tmp_path / "fuente"
-    write_file(root, "v1/finanzas/indices/inflacion", INFLACION_1975)
-    return build_tables(root, tmp_path / "ipc.db", ["inflacion"])
+    return inflation_db(tmp_path, INFLACION_1975)
 
 
 def test_ipc_carries_old_currencies_to_pesos_of_today(ipc_1975):

@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from ayudas import answer, build_tables, mirror_file, write_file
+from ayudas import answer, assert_catalogue_routes, assert_refused, build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
@@ -106,28 +106,27 @@ def first_committee_without_file() -> str:
 
 
 @pytest.mark.parametrize(
-    "route, status, parametro",
+    "route, parametro",
     [
-        ("/v1/diputados/diputados/hcdn0055/viajes", 404, "id"),
-        ("/v1/diputados/diputados/55/viajes", 404, "id"),
-        ("/v1/diputados/diputados/HCDN9999/viajes", 404, "id"),  # not in the list, not counted
-        ("/v1/diputados/diputados/HCDN/misiones", 404, "id"),
-        ("/v1/diputados/diputados/HCDN9999/misiones", 404, "id"),
-        ("/v1/diputados/comisiones/comision", 404, "id"),
-        ("/v1/diputados/comisiones/{comision}", 404, "id"),
-        ("/v1/diputados/actas/20", 404, "año"),
-        ("/v1/diputados/actas/{antes}", 404, "año"),
-        ("/v1/diputados/actas/{sin_archivo}", 404, "año"),
+        ("/v1/diputados/diputados/hcdn0055/viajes", "id"),
+        ("/v1/diputados/diputados/55/viajes", "id"),
+        ("/v1/diputados/diputados/HCDN9999/viajes", "id"),  # not in the list, not counted
+        ("/v1/diputados/diputados/HCDN/misiones", "id"),
+        ("/v1/diputados/diputados/HCDN9999/misiones", "id"),
+        ("/v1/diputados/comisiones/comision", "id"),
+        ("/v1/diputados/comisiones/{comision}", "id"),
+        ("/v1/diputados/actas/20", "año"),
+        ("/v1/diputados/actas/{antes}", "año"),
+        ("/v1/diputados/actas/{sin_archivo}", "año"),
     ],
 )
-def test_malformed_values_and_values_without_data(v1, route, status, parametro):
+def test_malformed_values_and_values_without_data(v1, route, parametro):
     route = route.format(
         comision=first_committee_without_file(),
         antes=diputados.PRIMER_AÑO_ACTAS - 1,
         sin_archivo=first_year_without_actas(),
     )
-    code, body = v1(route)
-    assert (code, body["parametro"]) == (status, parametro), body
+    assert_refused(v1, route, parametro)
 
 
 # ---- each mirror file of the families, exactly ----------------------------------------
@@ -136,14 +135,7 @@ def mirror_routes() -> list[str]:
 
 
 def test_the_families_are_catalogue_routes_not_documents(conn):
-    from argentina_datos.respuestas.rutas import Router
-
-    router = Router()
-    for route in mirror_routes():
-        endpoint, match = router.match(route)
-        endpoint.parse(match)
-        assert set(endpoint.datasets) <= set(TABLES), route
-    assert conn.execute("SELECT count(*) FROM documentos WHERE ruta LIKE '/v1/diputados/%'").fetchone()[0] == 0
+    assert_catalogue_routes(conn, mirror_routes(), TABLES, ["v1/diputados"])
 
 
 @pytest.mark.parametrize("route", mirror_routes())

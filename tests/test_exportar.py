@@ -22,7 +22,7 @@ import pytest
 from ayudas import build_tables, mirror_file, write_file
 from paths import UPSTREAM
 from servidor_nginx import Nginx, deploy_server, find_nginx
-from test_conformance import MIRROR_FILES, strictly_equal
+from test_conformance import MIRROR_FILES, answer_difference
 from test_por_fecha import FAMILIES, by_date
 
 from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
@@ -375,12 +375,9 @@ def test_nginx_serves_every_mirror_file(nginx_url):
         for path in MIRROR_FILES:
             route = "/" + str(path.parent.relative_to(UPSTREAM))
             response = client.get(route)
-            if response.status_code != 200:
-                failures.append(f"{route}: HTTP {response.status_code}")
-                continue
             mirror = path.read_bytes()
             if response.content != mirror:
-                diff = strictly_equal(orjson.loads(mirror), orjson.loads(response.content), route)
+                diff = answer_difference(route, response.status_code, response.content, orjson.loads(mirror))
                 if diff:
                     failures.append(diff)
     assert len(MIRROR_FILES) > 100
@@ -408,10 +405,7 @@ def test_nginx_serves_the_dates_without_a_file(nginx_url, lista, por_fecha, uno)
             route = "/" + por_fecha.format(fecha=fecha.replace("-", "/"))
             response = client.get(route)
             expected = days[fecha][0] if uno else days[fecha]
-            if response.status_code != 200:
-                failures.append(f"{route}: HTTP {response.status_code}")
-                continue
-            diff = strictly_equal(expected, orjson.loads(response.content), route)
+            diff = answer_difference(route, response.status_code, response.content, expected)
             if diff:
                 failures.append(diff)
     assert not failures, "\n".join(failures[:10])

@@ -1,4 +1,5 @@
-"""HTTP mode: the builder reads the API's layout over HTTP from a server on 127.0.0.1."""
+"""HTTP mode: the builder reads the API's layout over HTTP from a server on 127.0.0.1 (the whole mirror
+from a real nginx; the small cases from tests/servidor_local.py, which can misbehave on purpose)."""
 
 import datetime as dt
 import json
@@ -7,7 +8,8 @@ import time
 
 import pytest
 from paths import BUNDLE, HISTORY, UPSTREAM
-from servidor_local import LocalServer, LocalServerProcess
+from servidor_local import LocalServer
+from servidor_nginx import mirror_differences, nginx_serving
 
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Source
@@ -27,13 +29,16 @@ def conteos(db) -> dict:
         return {n: con.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}
 
 
-def test_http_build_of_the_mirror_has_the_same_rows_as_the_directory_build(db_path, tmp_path, capsys):
+@pytest.mark.lento
+def test_an_http_build_of_the_mirror_from_nginx_has_the_directory_builds_rows_and_answers(db_path, tmp_path, capsys):
+    """The one whole-mirror build over HTTP, from a real nginx serving the mirror: every route answers
+    exactly its file, and every table has the rows of the directory build (the test database)."""
     salida = tmp_path / "http.db"
-    with LocalServerProcess(UPSTREAM) as srv:
+    with nginx_serving(UPSTREAM) as url:
         start = time.perf_counter()
         # the same bundle of versions as the directory build (beside a directory it is found by default)
         versions = ["--versiones", str(BUNDLE)] if BUNDLE.is_file() else []
-        code = cli.main(["--source", srv.url, "--output", str(salida), "--history", str(HISTORY), *versions])
+        code = cli.main(["--source", url, "--output", str(salida), "--history", str(HISTORY), *versions])
         seconds = time.perf_counter() - start
     err = capsys.readouterr().err
     assert code == 0, err
@@ -41,6 +46,8 @@ def test_http_build_of_the_mirror_has_the_same_rows_as_the_directory_build(db_pa
     print(f"HTTP build of the mirror: {seconds:.1f} s")
     # Without a terminal, the long enumeration announces itself per dataset before downloading.
     assert "fci_valores: consultando" in err and "rutas en la fuente" in err
+    failures = mirror_differences(salida)
+    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
     esperado = conteos(db_path)
     # Over HTTP nothing lists the files no dataset describes (the directory build keeps them as documents),
     # nor the per-date files whose routes are derived from a list: compare the rest.

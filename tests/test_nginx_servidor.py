@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import http.client
 import json
-import re
 import sqlite3
 import threading
 import urllib.parse
 
 import pytest
-from ayudas import write_file
+from ayudas import UVA_DIAS, write_file
 from paths import REPO
 from servidor_datos import ServeDatos
-from servidor_nginx import HOST, Nginx, find_nginx
+from servidor_nginx import HOST, Nginx, configured, find_nginx
 
 from argentina_datos.construccion import cli
 
@@ -23,16 +22,12 @@ pytestmark = pytest.mark.lento
 
 CONF = REPO / "deploy" / "nginx-servidor.conf"
 UVA = "v1/finanzas/indices/uva"
-ROWS = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+ROWS = UVA_DIAS
 SLOW_SQL = "with recursive c(x) as (select 1 union all select x + 1 from c) select count(*) from c"
 
 
 def proxy_server(port: int, upstream_port: int) -> str:
-    text = CONF.read_text()
-    text, listens = re.subn(r"(?m)^(\s*)listen\s+[^;]+;", rf"\g<1>listen {HOST}:{port};", text)
-    text, servers = re.subn(r"(?m)^(\s*)server\s+127\.0\.0\.1:\d+;", rf"\g<1>server {HOST}:{upstream_port};", text)
-    assert listens == 1 and servers == 1, f"{CONF}: se esperaba una línea listen y un server en el upstream"
-    return text
+    return configured(CONF, port, server=f"{HOST}:{upstream_port}")
 
 
 def get(port: int, path: str, timeout: float = 30) -> tuple[int, dict, bytes]:

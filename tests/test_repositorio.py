@@ -13,8 +13,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-from ayudas import answer
+from ayudas import DOLARES_DIAS, UVA_DIAS, answer
 from paths import REPO, UPSTREAM
+from servidor_nginx import mirror_differences, nginx_serving
 
 from argentina_datos.construccion import cli
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
@@ -26,11 +27,8 @@ DOLARES = "v1/cotizaciones/dolares"
 DIA = "v1/cotizaciones/dolares/2025/01/03"
 UVA = "v1/finanzas/indices/uva"
 FILES = {
-    DOLARES: [
-        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
-        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
-    ],
-    UVA: [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}],
+    DOLARES: DOLARES_DIAS[:2],
+    UVA: UVA_DIAS,
     "v1/feriados/2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
 }
 GIT_ENV = {
@@ -42,9 +40,16 @@ GIT_ENV = {
 }
 
 
-def git(repo: Path, *args: str) -> str:
+def git(repo: Path, *args: str, stdin: str | None = None, env: dict | None = None) -> str:
+    """git in ``repo`` as the test user, with ``env`` added (GIT_DIR...); its output, stripped."""
     done = subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+        ["git", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+        input=stdin,
+        env={**os.environ, **GIT_ENV, **(env or {})},
     )
     return done.stdout.strip()
 
@@ -136,7 +141,6 @@ def test_a_running_serve_datos_answers_the_day_committed(upstream, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     build(out, f"git+file://{upstream}", cache)
     server = ServeDatos(out)
-    server.port, server.url = PORT + 1, f"http://127.0.0.1:{PORT + 1}"
     day = {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"}
     with server:
         assert orjson.loads(server.get("/" + DOLARES)[2]) == FILES[DOLARES]
@@ -319,15 +323,7 @@ def mirror_repository() -> Path:
     env = {"GIT_DIR": str(tmp), "GIT_WORK_TREE": str(UPSTREAM), "GIT_INDEX_FILE": str(tmp / "index")}
 
     def plumbing(*args: str, stdin: str | None = None) -> str:
-        done = subprocess.run(
-            ["git", *args],
-            check=True,
-            capture_output=True,
-            text=True,
-            input=stdin,
-            env={**os.environ, **GIT_ENV, **env},
-        )
-        return done.stdout.strip()
+        return git(REPO, *args, stdin=stdin, env=env)
 
     plumbing("add", "v1")
     datos = plumbing("write-tree")  # the tree of v1/
@@ -339,27 +335,6 @@ def mirror_repository() -> Path:
     plumbing("prune")
     os.replace(tmp, MIRROR_REPO)
     return MIRROR_REPO
-
-
-def mirror_differences(db: Path) -> list[str]:
-    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
-    tests/test_conformance.py does)."""
-    from test_conformance import MIRROR_FILES, strictly_equal
-
-    assert len(MIRROR_FILES) > 100
-    failures = []
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        api = V1()
-        for path in MIRROR_FILES:
-            route = "/" + str(path.parent.relative_to(UPSTREAM))
-            response = api.compute(conn, route)
-            if response.status != 200:
-                failures.append(f"{route}: HTTP {response.status}")
-                continue
-            diff = strictly_equal(orjson.loads(path.read_bytes()), orjson.loads(response.body), route)
-            if diff:
-                failures.append(diff)
-    return failures
 
 
 @pytest.mark.mirror
@@ -374,15 +349,10 @@ def test_a_build_from_the_mirror_committed_answers_every_route(tmp_path):
 
 
 # ---- the HTTP source, as exact: per-date and per-committee files where upstream publishes them ---------
-PORT = 18132  # this worktree's loopback port (18100-18199)
 HCDN = "v1/diputados/comisiones/HCDN00014"
 MONEDAS = "v1/cotizaciones"
 HTTP_FILES = {
-    DOLARES: [
-        {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-02"},
-        {"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"},
-        {"casa": "blue", "compra": 1010, "venta": 1030, "fecha": "2025-01-03"},
-    ],
+    DOLARES: DOLARES_DIAS,
     # upstream's file of a day is not always the list's cut: this one has one house of two
     "v1/cotizaciones/dolares/2025/01/02": [{"casa": "oficial", "compra": 900, "venta": 940, "fecha": "2025-01-02"}],
     MONEDAS: [{"moneda": "USD", "casa": "oficial", "compra": 1, "venta": 2, "fecha": "2025-01-02"}],
@@ -392,17 +362,6 @@ HTTP_FILES = {
     "v1/cotizaciones/usd/2025/01/02": {"moneda": "USD", "compra": 1, "venta": 2.25, "fecha": "2025-01-02"},
     HCDN: {"id": "HCDN00014", "nombre": "Comisión de prueba", "integrantes": []},
 }
-
-
-def nginx_serving(root: Path):
-    from servidor_nginx import Nginx, find_nginx, mirror_server
-
-    nginx = find_nginx()
-    if nginx is None:
-        pytest.skip("hace falta nginx (scripts/paquetes.sh lo instala)")
-    server = Nginx(nginx, lambda port: mirror_server(port, root))
-    server.port, server.server, server.url = PORT, mirror_server(PORT, root), f"http://127.0.0.1:{PORT}"
-    return server
 
 
 def http_build(url: str, out: Path, today):
@@ -490,17 +449,6 @@ def test_an_incremental_build_over_http_equals_a_full_build(tmp_path):
     assert incremental.keys() == whole.keys()
     for table in whole:
         assert incremental[table] == whole[table], table
-
-
-@pytest.mark.mirror
-@pytest.mark.lento
-def test_an_http_build_from_nginx_serving_the_mirror_answers_every_route(tmp_path):
-    out = tmp_path / "http.db"
-    with nginx_serving(UPSTREAM) as url:
-        err = build(out, url, tmp_path / "cache", "--sin-versiones", "--history", str(tmp_path / "ninguna"))
-    print("\n".join(line for line in err.splitlines() if line.startswith(("HTTP:", str(out)))))
-    failures = mirror_differences(out)
-    assert not failures, f"{len(failures)} rutas difieren:\n" + "\n".join(failures[:40])
 
 
 def test_per_date_and_committee_routes_come_from_the_lists():

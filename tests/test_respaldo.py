@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 import sqlite_utils
-from ayudas import write_file
+from ayudas import UVA_DIAS, write_file
 
 from argentina_datos.construccion import cli, historia
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
@@ -19,7 +19,7 @@ from argentina_datos.web.servidor import datasette_for
 
 UVA = "v1/finanzas/indices/uva"
 FERIADOS = "v1/feriados/2025"
-UVA_ROWS = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+UVA_ROWS = UVA_DIAS
 FERIADOS_ROWS = [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}]
 
 

@@ -42,12 +42,11 @@ def assert_datasette_error(response, status: int, path: str):
 UNKNOWN_PAGES = [
     "/a/b/c/d/e/f",
     "/argentina/fci_valores/1/2/3/4/5",
-    "/nope",
-    "/nope.json",
-    "/argentina/no_existe",
-    "/argentina/no_existe.json",
-    "/argentina/senadores/999999999",
-    "/argentina/senadores/999999999.json",
+    *(
+        page + ext
+        for page in ("/nope", "/argentina/no_existe", "/argentina/senadores/999999999")
+        for ext in ("", ".json")
+    ),
     "/-/nada",
     "/argentina-test/feriados",
 ]

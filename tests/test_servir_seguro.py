@@ -21,6 +21,7 @@ import sys
 import time
 
 import pytest
+from ayudas import UVA_DIAS
 
 from argentina_datos.almacen import archivo
 from argentina_datos.construccion import cli
@@ -31,7 +32,7 @@ from argentina_datos.web.servidor import datasette_for
 pytestmark = pytest.mark.lento
 
 UVA = "v1/finanzas/indices/uva"
-RECORDS = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+RECORDS = UVA_DIAS
 
 
 def build(root, out, records=RECORDS):

@@ -121,24 +121,6 @@ async def test_real_terms_and_year_on_year_together_and_as_csv(ds, db_path):
     assert [float(r["venta"]) if r["venta"] else None for r in rows] == [r["venta"] for r in got]
 
 
-@pytest.mark.parametrize(
-    "url, param",
-    [
-        ("/v1/cotizaciones/dolares/blue?variacion=semanal", "variacion"),
-        ("/v1/cotizaciones/dolares/blue?ajustar=dolar", "ajustar"),
-        ("/v1/finanzas/indices/riesgo-pais?ajustar=ipc", "ajustar"),
-        ("/v1/cotizaciones/dolares/blue?ajustar=ipc&base=2020-13", "base"),
-        ("/v1/cotizaciones/dolares/blue?ajustar=ipc&base=2199-01", "base"),
-        ("/v1/cotizaciones/dolares/blue?base=2020-01", "base"),
-        ("/v1/feriados/2025?variacion=relativa", "variacion"),
-    ],
-)
-async def test_bad_values_are_a_json_400_naming_the_parameter(ds, url, param):
-    response = await ds.client.get(url)
-    assert response.status_code == 400, response.text[:200]
-    assert orjson.loads(response.content)["parametro"] == param
-
-
 async def test_cached_apart_and_without_them_the_plain_answer(ds):
     plain = await get(ds, "/v1/finanzas/indices/uva")
     assert plain.content == orjson.dumps(mirror_file("/v1/finanzas/indices/uva"))

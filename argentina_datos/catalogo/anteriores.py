@@ -6,7 +6,7 @@ expectations (before /v1/rems), and UVA mortgages with the rate as a percentage 
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Route, Source
+from argentina_datos.catalogo.esquema import Children, Dataset, Route, sourced
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -34,9 +34,7 @@ DATASETS: list[Dataset] = [
                 "tasas de ese día, una por banco",
             ),
         ],
-        [Source("v1/finanzas/tasas/plazosFijos")],
-        origin=BCRA[0],
-        origin_url="https://www.bcra.gob.ar/BCRAyVos/Plazos_fijos_online.asp",
+        **sourced("v1/finanzas/tasas/plazosFijos", BCRA[0], "https://www.bcra.gob.ar/BCRAyVos/Plazos_fijos_online.asp"),
         sort=("fecha",),
         routes=[Route("/v1/finanzas/tasas/plazosFijos", summary="Plazo fijo por día (ruta anterior)")],
     ),
@@ -51,9 +49,11 @@ DATASETS: list[Dataset] = [
             fecha(description="mes esperado (su primer día)"),
             number("valor", "inflación mensual esperada", unit=PORCENTAJE),
         ],
-        [Source("v1/finanzas/inflacion/rem")],
-        origin=BCRA[0],
-        origin_url="https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp",
+        **sourced(
+            "v1/finanzas/inflacion/rem",
+            BCRA[0],
+            "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp",
+        ),
         sort=("fecha",),
         routes=[Route("/v1/finanzas/inflacion/rem", summary="Inflación esperada del REM (ruta anterior)")],
     ),
@@ -68,9 +68,7 @@ DATASETS: list[Dataset] = [
             text("nombreComercial", "nombre comercial del banco"),
             number("tna", "tasa nominal anual del crédito hipotecario UVA", unit=PORCENTAJE),
         ],
-        [Source("v1/finanzas/hipotecarios-uva")],
-        origin="Bancos (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/hipotecarios-uva", "Bancos (páginas propias)", UPSTREAM),
         routes=[Route("/v1/finanzas/hipotecarios-uva", summary="Hipotecarios UVA (ruta anterior)")],
     ),
 ]

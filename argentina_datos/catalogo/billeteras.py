@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, PathValue, Route, sourced
 from argentina_datos.catalogo.fci import fund_card_fields
 from argentina_datos.catalogo.parametros import Param
 from argentina_datos.catalogo.slug import slugify
@@ -138,9 +138,7 @@ DATASETS: list[Dataset] = [
             entidad("plataforma, en minúsculas (el {entidad} de /v1/finanzas/rendimientos/{entidad})"),
             Children("rendimientos", "rendimientos_monedas", rendimiento_fields(), "rendimiento de cada moneda"),
         ],
-        [Source("v1/finanzas/rendimientos")],
-        origin="Plataformas cripto y billeteras (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/rendimientos", "Plataformas cripto y billeteras (páginas propias)", UPSTREAM),
         unique=("entidad",),
         routes=[Route("/v1/finanzas/rendimientos", summary="Rendimientos de todas las plataformas")],
     ),
@@ -152,9 +150,7 @@ DATASETS: list[Dataset] = [
         "`bonusThreshold` (fiwind): se guardan tal cual. La ruta responde cualquier plataforma de la lista: con su "
         "archivo si upstream lo publica, si no con sus monedas de rendimientos_monedas. `entidad` es la del archivo.",
         rendimiento_fields(),
-        [Source("v1/finanzas/rendimientos/{entidad}")],
-        origin="Plataformas cripto y billeteras (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/rendimientos/{entidad}", "Plataformas cripto y billeteras (páginas propias)", UPSTREAM),
         partitions=[ENTIDAD_RENDIMIENTOS],
         routes=[
             Route(
@@ -173,9 +169,7 @@ DATASETS: list[Dataset] = [
         "tasa publicada, en el orden de /v1/finanzas/fci/otros/{entidad} (por fecha). `entidad` es el nombre del "
         "archivo. El último y el penúltimo dato de cada una están en fci_otros_listados.",
         tasa_fields(),
-        [Source("v1/finanzas/fci/otros/{entidad}")],
-        origin="Bancos y billeteras (páginas propias)",
-        origin_url=COMPARATASAS,
+        **sourced("v1/finanzas/fci/otros/{entidad}", "Bancos y billeteras (páginas propias)", COMPARATASAS),
         partitions=[ENTIDAD_OTROS],
         indexes=[("entidad", "fecha")],
         sort=("fecha",),
@@ -195,9 +189,7 @@ DATASETS: list[Dataset] = [
         "cada cuenta o billetera (las de su archivo en fci_otros), nombrada en `fondo`. Una billetera que upstream "
         "ya no lista conserva su archivo (uala-plus) pero no figura aquí.",
         [FONDO_OTROS, *tasa_fields()],
-        [Source("v1/finanzas/fci/otros/{listado}")],
-        origin="Bancos y billeteras (páginas propias)",
-        origin_url=COMPARATASAS,
+        **sourced("v1/finanzas/fci/otros/{listado}", "Bancos y billeteras (páginas propias)", COMPARATASAS),
         partitions=[LISTADO],
         routes=[
             Route(
@@ -215,9 +207,7 @@ DATASETS: list[Dataset] = [
         "por dato publicado, en el orden de /v1/finanzas/fci/variables/{entidad}. `entidad` es el nombre del "
         "archivo. El último y el penúltimo dato están en fci_variables_listados.",
         variable_fields(HISTORIA_VARIABLE),
-        [Source("v1/finanzas/fci/variables/{entidad}")],
-        origin="Billeteras (páginas propias)",
-        origin_url=COMPARATASAS,
+        **sourced("v1/finanzas/fci/variables/{entidad}", "Billeteras (páginas propias)", COMPARATASAS),
         partitions=[ENTIDAD_VARIABLES],
         indexes=[("entidad", "fecha")],
         sort=("fecha",),
@@ -237,9 +227,7 @@ DATASETS: list[Dataset] = [
         "de cada billetera. Son los dos últimos registros de su archivo (fci_variables) con las claves en otro "
         "orden (`tipo` antes de `tna`), que se conserva.",
         variable_fields(LISTADO_VARIABLE),
-        [Source("v1/finanzas/fci/variables/{listado}")],
-        origin="Billeteras (páginas propias)",
-        origin_url=COMPARATASAS,
+        **sourced("v1/finanzas/fci/variables/{listado}", "Billeteras (páginas propias)", COMPARATASAS),
         partitions=[LISTADO],
         routes=[
             Route(
@@ -258,9 +246,7 @@ DATASETS: list[Dataset] = [
         "fci_comparatasas_composicion_cartera, fci_comparatasas_calificaciones y fci_comparatasas_sociedades. "
         "El espejo trae un subconjunto (8 fondos) del archivo de upstream.",
         fund_card_fields("fci_comparatasas", sociedad_tipos="Administradora o Depositaria", cantidad_cuotapartes=True),
-        [Source("v1/finanzas/fci/comparatasas")],
-        origin=CAFCI[0],
-        origin_url=CAFCI[1],
+        **sourced("v1/finanzas/fci/comparatasas", *CAFCI),
         envelope_list="fondos",
         envelope_fields=[FECHA_ACTUALIZACION],
         fts=("nombre", "administradora"),

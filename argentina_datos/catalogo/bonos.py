@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import PORCENTAJE, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Dataset, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Route, sourced
 
 DOCTA = ("Docta Capital", "https://app.doctacapital.com.ar/dashboard/bonos/general/soberanos")
 POR_CIEN = "pesos por cada 100 de valor nominal"
@@ -32,9 +32,7 @@ DATASETS: list[Dataset] = [
                 "volumen", "volumen operado; falta cuando la grilla no lo trae", unit="valor nominal", optional=True
             ),
         ],
-        [Source("v1/finanzas/bonos-cer")],
-        origin=DOCTA[0],
-        origin_url=DOCTA[1] + "/cer",
+        **sourced("v1/finanzas/bonos-cer", DOCTA[0], DOCTA[1] + "/cer"),
         envelope_list="bonos",
         envelope_fields=ENVOLTORIO,
         unique=("ticker",),
@@ -69,9 +67,7 @@ DATASETS: list[Dataset] = [
             text("monedaCupon", "moneda del cupón (ARS)", facet=True, optional=True),
             text("isin", "código ISIN", optional=True),
         ],
-        [Source("v1/finanzas/letras")],
-        origin=DOCTA[0],
-        origin_url=DOCTA[1] + "/fixed-rate",
+        **sourced("v1/finanzas/letras", DOCTA[0], DOCTA[1] + "/fixed-rate"),
         envelope_list="letras",
         envelope_fields=ENVOLTORIO,
         unique=("ticker",),

@@ -4,7 +4,7 @@ templates of recurring dataset shapes (a date/value series, a yearly listing, a 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from argentina_datos.catalogo.esquema import (
     BOOLEAN,
@@ -24,6 +24,7 @@ from argentina_datos.catalogo.esquema import (
     Route,
     Series,
     Source,
+    sourced,
 )
 from argentina_datos.catalogo.parametros import FECHA_ARCHIVO, LISTADO_AÑO, Param
 
@@ -81,6 +82,37 @@ def twelve_month_window() -> list:
         Obj("desde", month(), "primer mes contado"),
         Obj("hasta", month(), "último mes contado"),
         text("actualizado", "día en que upstream contó (AAAA-MM-DD)"),
+    ]
+
+
+def trip_counts(
+    table: str, chamber: str, who: str, fields: list, route: str, origin: tuple, description: str
+) -> list[Dataset]:
+    """The two counts of trips upstream publishes per chamber as an object {id: count} under ``por<Who>``:
+    of every trip (``route``, described by ``description``) and of the last 12 months (``route``-12m)."""
+    key = f"{who}Id"
+    counts: dict[str, Any] = dict(envelope_list="por" + who.capitalize(), keyed_by=key, unique=(key,))
+    return [
+        Dataset(
+            table,
+            f"{chamber}: viajes por {who} (total)",
+            description,
+            fields,
+            **sourced(route, *origin),
+            **counts,
+            envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
+            routes=[Route(f"/{route}", shape="envelope", summary=f"Viajes por {who}")],
+        ),
+        Dataset(
+            f"{table}_12m",
+            f"{chamber}: viajes por {who} (últimos 12 meses)",
+            f"Como {table}, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del envoltorio (año y mes).",
+            fields,
+            **sourced(f"{route}-12m", *origin),
+            **counts,
+            envelope_fields=twelve_month_window(),
+            routes=[Route(f"/{route}-12m", shape="envelope", summary=f"Viajes por {who} en los últimos 12 meses")],
+        ),
     ]
 
 

@@ -13,7 +13,7 @@ from argentina_datos.catalogo.campos import (
     number,
     text,
 )
-from argentina_datos.catalogo.esquema import Dataset, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Route, sourced
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -35,9 +35,7 @@ DATASETS: list[Dataset] = [
             number("calificacionAndroid", "calificación en Google Play; null = sin dato", unit="estrellas (0 a 5)"),
             number("calificacionIos", "calificación en App Store; null = sin dato", unit="estrellas (0 a 5)"),
         ],
-        [Source("v1/finanzas/remesas")],
-        origin="Plataformas (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/remesas", "Plataformas (páginas propias)", UPSTREAM),
         envelope_list="remesas",
         fts=("compania",),
         routes=[Route("/v1/finanzas/remesas", shape="envelope", summary="Plataformas de remesas")],
@@ -68,9 +66,7 @@ DATASETS: list[Dataset] = [
             fecha("vigenciaHasta", "fin de vigencia; null = sin dato"),
             json_value("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, ...)"),
         ],
-        [Source("v1/finanzas/cobros/comisiones")],
-        origin="Entidades de cobro (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/cobros/comisiones", "Entidades de cobro (páginas propias)", UPSTREAM),
         envelope_list="comisiones",
         fts=("entidad", "nombreComercial"),
         routes=[Route("/v1/finanzas/cobros/comisiones", shape="envelope", summary="Comisiones de cobro")],
@@ -100,9 +96,7 @@ DATASETS: list[Dataset] = [
             text("enlace", "página del broker"),
             json_value("metadata", "datos de la extracción (objeto JSON: fuenteUrl, celdaOriginal, notas, ...)"),
         ],
-        [Source("v1/finanzas/brokers/comisiones")],
-        origin="Brokers (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/brokers/comisiones", "Brokers (páginas propias)", UPSTREAM),
         envelope_list="comisiones",
         fts=("entidad", "nombreComercial", "producto"),
         routes=[Route("/v1/finanzas/brokers/comisiones", shape="envelope", summary="Comisiones de brokers")],

@@ -13,7 +13,8 @@ from argentina_datos.catalogo.esquema import (
     PathValue,
     Route,
     Series,
-    Source,
+    by_path,
+    sourced,
 )
 from argentina_datos.catalogo.parametros import CASA, DIA_DOLARES, DIA_MONEDAS, DIVISA, FECHA, MONEDA
 
@@ -70,9 +71,7 @@ DATASETS: list[Dataset] = [
         "Cotización diaria de compra y venta de cada casa (oficial, blue, bolsa/MEP, contado con "
         "liquidación, cripto, mayorista, solidario, tarjeta), tal como la publica /v1/cotizaciones/dolares.",
         cotizacion_fields("casa de cambio (tarjeta = la que la especificación llama turista)"),
-        [Source("v1/cotizaciones/dolares")],
-        origin="Ámbito / BCRA",
-        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        **sourced("v1/cotizaciones/dolares", "Ámbito / BCRA", "https://www.ambito.com/contenidos/dolar.html"),
         unique=("casa", "fecha"),
         sort=("fecha",),
         series=Series(DAILY, by=("casa",), values=("compra", "venta")),
@@ -87,20 +86,13 @@ DATASETS: list[Dataset] = [
         "(«rutas en desacuerdo»). La cotización de una casa en una fecha (/v1/cotizaciones/dolares/{casa}/{fecha}) "
         "es, como en upstream, el registro de la serie completa (cotizaciones_dolares).",
         cotizacion_fields("casa de cambio"),
-        [Source("v1/cotizaciones/dolares/{casa}")],
-        origin="Ámbito / BCRA",
-        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        **sourced("v1/cotizaciones/dolares/{casa}", "Ámbito / BCRA", "https://www.ambito.com/contenidos/dolar.html"),
         partitions=[CASA],
         indexes=[("casa", "fecha")],
         same_records_as="cotizaciones_dolares",
         sort=("fecha",),
         routes=[
-            Route(
-                "/v1/cotizaciones/dolares/{casa}",
-                [CASA],
-                where={"casa": PathValue("casa")},
-                summary="Cotizaciones de una casa",
-            ),
+            by_path("/v1/cotizaciones/dolares/{casa}", CASA, "casa", "Cotizaciones de una casa"),
             Route(
                 "/v1/cotizaciones/dolares/{casa}/{fecha}",
                 [CASA, FECHA],
@@ -122,9 +114,7 @@ DATASETS: list[Dataset] = [
         "guardan tal cual. La ruta responde cualquier fecha de cotizaciones_dolares: con el archivo de esa fecha "
         "si upstream lo publica, si no con las filas de ese día de la serie completa. `dia` es la fecha del archivo.",
         cotizacion_fields("casa de cambio"),
-        [Source("v1/cotizaciones/dolares/{dia}")],
-        origin="Ámbito / BCRA",
-        origin_url="https://www.ambito.com/contenidos/dolar.html",
+        **sourced("v1/cotizaciones/dolares/{dia}", "Ámbito / BCRA", "https://www.ambito.com/contenidos/dolar.html"),
         partitions=[DIA_DOLARES],
         sort=("fecha",),
         routes=[
@@ -143,9 +133,7 @@ DATASETS: list[Dataset] = [
         "Cotización diaria de compra y venta, en pesos, del dólar (USD), el euro (EUR), el real (BRL), el peso "
         "chileno (CLP) y el peso uruguayo (UYU), tal como la publica /v1/cotizaciones.",
         moneda_fields(),
-        [Source("v1/cotizaciones")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/cotizaciones", *BCRA),
         indexes=[("fecha",), ("moneda", "fecha")],
         sort=("fecha",),
         series=Series(DAILY, by=("moneda",), values=("compra", "venta")),
@@ -160,22 +148,13 @@ DATASETS: list[Dataset] = [
         "moneda de la ruta, en minúsculas. Algunos días difiere de la lista de todas las monedas: se guarda tal cual, "
         "y la tabla calidad dice cuáles («rutas en desacuerdo»).",
         moneda_fields(),
-        [Source("v1/cotizaciones/{divisa}")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/cotizaciones/{divisa}", *BCRA),
         partitions=[DIVISA],
         indexes=[("divisa", "fecha")],
         same_records_as="cotizaciones",
         sort=("fecha",),
         derived=POR_UNIDAD,
-        routes=[
-            Route(
-                "/v1/cotizaciones/{moneda}",
-                [MONEDA],
-                where={"divisa": PathValue("moneda")},
-                summary="Cotizaciones de una moneda",
-            )
-        ],
+        routes=[by_path("/v1/cotizaciones/{moneda}", MONEDA, "divisa", "Cotizaciones de una moneda")],
     ),
     Dataset(
         "cotizaciones_moneda_fecha",
@@ -184,9 +163,7 @@ DATASETS: list[Dataset] = [
         "cada uno; algunos días viejos no traen `casa`. La ruta responde cualquier fecha de la serie de la "
         "moneda: con el archivo si upstream lo publica, si no con el registro de ese día de cotizaciones_moneda.",
         moneda_fields(),
-        [Source("v1/cotizaciones/{divisa}/{dia}")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/cotizaciones/{divisa}/{dia}", *BCRA),
         partitions=[DIVISA, DIA_MONEDAS],
         single_record=True,
         derived=POR_UNIDAD,
@@ -209,9 +186,7 @@ DATASETS: list[Dataset] = [
         "La ruta responde cualquier fecha de cotizaciones: con el archivo si upstream lo publica, si no con las "
         "filas de ese día de la serie completa.",
         moneda_fields(),
-        [Source("v1/cotizaciones/{dia}")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/cotizaciones/{dia}", *BCRA),
         partitions=[DIA_MONEDAS],
         sort=("fecha",),
         derived=POR_UNIDAD,

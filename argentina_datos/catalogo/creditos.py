@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, boolean, entidad, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Bound, Children, Dataset, Obj, Route, Source
+from argentina_datos.catalogo.esquema import Bound, Children, Dataset, Obj, Route, sourced
 
 # A yearly rate of a loan in pesos below 5 %: lower than any the BCRA's transparency regime lists for a real
 # product; the source's 0.0216 for a 216 % rate (a percentage divided by 100 twice, or a monthly rate).
@@ -38,9 +38,7 @@ DATASETS: list[Dataset] = [
         "Créditos hipotecarios UVA",
         "Tasa nominal anual de créditos hipotecarios UVA por banco.",
         hipotecarios_fields(),
-        [Source("v1/finanzas/creditos/hipotecariosUva")],
-        origin="Bancos (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/creditos/hipotecariosUva", "Bancos (páginas propias)", UPSTREAM),
         routes=[Route("/v1/finanzas/creditos/hipotecariosUva", summary="Hipotecarios UVA")],
     ),
     Dataset(
@@ -85,9 +83,7 @@ DATASETS: list[Dataset] = [
                 "plazos y tasas por plazo",
             ),
         ],
-        [Source("v1/finanzas/creditos/prestamosPersonales")],
-        origin="Bancos (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/creditos/prestamosPersonales", "Bancos (páginas propias)", UPSTREAM),
         fts=("nombreComercial", "producto"),
         routes=[Route("/v1/finanzas/creditos/prestamosPersonales", summary="Préstamos personales")],
     ),
@@ -128,9 +124,11 @@ DATASETS: list[Dataset] = [
                 "condiciones del régimen de transparencia",
             ),
         ],
-        [Source("v1/finanzas/creditos/prestamosPersonalesBcra")],
-        origin=BCRA[0],
-        origin_url="https://www.bcra.gob.ar/BCRAyVos/Regimen_de_transparencia.asp",
+        **sourced(
+            "v1/finanzas/creditos/prestamosPersonalesBcra",
+            BCRA[0],
+            "https://www.bcra.gob.ar/BCRAyVos/Regimen_de_transparencia.asp",
+        ),
         bounds={"teaMax": _TASA_DE_PRESTAMO},
         fts=("entidad", "producto"),
         routes=[Route("/v1/finanzas/creditos/prestamosPersonalesBcra", summary="Préstamos personales (BCRA)")],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, trip_counts
 from argentina_datos.catalogo.esquema import (
     DATETIME_UNIT,
     Children,
@@ -14,7 +14,8 @@ from argentina_datos.catalogo.esquema import (
     Obj,
     PathValue,
     Route,
-    Source,
+    by_path,
+    sourced,
 )
 from argentina_datos.catalogo.parametros import Param, year
 
@@ -226,9 +227,7 @@ DATASETS: list[Dataset] = [
                 optional=True,
             ),
         ],
-        [Source("v1/diputados/diputados")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/diputados",
+        **sourced("v1/diputados/diputados", HCDN[0], "https://datos.hcdn.gob.ar/dataset/diputados"),
         indexes=[("id",)],
         fts=("apellido", "nombre"),
         routes=[Route("/v1/diputados/diputados", summary="Diputados, un registro por mandato")],
@@ -257,9 +256,7 @@ DATASETS: list[Dataset] = [
                 "tramos del período",
             ),
         ],
-        [Source("v1/diputados/periodos")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/periodos_p",
+        **sourced("v1/diputados/periodos", HCDN[0], "https://datos.hcdn.gob.ar/dataset/periodos_p"),
         envelope_list="periodos",
         unique=("periodo",),
         envelope_fields=[
@@ -300,20 +297,10 @@ DATASETS: list[Dataset] = [
                 "integrantes",
             ),
         ],
-        [Source("v1/diputados/comisiones/{id}")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/comisiones",
+        **sourced("v1/diputados/comisiones/{id}", HCDN[0], "https://datos.hcdn.gob.ar/dataset/comisiones"),
         partitions=[COMISION_ID],
         single_record=True,
-        routes=[
-            Route(
-                "/v1/diputados/comisiones/{id}",
-                [COMISION_ID],
-                where={"id": PathValue("id")},
-                shape="one",
-                summary="Una comisión",
-            )
-        ],
+        routes=[by_path("/v1/diputados/comisiones/{id}", COMISION_ID, "id", "Una comisión", shape="one")],
     ),
     Dataset(
         "diputados_recinto",
@@ -337,9 +324,7 @@ DATASETS: list[Dataset] = [
             text("estado", "estado (ACTIVO)", facet=True),
             text("diputadoId", "id del diputado (tabla diputados); null si no se pudo identificar"),
         ],
-        [Source("v1/diputados/recinto")],
-        origin=HCDN[0],
-        origin_url=RECINTO,
+        **sourced("v1/diputados/recinto", HCDN[0], RECINTO),
         envelope_list="asientos",
         envelope_fields=[
             text("fuente", "página del recinto"),
@@ -389,9 +374,7 @@ DATASETS: list[Dataset] = [
             integer("sinVotar", "presentes que no votaron", unit="diputados"),
             text("ultModVer", "versión del acta"),
         ],
-        [Source("v1/diputados/actas/{listado}")],
-        origin=HCDN[0],
-        origin_url=VOTACIONES,
+        **sourced("v1/diputados/actas/{listado}", HCDN[0], VOTACIONES),
         partitions=[LISTADO_ACTAS],
         unique=("id",),
         fts=("titulo",),
@@ -428,9 +411,9 @@ DATASETS: list[Dataset] = [
                 optional=True,
             ),
         ],
-        [Source("v1/diputados/diputados/{diputadoId}/viajes")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
+        **sourced(
+            "v1/diputados/diputados/{diputadoId}/viajes", HCDN[0], "https://datos.hcdn.gob.ar/dataset/viajes-nacionales"
+        ),
         partitions=[DIPUTADO_ID],
         single_record=True,
         routes=[
@@ -460,9 +443,11 @@ DATASETS: list[Dataset] = [
             text("diputadoId", "id del diputado (tabla diputados)"),
             Children("misiones", "diputados_misiones", mision_fields(), "misiones oficiales al exterior"),
         ],
-        [Source("v1/diputados/diputados/{diputadoId}/misiones")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/misiones-oficiales",
+        **sourced(
+            "v1/diputados/diputados/{diputadoId}/misiones",
+            HCDN[0],
+            "https://datos.hcdn.gob.ar/dataset/misiones-oficiales",
+        ),
         partitions=[DIPUTADO_ID],
         single_record=True,
         routes=[
@@ -478,41 +463,15 @@ DATASETS: list[Dataset] = [
             )
         ],
     ),
-    Dataset(
+    *trip_counts(
         CONTEO,
-        "Diputados: viajes por diputado (total)",
+        "Diputados",
+        "diputado",
+        conteo_fields(),
+        "v1/diputados/viajes/conteo",
+        (HCDN[0], "https://datos.hcdn.gob.ar/dataset/viajes-nacionales"),
         "Cuántos pasajes nacionales y misiones al exterior tiene cada diputado en todos los datos de la "
         "Cámara; un diputado sin ninguno no figura. La API lo publica como objeto porDiputado {id: conteo}, "
         "en este orden.",
-        conteo_fields(),
-        [Source("v1/diputados/viajes/conteo")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
-        envelope_list="porDiputado",
-        keyed_by="diputadoId",
-        unique=("diputadoId",),
-        envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
-        routes=[Route("/v1/diputados/viajes/conteo", shape="envelope", summary="Viajes por diputado")],
-    ),
-    Dataset(
-        "diputados_viajes_conteo_12m",
-        "Diputados: viajes por diputado (últimos 12 meses)",
-        "Como diputados_viajes_conteo, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del "
-        "envoltorio (año y mes).",
-        conteo_fields(),
-        [Source("v1/diputados/viajes/conteo-12m")],
-        origin=HCDN[0],
-        origin_url="https://datos.hcdn.gob.ar/dataset/viajes-nacionales",
-        envelope_list="porDiputado",
-        keyed_by="diputadoId",
-        unique=("diputadoId",),
-        envelope_fields=twelve_month_window(),
-        routes=[
-            Route(
-                "/v1/diputados/viajes/conteo-12m",
-                shape="envelope",
-                summary="Viajes por diputado en los últimos 12 meses",
-            )
-        ],
     ),
 ]

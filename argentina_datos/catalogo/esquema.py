@@ -235,6 +235,16 @@ class Series:
         return self.late_after if self.late_after is not None else LATE_AFTER.get(self.frequency, 62)
 
 
+def by_path(path: str, param: Param, column: str, summary: str, shape: str = "list") -> Route:
+    """A route whose one path parameter selects the rows whose ``column`` is its value."""
+    return Route(path, [param], where={column: PathValue(param.name)}, shape=shape, summary=summary)
+
+
+def sourced(route: str, origin: str, url: str) -> dict:
+    """A dataset's one file pattern and who publishes it, as Dataset's keywords (``**sourced(...)``)."""
+    return {"sources": [Source(route)], "origin": origin, "origin_url": url}
+
+
 @dataclass(frozen=True)
 class Bound:
     """The values a measure can plausibly take: the audit (construccion/auditoria.py) flags each row with a

@@ -14,7 +14,8 @@ from argentina_datos.catalogo.esquema import (
     PathValue,
     Route,
     Series,
-    Source,
+    by_path,
+    sourced,
 )
 from argentina_datos.catalogo.parametros import CATEGORIA_FCI, FECHA_FCI, LISTADO_FCI, NOMBRE_FONDO, SLUG
 from argentina_datos.catalogo.slug import slugify
@@ -131,9 +132,7 @@ DATASETS: list[Dataset] = [
             number("ccp", "cantidad de cuotapartes; null = sin dato", unit="cuotapartes"),
             number("patrimonio", "patrimonio del fondo; null = sin dato", unit="moneda del fondo"),
         ],
-        [Source("v1/finanzas/fci/{categoria}/{listado}")],
-        origin=CAFCI[0],
-        origin_url=CAFCI[1],
+        **sourced("v1/finanzas/fci/{categoria}/{listado}", *CAFCI),
         partitions=[CATEGORIA_FCI, LISTADO_FCI],
         lookups=("categoria", "listado", "fondo", "horizonte"),
         # The listings as a whole: a fund that closes is no stopped series, and each fund's own dates
@@ -158,9 +157,7 @@ DATASETS: list[Dataset] = [
             *fund_card_fields("fci_fondos", sociedad_tipos="gerente o depositaria", duracion_optional=True),
             text("duration", "duración (un fondo la publica con esta grafía en lugar de «duracion»)", optional=True),
         ],
-        [Source("v1/finanzas/fci/fondos")],
-        origin=CAFCI[0],
-        origin_url=CAFCI[1],
+        **sourced("v1/finanzas/fci/fondos", *CAFCI),
         envelope_list="fondos",
         derived={
             "slug": Computed(
@@ -172,13 +169,7 @@ DATASETS: list[Dataset] = [
         fts=("nombre", "administradora"),
         routes=[
             Route("/v1/finanzas/fci/fondos", shape="envelope", summary="Fichas de todos los fondos"),
-            Route(
-                "/v1/finanzas/fci/fondos/{nombre}",
-                [NOMBRE_FONDO],
-                where={"slug": PathValue("nombre")},
-                shape="one",
-                summary="Ficha de un fondo",
-            ),
+            by_path("/v1/finanzas/fci/fondos/{nombre}", NOMBRE_FONDO, "slug", "Ficha de un fondo", shape="one"),
         ],
     ),
     Dataset(
@@ -201,18 +192,16 @@ DATASETS: list[Dataset] = [
             number("flujoEstimado", "suscripciones menos rescates estimados; null = sin dato", unit="moneda del fondo"),
             text("origen", "origen del dato", facet=True),
         ],
-        [Source("v1/finanzas/fci/fondos/{slug}/historico")],
-        origin=CAFCI[0],
-        origin_url=CAFCI[1],
+        **sourced("v1/finanzas/fci/fondos/{slug}/historico", *CAFCI),
         partitions=[SLUG],
         envelope_list="historico",
         routes=[
-            Route(
+            by_path(
                 "/v1/finanzas/fci/fondos/{nombre}/historico",
-                [NOMBRE_FONDO],
-                where={"slug": PathValue("nombre")},
+                NOMBRE_FONDO,
+                "slug",
+                "Histórico de un fondo",
                 shape="envelope",
-                summary="Histórico de un fondo",
             )
         ],
     ),

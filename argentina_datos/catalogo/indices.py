@@ -12,7 +12,7 @@ from argentina_datos.catalogo.esquema import (
     DerivedTable,
     Route,
     Series,
-    Source,
+    sourced,
 )
 
 DATASETS: list[Dataset] = [
@@ -64,9 +64,11 @@ DATASETS: list[Dataset] = [
             ),
             fecha(description="fecha del dato", nullable=False),
         ],
-        [Source("v1/finanzas/indices/riesgo-pais")],
-        origin="JP Morgan (vía Ámbito)",
-        origin_url="https://www.ambito.com/contenidos/riesgo-pais.html",
+        **sourced(
+            "v1/finanzas/indices/riesgo-pais",
+            "JP Morgan (vía Ámbito)",
+            "https://www.ambito.com/contenidos/riesgo-pais.html",
+        ),
         unique=("fecha",),
         sort=("fecha",),
         series=Series(DAILY, values=("valor",)),
@@ -89,9 +91,7 @@ DATASETS: list[Dataset] = [
                 optional=True,
             ),
         ],
-        [Source("v1/politica/indices/confianza-gobierno")],
-        origin="Universidad Torcuato Di Tella",
-        origin_url="https://www.utdt.edu/",
+        **sourced("v1/politica/indices/confianza-gobierno", "Universidad Torcuato Di Tella", "https://www.utdt.edu/"),
         unique=("fecha",),
         sort=("fecha",),
         series=Series(MONTHLY, values=("valor",)),

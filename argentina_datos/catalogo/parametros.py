@@ -145,14 +145,17 @@ def _fund_slugs(source) -> list[str]:
     return sorted({slugify(f["nombre"]) for f in fondos if isinstance(f, dict) and "nombre" in f})
 
 
-CASA = Param(
+def one_of(name: str, choices: Sequence[str], description: str, example: str, **kw) -> Param:
+    """A path parameter that takes one of ``choices``, as they are written."""
+    return Param(name, "|".join(choices), TEXT, description, choices=choices, example=example, **kw)
+
+
+CASA = one_of(
     "casa",
-    "|".join(CASAS),
-    TEXT,
+    CASAS,
     "casa de cambio: " + ", ".join(CASAS) + ". «turista» (especificación) y «tarjeta» (datos) devuelven lo mismo",
-    choices=CASAS,
+    "blue",
     convert=lambda s: CASA_ALIASES.get(s, s),
-    example="blue",
     http_values=_fixed([c for c in CASAS if c not in CASA_ALIASES]),
 )
 FECHA = Param(
@@ -176,13 +179,11 @@ FECHA_FCI = Param(
     calendar=True,
     example="ultimo",
 )
-CATEGORIA_FCI = Param(
+CATEGORIA_FCI = one_of(
     "categoria",
-    "|".join(CATEGORIAS_FCI),
-    TEXT,
+    CATEGORIAS_FCI,
     "categoría de fondo: " + ", ".join(CATEGORIAS_FCI),
-    choices=CATEGORIAS_FCI,
-    example="mercadoDinero",
+    "mercadoDinero",
     http_values=_fixed(CATEGORIAS_FCI),
 )
 NOMBRE_FONDO = Param(
@@ -235,14 +236,7 @@ FECHA_ARCHIVO = Param("fecha", r"[0-9]{4}-[0-9]{2}-[0-9]{2}", TEXT, "fecha de la
 SLUG = Param("slug", NOMBRE_FONDO.pattern, TEXT, NOMBRE_FONDO.description, http_values=_fund_slugs)
 
 DIVISAS = ("usd", "eur", "brl", "clp", "uyu")
-MONEDA = Param(
-    "moneda",
-    "|".join(DIVISAS),
-    TEXT,
-    "moneda, en minúsculas: " + ", ".join(DIVISAS),
-    choices=DIVISAS,
-    example="usd",
-)
+MONEDA = one_of("moneda", DIVISAS, "moneda, en minúsculas: " + ", ".join(DIVISAS), "usd")
 # The same value taken from a file's path: its records carry "moneda" too, in capitals (USD).
 DIVISA = Param("divisa", MONEDA.pattern, TEXT, MONEDA.description, choices=DIVISAS, http_values=_fixed(DIVISAS))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import UPSTREAM, fecha, text
-from argentina_datos.catalogo.esquema import Dataset, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Route, sourced
 
 DATASETS: list[Dataset] = [
     Dataset(
@@ -15,9 +15,7 @@ DATASETS: list[Dataset] = [
             text("tipo", "tipo de evento", facet=True),
             text("evento", "descripción"),
         ],
-        [Source("v1/eventos/presidenciales")],
-        origin="ArgentinaDatos",
-        origin_url=UPSTREAM,
+        **sourced("v1/eventos/presidenciales", "ArgentinaDatos", UPSTREAM),
         routes=[Route("/v1/eventos/presidenciales", summary="Eventos presidenciales")],
     ),
     Dataset(
@@ -34,9 +32,7 @@ DATASETS: list[Dataset] = [
             text("imagen", "URL del retrato"),
             text("partidoImagen", "URL del logo del partido", optional=True),
         ],
-        [Source("v1/presidentes")],
-        origin="ArgentinaDatos",
-        origin_url=UPSTREAM,
+        **sourced("v1/presidentes", "ArgentinaDatos", UPSTREAM),
         fts=("nombre",),
         routes=[Route("/v1/presidentes", summary="Presidentes")],
     ),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from argentina_datos.catalogo.campos import BCRA, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, sourced
 from argentina_datos.catalogo.parametros import LISTADO_MES, MES, year
 
 REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
@@ -61,40 +61,51 @@ AÑO_FINANZAS = year(2016, None, "del informe", example="2026")
 MES_FINANZAS = replace(MES, example="09")
 DEL_INFORME = {"listado": "ultimo", "informe": PathValue(text="{año}-{mes}")}
 
+
+def rem_reports(table, title, description, fields, base, listado, month, suffix="", derive=None) -> Dataset:
+    """A REM path of upstream's: ``base``/ultimo and one report a month (``listado``: the report, AAAA-MM)."""
+    return Dataset(
+        table,
+        title,
+        description,
+        fields,
+        **sourced(base + "/{listado}", BCRA[0], REM_URL),
+        partitions=[listado],
+        indexes=[("indicador",)],
+        routes=[
+            Route(f"/{base}/ultimo", where={"listado": "ultimo"}, summary=f"Último REM{suffix}"),
+            Route(
+                f"/{base}/{{año}}/{{mes}}",
+                month,
+                where={"listado": PathValue(text="{año}-{mes}")},
+                derive=derive,
+                summary=f"REM de un mes{suffix}",
+            ),
+        ],
+    )
+
+
 DATASETS: list[Dataset] = [
-    Dataset(
+    rem_reports(
         "rems",
         "Relevamiento de Expectativas de Mercado (REM)",
         "Expectativas de los analistas relevadas por el BCRA, por informe mensual. `listado` es el informe "
         'AAAA-MM del archivo, o `ultimo`. Algunos informes usan "" donde otros usan null; sólo algunos traen `fuente`.',
         rem_fields(),
-        [Source("v1/rems/{listado}")],
-        origin=BCRA[0],
-        origin_url=REM_URL,
-        partitions=[LISTADO_MES],
-        indexes=[("indicador",)],
-        routes=[
-            Route("/v1/rems/ultimo", where={"listado": "ultimo"}, summary="Último REM"),
-            Route(
-                "/v1/rems/{año}/{mes}",
-                [year(2016, None, "del informe"), MES],
-                where={"listado": PathValue(text="{año}-{mes}")},
-                summary="REM de un mes",
-            ),
-        ],
+        "v1/rems",
+        LISTADO_MES,
+        [year(2016, None, "del informe"), MES],
     ),
     Dataset(
         "rems_informes",
         "REM: índice de informes",
         "Rutas de los informes REM que upstream publica en /v1/rems.",
         [text("ruta", "ruta del informe, relativa a /v1")],
-        [Source("v1/rems")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/rems", *BCRA),
         scalar_records=True,
         routes=[Route("/v1/rems", summary="Índice de informes REM")],
     ),
-    Dataset(
+    rem_reports(
         "finanzas_rem",
         "REM (ruta nueva /v1/finanzas/rem)",
         "El mismo relevamiento del BCRA bajo la ruta nueva de upstream, /v1/finanzas/rem, guardado aparte de rems "
@@ -103,21 +114,11 @@ DATASETS: list[Dataset] = [
         "/v1/finanzas/rem/{año}/{mes} responde el archivo de ese mes; si upstream no lo publicó, las filas de "
         "`ultimo` cuando es ese informe; si no, 404 (el índice lista meses sin archivo).",
         rem_fields(fuente_antes_de_urls=True),
-        [Source("v1/finanzas/rem/{listado}")],
-        origin=BCRA[0],
-        origin_url=REM_URL,
-        partitions=[LISTADO_FINANZAS],
-        indexes=[("indicador",)],
-        routes=[
-            Route("/v1/finanzas/rem/ultimo", where={"listado": "ultimo"}, summary="Último REM (ruta nueva)"),
-            Route(
-                "/v1/finanzas/rem/{año}/{mes}",
-                [AÑO_FINANZAS, MES_FINANZAS],
-                where={"listado": PathValue(text="{año}-{mes}")},
-                derive=Derivation("finanzas_rem", DEL_INFORME),
-                summary="REM de un mes (ruta nueva)",
-            ),
-        ],
+        "v1/finanzas/rem",
+        LISTADO_FINANZAS,
+        [AÑO_FINANZAS, MES_FINANZAS],
+        " (ruta nueva)",
+        Derivation("finanzas_rem", DEL_INFORME),
     ),
     Dataset(
         "finanzas_rem_informes",
@@ -125,9 +126,7 @@ DATASETS: list[Dataset] = [
         "Rutas de los informes REM que upstream lista en /v1/finanzas/rem, tal como las publica: incluye meses "
         "de los que no publica archivo.",
         [text("ruta", "ruta del informe, relativa a /v1")],
-        [Source("v1/finanzas/rem")],
-        origin=BCRA[0],
-        origin_url=BCRA[1],
+        **sourced("v1/finanzas/rem", *BCRA),
         scalar_records=True,
         routes=[Route("/v1/finanzas/rem", summary="Índice de informes REM (ruta nueva)")],
     ),

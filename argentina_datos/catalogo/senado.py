@@ -3,8 +3,8 @@ senado_actas; blocs and committees in senado_organos; pay, staff and spending in
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, twelve_month_window
-from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, Source
+from argentina_datos.catalogo.campos import boolean, fecha, integer, json_value, number, text, trip_counts
+from argentina_datos.catalogo.esquema import TEXT, Combination, Dataset, Obj, PathValue, Route, sourced
 from argentina_datos.catalogo.parametros import MES, SENADOR_ID, Param, year
 
 
@@ -103,9 +103,7 @@ DATASETS: list[Dataset] = [
             text("telefono", "teléfono"),
             json_value("redes", "correo y redes sociales (lista JSON) o null"),
         ],
-        [Source("v1/senado/senadores")],
-        origin=SENADO[0],
-        origin_url="https://www.senado.gob.ar/senadores/",
+        **sourced("v1/senado/senadores", SENADO[0], "https://www.senado.gob.ar/senadores/"),
         unique=("id",),
         fts=("nombre",),
         routes=[Route("/v1/senado/senadores", summary="Senadores")],
@@ -122,9 +120,7 @@ DATASETS: list[Dataset] = [
             text("mesNombre", "nombre del mes; null en documentos anuales"),
             text("url", "URL del documento"),
         ],
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="documentos",
     ),
     Dataset(
@@ -132,9 +128,7 @@ DATASETS: list[Dataset] = [
         "Senado: viajes nacionales",
         "Pasajes de cabotaje de los senadores, uno por tramo.",
         senado_viaje_fields(False),
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="nacionales",
         indexes=[("senadorId",), ("anio", "mes")],
         fts=("nombre", "destino", "origen"),
@@ -153,9 +147,7 @@ DATASETS: list[Dataset] = [
         "Senado: viajes internacionales",
         "Viajes al exterior de los senadores, con viáticos.",
         senado_viaje_fields(True),
-        [Source(VIAJES)],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
+        **sourced(VIAJES, *SENADO),
         envelope_list="internacionales",
         indexes=[("senadorId",), ("anio",)],
         fts=("nombre", "destino", "motivo"),
@@ -169,40 +161,16 @@ DATASETS: list[Dataset] = [
             ),
         ],
     ),
-    Dataset(
+    *trip_counts(
         "senado_viajes_conteo",
-        "Senado: viajes por senador (total)",
+        "Senado",
+        "senador",
+        conteo_fields(),
+        "v1/senado/viajes/conteo",
+        SENADO,
         "Cuántos pasajes nacionales y viajes al exterior tiene cada senador en todos los datos de viajes del "
         "Senado; un senador sin ninguno no figura. La API lo publica como objeto porSenador {id: conteo}, con "
         "los ids en orden numérico creciente, en este orden.",
-        conteo_fields(),
-        [Source("v1/senado/viajes/conteo")],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
-        envelope_list="porSenador",
-        keyed_by="senadorId",
-        unique=("senadorId",),
-        envelope_fields=[text("actualizado", "día en que upstream contó (AAAA-MM-DD)")],
-        routes=[Route("/v1/senado/viajes/conteo", shape="envelope", summary="Viajes por senador")],
-    ),
-    Dataset(
-        "senado_viajes_conteo_12m",
-        "Senado: viajes por senador (últimos 12 meses)",
-        "Como senado_viajes_conteo, contando sólo los viajes de los 12 meses entre `desde` y `hasta` del "
-        "envoltorio (año y mes).",
-        conteo_fields(),
-        [Source("v1/senado/viajes/conteo-12m")],
-        origin=SENADO[0],
-        origin_url=SENADO[1],
-        envelope_list="porSenador",
-        keyed_by="senadorId",
-        unique=("senadorId",),
-        envelope_fields=twelve_month_window(),
-        routes=[
-            Route(
-                "/v1/senado/viajes/conteo-12m", shape="envelope", summary="Viajes por senador en los últimos 12 meses"
-            )
-        ],
     ),
     Dataset(
         "senado_presidencia",
@@ -221,9 +189,7 @@ DATASETS: list[Dataset] = [
             text("curriculum", "currículum; null = sin dato"),
             text("fuente", "página del Senado de donde sale"),
         ],
-        [Source("v1/senado/presidencia")],
-        origin=SENADO[0],
-        origin_url="https://www.senado.gob.ar/presidencia",
+        **sourced("v1/senado/presidencia", SENADO[0], "https://www.senado.gob.ar/presidencia"),
         single_record=True,
         routes=[Route("/v1/senado/presidencia", shape="one", summary="Presidencia del Senado")],
     ),

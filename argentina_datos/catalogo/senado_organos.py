@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import integer, text
-from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Derivation, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import TEXT, Children, Dataset, Derivation, PathValue, Route, by_path, sourced
 from argentina_datos.catalogo.parametros import SENADOR_ID, Param
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
 from argentina_datos.catalogo.senado_personal import gasto, personal, personal_detalle
@@ -76,20 +76,12 @@ DATASETS: list[Dataset] = [
             personal_detalle("senado_bloques_personal_detalle", "personal del bloque, con el sueldo bruto estimado"),
             gasto("senado_bloques_gasto_por_categoria", "gasto mensual estimado en el personal del bloque"),
         ],
-        [Source("v1/senado/bloques")],
-        origin=SENADO[0],
-        origin_url=BLOQUES,
+        **sourced("v1/senado/bloques", SENADO[0], BLOQUES),
         unique=("id",),
         fts=("nombre",),
         routes=[
             Route("/v1/senado/bloques", summary="Bloques del Senado"),
-            Route(
-                "/v1/senado/bloques/{id}",
-                [BLOQUE_ID],
-                where={"id": PathValue("id")},
-                shape="one",
-                summary="Un bloque del Senado",
-            ),
+            by_path("/v1/senado/bloques/{id}", BLOQUE_ID, "id", "Un bloque del Senado", shape="one"),
         ],
     ),
     Dataset(
@@ -99,9 +91,7 @@ DATASETS: list[Dataset] = [
         "fuente trae `integrantes` vacíos: los de cada comisión están en el archivo de la comisión "
         "(senado_comisiones_detalle).",
         comision_fields("senado_comisiones"),
-        [Source("v1/senado/comisiones")],
-        origin=SENADO[0],
-        origin_url=COMISIONES,
+        **sourced("v1/senado/comisiones", SENADO[0], COMISIONES),
         unique=("id",),
         fts=("nombre",),
         routes=[Route("/v1/senado/comisiones", summary="Comisiones del Senado")],
@@ -113,9 +103,7 @@ DATASETS: list[Dataset] = [
         "senado_comisiones_detalle_integrantes. La ruta responde cualquier comisión de senado_comisiones: con "
         "su archivo si upstream lo publica; si no, con su registro de la lista (de `integrantes` vacíos).",
         comision_fields("senado_comisiones_detalle"),
-        [Source("v1/senado/comisiones/{id}")],
-        origin=SENADO[0],
-        origin_url=COMISIONES,
+        **sourced("v1/senado/comisiones/{id}", SENADO[0], COMISIONES),
         partitions=[COMISION_ARCHIVO],
         single_record=True,
         routes=[
@@ -139,18 +127,9 @@ DATASETS: list[Dataset] = [
             text("nombre", "nombre de la comisión"),
             text("cargo", "cargo del senador en la comisión (Presidente, Vocal, ...)", facet=True),
         ],
-        [Source("v1/senado/senadores/{senadorId}/comisiones")],
-        origin=SENADO[0],
-        origin_url=COMISIONES,
+        **sourced("v1/senado/senadores/{senadorId}/comisiones", SENADO[0], COMISIONES),
         partitions=[SENADOR_ARCHIVO],
         indexes=[("id",)],
-        routes=[
-            Route(
-                "/v1/senado/senadores/{id}/comisiones",
-                [SENADOR_ID],
-                where={"senadorId": PathValue("id")},
-                summary="Comisiones de un senador",
-            )
-        ],
+        routes=[by_path("/v1/senado/senadores/{id}/comisiones", SENADOR_ID, "senadorId", "Comisiones de un senador")],
     ),
 ]

@@ -4,7 +4,7 @@ upstream's estimate of the monthly spending in blocs, offices and allowances."""
 from __future__ import annotations
 
 from argentina_datos.catalogo.campos import boolean, integer, json_value, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, PathValue, Route, Source
+from argentina_datos.catalogo.esquema import Children, Dataset, Link, Obj, Route, by_path, sourced
 from argentina_datos.catalogo.parametros import SENADOR_ID
 from argentina_datos.catalogo.senado import SENADO, SENADOR_ARCHIVO
 
@@ -142,9 +142,7 @@ DATASETS: list[Dataset] = [
             ),
             json_value("notas", "aclaraciones de upstream (lista de textos)"),
         ],
-        [Source("v1/senado/escala-salarial")],
-        origin=SENADO[0],
-        origin_url=ESCALA,
+        **sourced("v1/senado/escala-salarial", SENADO[0], ESCALA),
         single_record=True,
         routes=[Route("/v1/senado/escala-salarial", shape="one", summary="Escala salarial del Senado")],
     ),
@@ -204,9 +202,7 @@ DATASETS: list[Dataset] = [
                 "gasto en cada senador: su dieta y su despacho",
             ),
         ],
-        [Source("v1/senado/gasto")],
-        origin=SENADO[0],
-        origin_url=DIETAS,
+        **sourced("v1/senado/gasto", SENADO[0], DIETAS),
         single_record=True,
         routes=[Route("/v1/senado/gasto", shape="one", summary="Gasto mensual estimado del Senado")],
     ),
@@ -224,18 +220,16 @@ DATASETS: list[Dataset] = [
             personal_detalle("senado_personal_personal_detalle", "personal del despacho, con el sueldo bruto estimado"),
             gasto("senado_personal_gasto_por_categoria", "gasto mensual estimado en el personal del despacho"),
         ],
-        [Source("v1/senado/senadores/{senadorId}/personal")],
-        origin=SENADO[0],
-        origin_url="https://www.senado.gob.ar/senadores/",
+        **sourced("v1/senado/senadores/{senadorId}/personal", SENADO[0], "https://www.senado.gob.ar/senadores/"),
         partitions=[SENADOR_ARCHIVO],
         single_record=True,
         routes=[
-            Route(
+            by_path(
                 "/v1/senado/senadores/{id}/personal",
-                [SENADOR_ID],
-                where={"senadorId": PathValue("id")},
+                SENADOR_ID,
+                "senadorId",
+                "Personal del despacho de un senador",
                 shape="one",
-                summary="Personal del despacho de un senador",
             )
         ],
     ),
@@ -251,9 +245,7 @@ DATASETS: list[Dataset] = [
             boolean("donacion", "si dona el aumento", facet=True),
             boolean("aportesPartidarios", "si lo destina a aportes partidarios", facet=True),
         ],
-        [Source("v1/senado/senadores/dietas-mecanismos")],
-        origin=SENADO[0],
-        origin_url=DIETAS,
+        **sourced("v1/senado/senadores/dietas-mecanismos", SENADO[0], DIETAS),
         envelope_list="senadores",
         envelope_fields=[
             text("fuente", "documento del Senado (PDF)"),

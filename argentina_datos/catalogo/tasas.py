@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import (
-    BCRA,
-    FRACCION,
-    UPSTREAM,
-    as_fraction,
-    entidad,
-    integer,
-    number,
-    serie,
-    text,
-)
-from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, Children, Computed, Dataset, Route, Source
+from argentina_datos.catalogo.campos import BCRA, FRACCION, UPSTREAM, as_fraction, entidad, integer, number, serie, text
+from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, Children, Computed, Dataset, Route, sourced
 from argentina_datos.catalogo.slug import entity_id
 
 
@@ -80,9 +70,7 @@ DATASETS: list[Dataset] = [
         "Plazo fijo",
         "Tasas nominales anuales de plazo fijo a 30 días por banco (última publicación).",
         plazo_fijo_fields("plazo_fijo_tasas"),
-        [Source("v1/finanzas/tasas/plazoFijo")],
-        origin=BCRA[0],
-        origin_url="https://www.bcra.gob.ar/BCRAyVos/Plazos_fijos_online.asp",
+        **sourced("v1/finanzas/tasas/plazoFijo", BCRA[0], "https://www.bcra.gob.ar/BCRAyVos/Plazos_fijos_online.asp"),
         fts=("entidad",),
         derived={
             "entidadId": Computed(
@@ -115,9 +103,9 @@ DATASETS: list[Dataset] = [
                 "tasas por tramo de plazo",
             ),
         ],
-        [Source("v1/finanzas/tasas/plazoFijoUvaPagoPeriodico")],
-        origin="Banco de la Nación Argentina",
-        origin_url="https://www.bna.com.ar/",
+        **sourced(
+            "v1/finanzas/tasas/plazoFijoUvaPagoPeriodico", "Banco de la Nación Argentina", "https://www.bna.com.ar/"
+        ),
         routes=[Route("/v1/finanzas/tasas/plazoFijoUvaPagoPeriodico", summary="Plazo fijo UVA con pago periódico")],
     ),
     Dataset(
@@ -143,9 +131,7 @@ DATASETS: list[Dataset] = [
             number("tnaPrecancelacion", "TNA si se precancela", unit=FRACCION),
             number("teaPrecancelacion", "TEA si se precancela; null = sin dato", unit=FRACCION),
         ],
-        [Source("v1/finanzas/tasas/plazoFijoPrecancelable")],
-        origin="Bancos (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/tasas/plazoFijoPrecancelable", "Bancos (páginas propias)", UPSTREAM),
         routes=[Route("/v1/finanzas/tasas/plazoFijoPrecancelable", summary="Plazo fijo UVA precancelable")],
     ),
     Dataset(
@@ -153,9 +139,7 @@ DATASETS: list[Dataset] = [
         "Criptopesos",
         "Tasa nominal anual que pagan los tokens de pesos por plataforma.",
         CRIPTOPESOS_FIELDS,
-        [Source("v1/finanzas/criptopesos")],
-        origin="Plataformas cripto",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/criptopesos", "Plataformas cripto", UPSTREAM),
         routes=[Route("/v1/finanzas/criptopesos", summary="Criptopesos")],
     ),
     Dataset(
@@ -163,9 +147,7 @@ DATASETS: list[Dataset] = [
         "Cuentas remuneradas en dólares",
         "Rendimiento anual y tope remunerado de cuentas en dólares por banco.",
         CUENTAS_USD_FIELDS,
-        [Source("v1/finanzas/cuentas-remuneradas-usd")],
-        origin="Bancos (páginas propias)",
-        origin_url=UPSTREAM,
+        **sourced("v1/finanzas/cuentas-remuneradas-usd", "Bancos (páginas propias)", UPSTREAM),
         # USD accounts pay a few percent a year: published fractions stay under 0.1.
         derived={"tasaFraccion": as_fraction("tasa", percent_above=1)},
         routes=[Route("/v1/finanzas/cuentas-remuneradas-usd", summary="Cuentas remuneradas en USD")],
