@@ -180,7 +180,7 @@ def test_objects_keyed_by_id_keep_their_numeric_order(v1):
 def test_votes_are_linked_to_senators_consistently(conn):
     senadores = {r[0]: r[1] for r in conn.execute("SELECT id, nombre FROM senadores")}
     rows = conn.execute(
-        "SELECT a._id, v.nombre, v.senadorId FROM senado_actas_votos v JOIN senado_actas a ON a._id = v.senado_actas_id"
+        "SELECT a.fila, v.nombre, v.senadorId FROM senado_actas_votos v JOIN senado_actas a ON a.fila = v.senado_actas_id"
     ).fetchall()
     linked = [(acta, nombre, sid) for acta, nombre, sid in rows if sid is not None]
     assert rows and len(linked) >= 0.95 * len(rows), f"{len(linked)} of {len(rows)} votes linked"

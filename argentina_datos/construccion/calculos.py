@@ -125,7 +125,7 @@ def _senators_of_the_votes(conn: sqlite3.Connection) -> list[tuple[int, Optional
     if padron is None:
         return []
     votos = conn.execute(
-        "SELECT v._id, v.nombre, a.fecha FROM senado_actas_votos v JOIN senado_actas a ON a._id = v.senado_actas_id"
+        "SELECT v.fila, v.nombre, a.fecha FROM senado_actas_votos v JOIN senado_actas a ON a.fila = v.senado_actas_id"
     )
     cache: dict = {}
     out = []
