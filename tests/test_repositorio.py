@@ -537,3 +537,27 @@ def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, mon
             d for (d,) in conn.execute("SELECT substr(publicado, 1, 10) FROM versiones WHERE ruta = ?", ["/" + UVA])
         ]
     assert days[0] >= "2025-01-03" and "2025-01-04" in days, days
+
+
+def test_a_series_whose_files_stop_changing_is_found_stopped_by_an_incremental_build(tmp_path):
+    """«serie detenida» counts from the day of the build: a kept series (its files unchanged) is checked again."""
+    import datetime as dt
+
+    from ayudas import write_file
+
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import DirectorySource
+
+    root, out, full = tmp_path / "espejo", tmp_path / "a.db", tmp_path / "completa.db"
+    months = [{"fecha": f"{2023 + i // 12}-{i % 12 + 1:02d}-28", "valor": 2.0 + i / 10} for i in range(24)]
+    write_file(root, INFLACION, months)
+    write_file(root, UVA, FILES[UVA])
+    Builder(DirectorySource(root), out, today=dt.date(2025, 1, 15)).run()
+    write_file(root, UVA, FILES[UVA][:1])  # another dataset changes: the inflation is kept
+    later = dt.date(2026, 6, 1)
+    report = Builder(DirectorySource(root), out, today=later).run()
+    assert report.reuse is not None and "inflacion" in report.reuse.kept, report.reuse
+    Builder(DirectorySource(root), full, today=later).run(force=True)
+    stopped = "SELECT detalle FROM calidad WHERE tabla = 'inflacion' AND control = 'serie detenida'"
+    with sqlite3.connect(out) as a, sqlite3.connect(full) as b:
+        assert a.execute(stopped).fetchall() == b.execute(stopped).fetchall() != []

@@ -116,6 +116,9 @@ def scope(layouts: Sequence[Layout], changed: Optional[set[str]]) -> Scope:
     every = {layout.table for layout in layouts}
     if changed is None or set(HOLIDAY_TABLES) & changed:
         changed = every
+    # «serie detenida» counts from the day of the build, and a series stops exactly when its files stop changing
+    # (when its dataset is kept): the series tables are checked on every build (0.35 s more for a one-day update)
+    changed = changed | {layout.table for layout in layouts if layout.dataset.series}
     pairs = {p.layout.table for p in same_record_pairs(layouts) if {p.layout.table, p.reference.table} & changed}
     return Scope(frozenset(changed & every), frozenset(pairs))
 
