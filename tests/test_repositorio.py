@@ -561,3 +561,20 @@ def test_a_series_whose_files_stop_changing_is_found_stopped_by_an_incremental_b
     stopped = "SELECT detalle FROM calidad WHERE tabla = 'inflacion' AND control = 'serie detenida'"
     with sqlite3.connect(out) as a, sqlite3.connect(full) as b:
         assert a.execute(stopped).fetchall() == b.execute(stopped).fetchall() != []
+
+
+def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_path, monkeypatch):
+    """?fecha= with desde (or agrupar...) on a day whose version was no list: a 400, not an empty list."""
+    from argentina_datos.respuestas.series import parse
+
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-02T12:00:00Z")
+    commit(upstream, {UVA: {"fecha": "2016-03-31", "valor": 14.05}}, "un objeto")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-03T12:00:00Z")
+    commit(upstream, {UVA: FILES[UVA]}, "una lista")
+    build(out, f"git+file://{upstream}", cache, "--historia-desde", "2025-01-01")
+    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+        old = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-02&desde=2016-01-01"))
+        new = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-03&desde=2016-04-01"))
+    assert old.status == 400 and "desde" in old.message, (old.status, old.message)
+    assert new.status == 200 and orjson.loads(new.json()) == FILES[UVA][1:]

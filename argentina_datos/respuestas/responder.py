@@ -56,7 +56,9 @@ def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
     data = orjson.loads(body)
     if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
-    return Answer(200, treat(data) if treat is not None else series.apply(data, query, route=path))
+    # today's catalogue shape treats a past version only when that version is a list too; else its data decides
+    treated = treat(data) if treat is not None and isinstance(data, list) else series.apply(data, query, route=path)
+    return Answer(200, treated)
 
 
 def fill_path(template: str, values: dict) -> str:
