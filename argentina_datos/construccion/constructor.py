@@ -242,11 +242,11 @@ class Builder:
         try:
             if reuse is None:
                 if self.previous is not None:  # a first build needs no reason
-                    self._message(f"construcción completa: {why}")
+                    self.reporter.message(f"construcción completa: {why}")
             else:
                 assert self.previous is not None
                 incremental.start_from(self.previous.path, tmp, reuse)
-                self._message(
+                self.reporter.message(
                     f"construcción incremental: {len(reuse.kept)} conjuntos conservados de la construcción anterior "
                     f"(copia de {self.previous.path.stat().st_size / 1e6:,.0f} MB en {reuse.seconds:.2f} s); "
                     f"se releen {len(reuse.reread)}: {', '.join(reuse.reread)}"
@@ -310,18 +310,18 @@ class Builder:
                     continue
                 if ds.table in plan.errors:
                     outcome.error = plan.errors[ds.table]
-                    self._say(outcome)
+                    self.reporter.done(outcome)
                     continue
                 if not routes:
                     outcome.missing = True
-                    self._say(outcome)
+                    self.reporter.done(outcome)
                     continue
                 start = time.perf_counter()
                 loader = DatasetLoader(
                     db,
                     ds,
                     source,
-                    self._progress_for(ds, len(routes)),
+                    self.reporter.start(ds.table, len(routes)),
                     keep_going=self.keep_going,
                     dates=dates,
                     previous=self.previous,
@@ -336,7 +336,7 @@ class Builder:
                     if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
                     outcome.error = str(e)
-                    self._say(outcome)
+                    self.reporter.done(outcome)
                     continue
                 outcome.seconds = time.perf_counter() - start
                 outcome.skipped_files = loader.skipped_files
@@ -344,7 +344,7 @@ class Builder:
                 fuentes.extend(loader.fuentes)
                 report.findings.extend(loader.findings)
                 loaded.append(loader.layout)
-                self._say(outcome)
+                self.reporter.done(outcome)
                 self._warn(loader.findings)
             self._link(db, loaded, [layout for layout in kept if reuse and layout.table in reuse.relink])
             # Each derived table whose tables this build has (a partial build may lack them).
@@ -385,7 +385,7 @@ class Builder:
         except SourceError as e:
             if not self.keep_going:
                 raise BuildError(str(e)) from None
-            self._warn_text(f"{e}: se construye sin el paquete de versiones")
+            self.reporter.warn(f"{e}: se construye sin el paquete de versiones")
             self.bundle = None
 
     def _history(self, db: sqlite3.Connection, plan: Plan, report: Report) -> None:
@@ -399,7 +399,7 @@ class Builder:
             bundle=self.bundle,
             bundle_head=self.bundle_head,
             latest_only=LATEST_ONLY,
-            say=self._message,
+            say=self.reporter.message,
         )
         revised = historia.revision_findings(
             db, {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
@@ -407,7 +407,7 @@ class Builder:
         report.findings.extend(revised)
         self._warn(revised)
         h = report.history
-        self._message(
+        self.reporter.message(
             f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
         )
@@ -439,7 +439,7 @@ class Builder:
         outcome = Outcome(documentos.TABLE, files=len(plan.documents))
         report.outcomes.append(outcome)
         start = time.perf_counter()
-        advance = self._progress_for_table(documentos.TABLE, len(plan.documents))
+        advance = self.reporter.start(documentos.TABLE, len(plan.documents))
         stored = []
         for route in plan.documents:
             name = plan.source.name(route)
@@ -469,7 +469,7 @@ class Builder:
             propias.DOCUMENTOS.create(lite)
             propias.DOCUMENTOS.write(lite, stored)
         outcome.seconds = time.perf_counter() - start
-        self._say(outcome)
+        self.reporter.done(outcome)
 
     def _finish(
         self,
@@ -582,24 +582,10 @@ class Builder:
                 raise BuildError(f"la base construida no pasa {pragma}: {result}")
 
     # ---- reporting -------------------------------------------------------------
-    def _progress_for(self, ds: Dataset, total: int):
-        return self._progress_for_table(ds.table, total)
-
-    def _progress_for_table(self, table: str, total: int):
-        return self.reporter.start(table, total)
 
     def _derived(self, report: Report, table: str, rows: int, seconds: float) -> None:
         outcome = Outcome(table, rows=rows, seconds=seconds, computed=True)
         report.derived.append(outcome)
-        self._say(outcome)
-
-    def _warn_text(self, line: str) -> None:
-        self.reporter.warn(line)
-
-    def _message(self, text: str) -> None:
-        self.reporter.message(text)
-
-    def _say(self, outcome: Outcome) -> None:
         self.reporter.done(outcome)
 
     def _warn(self, findings: list[calidad.Finding]) -> None:
