@@ -366,6 +366,11 @@ class DerivedTable:
     origin_url: str = ""
     sort: Sequence[str] = ()
 
+    @property
+    def view_name(self) -> str:
+        """Its view with names for ids (construccion/derivadas.view_sql), when it has ``references``."""
+        return self.table + "_vista"
+
 
 @dataclass(frozen=True)
 class Combination:

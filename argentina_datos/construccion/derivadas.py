@@ -43,7 +43,7 @@ def view_sql(derived: DerivedTable) -> str | None:
             name = f.name.removesuffix("_id")
             lookup = quote(references[f.name])
             select.append(f"(SELECT {quote(name)} FROM {lookup} WHERE id = t.{quote(f.name)}) AS {quote(name)}")
-    return f"CREATE VIEW {quote(derived.table + '_vista')} AS SELECT {', '.join(select)} FROM {quote(derived.table)} t"
+    return f"CREATE VIEW {quote(derived.view_name)} AS SELECT {', '.join(select)} FROM {quote(derived.table)} t"
 
 
 def build(db: sqlite3.Connection, derived: DerivedTable) -> int:

@@ -115,7 +115,7 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
             tables += layout.tables
     for derived in DERIVED_TABLES:
         if derived.table not in reuse.derived:
-            views.append(derived.table + "_vista")
+            views.append(derived.view_name)
             tables.append(derived.table)
     tables += REBUILT + ([] if reuse.documents else [documentos.TABLE])
     db.execute("BEGIN")

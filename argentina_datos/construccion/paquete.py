@@ -123,7 +123,7 @@ class Repository:
             if self.overwritten_only:
                 if not any(status == "M" for _, _, status, _, _ in seen):
                     continue
-                first, _, status, old, parent = seen[0]
+                _, _, status, old, parent = seen[0]
                 if status == "M" and parent:
                     before.append((parent, route, old))
             for i, blob, _, _, _ in seen:
