@@ -140,6 +140,19 @@ _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 _DATED = "las listas de registros con fecha"
 _MEASURED = "las listas de registros con fecha y medidas numéricas (montos, tasas): no los feriados"
 
+
+def _dated(a: Answers) -> bool:
+    return a.dated
+
+
+def _measured(a: Answers) -> bool:
+    return a.dated and a.measured
+
+
+def _in_pesos(a: Answers) -> bool:
+    return a.dated and bool(a.pesos)
+
+
 PARAMETERS: tuple[Param, ...] = (
     Param(
         "desde",
@@ -148,7 +161,7 @@ PARAMETERS: tuple[Param, ...] = (
         "2025-01-01",
         "/v1/cotizaciones/dolares/blue?desde=2025-01-01&hasta=2025-01-31",
         _DATED,
-        lambda a: a.dated,
+        _dated,
         form="fecha",
     ),
     Param(
@@ -157,7 +170,7 @@ PARAMETERS: tuple[Param, ...] = (
         "2025-12-31",
         "/v1/cotizaciones/dolares/blue?hasta=2025-01-31",
         _DATED,
-        lambda a: a.dated,
+        _dated,
         form="fecha",
     ),
     Param(
@@ -170,7 +183,7 @@ PARAMETERS: tuple[Param, ...] = (
         "mes",
         "/v1/cotizaciones/dolares?agrupar=mes",
         _MEASURED,
-        lambda a: a.dated and a.measured,
+        _measured,
         choices=("semana", "mes", "trimestre", "anio"),
         group="agrupacion",
     ),
@@ -186,7 +199,7 @@ PARAMETERS: tuple[Param, ...] = (
         "promedio",
         "/v1/finanzas/indices/riesgo-pais?agrupar=anio&funcion=maximo",
         _MEASURED,
-        lambda a: a.dated and a.measured,
+        _measured,
         choices=("promedio", "ultimo", "primero", "minimo", "maximo", "suma"),
         offers=lambda a, value: not (a.rates and value == "suma"),
         unoffered="la suma de una tasa por período no significa nada; sin «funcion», agrupar la compone",
@@ -208,7 +221,7 @@ PARAMETERS: tuple[Param, ...] = (
         "interanual",
         "/v1/cotizaciones/dolares/blue?agrupar=mes&variacion=interanual&desde=2025-01-01",
         _MEASURED,
-        lambda a: a.dated and a.measured,
+        _measured,
         choices=("absoluta", "relativa", "interanual", "acumulada"),
         offers=lambda a, value: not (a.rates and value == "relativa"),
         unoffered="el cociente de dos tasas no significa nada: use absoluta (en puntos porcentuales), acumulada o interanual",
@@ -227,7 +240,7 @@ PARAMETERS: tuple[Param, ...] = (
         "ipc",
         "/v1/cotizaciones/dolares/oficial?ajustar=dolar-blue&desde=2024-01-01",
         "las listas de registros con fecha y montos en pesos: no las tasas, puntos, porcentajes ni dólares",
-        lambda a: a.dated and bool(a.pesos),
+        _in_pesos,
         choices=("ipc", "uva", *(f"dolar-{c}" for c in CASAS if c not in CASA_ALIASES)),
         # Any dolar-<casa> is parsed: an unknown casa is a 400 naming the casas (respuestas/conversiones.py).
         pattern=re.compile(r"ipc|uva|dolar-[a-z]+"),
@@ -240,7 +253,7 @@ PARAMETERS: tuple[Param, ...] = (
         "2020-01",
         "/v1/finanzas/indices/uva?ajustar=ipc&base=2020-01",
         "las listas de registros con fecha y montos en pesos, con `ajustar=ipc`",
-        lambda a: a.dated and bool(a.pesos),
+        _in_pesos,
         form="mes",
         needs=("ajustar", "ipc", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos"),
         group="ajuste",
