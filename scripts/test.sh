@@ -22,5 +22,6 @@ bash scripts/paquetes.sh
 # finds it up to date): a source that cannot be built stops here, with its message and a non-zero exit.
 .venv/bin/build-db --source "$ARGENTINA_DATOS_SOURCE" --output "${ARGENTINA_DATOS_TEST_DB:-build/argentina-test.db}" \
     ${ARGENTINA_DATOS_HISTORY:+--history "$ARGENTINA_DATOS_HISTORY"}
-# --dist loadscope: with -n N (pytest-xdist) a notebook's cells and a module's tests stay in one worker, in order.
-exec .venv/bin/python -m pytest --dist loadscope tests notebooks --nbval-lax "$@"
+# On every core (pytest-xdist; -n 0 after the script's name runs in one process). --dist loadscope: a notebook's
+# cells and a module's tests stay in one worker, in order.
+exec .venv/bin/python -m pytest -n auto --dist loadscope tests notebooks --nbval-lax "$@"
