@@ -487,8 +487,7 @@ def build(
             )
             for route in sorted(routes | set(per_route))
         }
-        db.execute("BEGIN")
-        try:
+        with sqlite_utils.Database(db).atomic():
             blobs = blobs_of([c for candidates in found.values() for c in candidates])
             redo = []  # routes with a version older than their stored past, and new: stored again whole
             for route, candidates in found.items():
@@ -511,10 +510,6 @@ def build(
                 for _ in blobs:
                     pass
             history.write()
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
     return history.summary
 
 
