@@ -114,8 +114,7 @@ class Builder:
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there. A
         # fresh build (build-db --sin-anterior) reads nothing of it.
-        self.previous_db = None if fresh or not self.output.is_file() else self.output
-        self.previous = None if fresh else previous or (PreviousBuild(self.output) if self.previous_db else None)
+        self.previous = None if fresh else previous or (PreviousBuild(self.output) if self.output.is_file() else None)
         self.keep = keep  # builds kept beside the output when it is replaced (respaldo.py)
         self.kept: Optional[Path] = None  # where the replaced build went
         self.keep_going = keep_going
@@ -394,7 +393,7 @@ class Builder:
             db,
             plan.source,
             today=self.today,
-            previous=self.previous_db,
+            previous=self.previous,
             bundle=self.bundle,
             bundle_head=self.bundle_head,
             latest_only=LATEST_ONLY,
