@@ -376,6 +376,12 @@ class PreviousBuild:
             if self._responder is None:
                 self._responder = Responder()  # the previous build's files are its /v1 answers
             answer = self._responder.answer(self._conn, "/" + route)
+        if answer.status >= 500:
+            # It has the file but cannot give it (a table that fails, a bug): read as "it had none", the file's rows
+            # would be dropped and calidad would say there was no previous copy.
+            raise PreviousUnreadable(
+                f"{self.path}: no puede dar su copia de /{route} ({answer.message}); sin ella se perderían sus registros"
+            )
         return answer.json() if answer.status == 200 else None
 
 
@@ -488,7 +494,10 @@ class HttpSource:
                 with self._lock:
                     self._failures_in_a_row = 0
                 if r.status_code == 304 and conditional and self.previous is not None:
-                    body = self.previous.body(route)
+                    try:
+                        body = self.previous.body(route)
+                    except PreviousUnreadable:  # nothing is lost: the file itself is asked for below
+                        body = None
                     if body is not None:
                         return self._unchanged(
                             route, body, (conditional.get("If-None-Match"), conditional.get("If-Modified-Since"))
