@@ -56,7 +56,8 @@ class SourceError(RuntimeError):
 
 
 class PreviousUnreadable(Exception):
-    """The previous build holds versions that cannot be read: building on would lose them."""
+    """The previous build holds something it cannot give back (its versions, a file's copy): building on would lose
+    it."""
 
 
 class _TooSlow(Exception):
