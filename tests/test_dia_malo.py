@@ -7,7 +7,9 @@ The sources break files the ways upstream does: a list cut in half, an HTML page
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import io
 import sqlite3
 import time
 
@@ -133,6 +135,25 @@ def test_a_bad_day_in_a_directory_keeps_yesterdays_rows_and_answers(tmp_path, fu
     write_file(fuente, UVA, FILES[UVA])
     build(out, fuente, "--keep-going")
     assert query(out, "SELECT count(*) FROM _fallidos") == [(0,)]
+
+
+def test_a_previous_copy_that_cannot_be_given_back_stops_the_build(tmp_path, fuente):
+    # The previous build has the file but cannot answer it (a table that fails: here a column renamed away). Read
+    # as "it had none", a bad day would drop the file's rows and calidad would say there was no previous copy: the
+    # build stops instead, naming it, and the database stays as it was.
+    out = tmp_path / "argentina.db"
+    build(out, fuente)
+    with sqlite3.connect(out) as con:
+        con.execute("ALTER TABLE uva RENAME COLUMN valor TO v")
+    con.close()
+    before = out.read_bytes()
+    write_file(fuente, UVA, HTML)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = cli.main(["--source", str(fuente), "--output", str(out), "--keep-going"])
+    assert code == 1, err.getvalue()
+    assert f"{out}: no puede dar su copia de /{UVA}" in err.getvalue()
+    assert out.read_bytes() == before
 
 
 def test_a_first_build_without_the_file_answers_404_not_an_empty_list(tmp_path, fuente):

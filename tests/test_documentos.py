@@ -4,8 +4,10 @@ import json
 import sqlite3
 
 import orjson
+import pytest
 from ayudas import write_file
 
+from argentina_datos.almacen import documentos
 from argentina_datos.construccion import cli
 from argentina_datos.web.servidor import datasette_for
 
@@ -63,3 +65,11 @@ def test_routes_an_endpoint_derives_are_not_documents(conn):
 def test_every_file_of_the_mirror_has_a_catalogue_table(conn):
     """The documents table is the safety net for routes upstream adds tomorrow: on the mirror, empty."""
     assert conn.execute("SELECT ruta FROM documentos").fetchall() == []
+
+
+def test_a_documents_table_that_fails_is_not_read_as_no_such_file():
+    conn = sqlite3.connect(":memory:")
+    assert documentos.document(conn, "/v1/x") is None  # a database from before the table: no such file
+    conn.execute(f"CREATE TABLE {documentos.TABLE} (ruta TEXT)")  # there, but it cannot give the file
+    with pytest.raises(sqlite3.OperationalError, match="json"):
+        documentos.document(conn, "/v1/x")

@@ -12,8 +12,9 @@ import pytest
 import sqlite_utils
 from ayudas import UVA_DIAS, write_file
 
+from argentina_datos.almacen import propias
 from argentina_datos.construccion import cli, historia
-from argentina_datos.construccion.fuentes import PreviousBuild, SourceError
+from argentina_datos.construccion.fuentes import PreviousBuild, PreviousUnreadable, SourceError
 from argentina_datos.web import recarga
 from argentina_datos.web.servidor import datasette_for
 
@@ -162,11 +163,20 @@ def test_the_previous_builds_readers_refuse_an_unreadable_file(tmp_path):
     db = sqlite3.connect(":memory:", isolation_level=None)
     store = historia.History(db, dt.date(2026, 3, 10))
     store.create(sqlite_utils.Database(db))
-    with pytest.raises(historia.PreviousUnreadable, match=f"{broken}: no se pueden leer las versiones"):
-        store.carry(broken)
+    # a store it has but cannot give whole: the build stops, and nothing of it is left half copied
+    odd = tmp_path / "rara.db"
+    lite = sqlite_utils.Database(odd)
+    lite["fuentes"].create({"id": int, "ruta": str, "tabla": str, "sha256": str}, pk="id")
+    propias.VERSIONES.create(lite)
+    lite["versiones"].insert({"id": 1, **{f.name: "x" for f in propias.VERSIONES.fields()}})
+    lite["versiones_registros"].create({"id": int}, pk="id")
+    lite.close()
+    with pytest.raises(PreviousUnreadable, match=f"{odd}: no se pueden leer las versiones"):
+        store.carry(PreviousBuild(odd))
+    assert db.execute("SELECT count(*) FROM versiones").fetchone()[0] == 0
     # a previous build that merely lacks the versions store: nothing to carry, no error
     fine = tmp_path / "vieja.db"
     with sqlite3.connect(fine) as con:
-        con.execute("CREATE TABLE fuentes (ruta, tabla)")
+        con.execute("CREATE TABLE fuentes (id INTEGER PRIMARY KEY, ruta, tabla, sha256)")
     con.close()
-    assert store.carry(fine) is None
+    assert store.carry(PreviousBuild(fine)) is None

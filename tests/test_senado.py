@@ -5,6 +5,7 @@ by name, consistently; the mechanisms behind them work on hand-written fixtures 
 
 import json
 import re
+import sqlite3
 
 import orjson
 import pytest
@@ -14,7 +15,7 @@ from test_conformance import strictly_equal
 
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import BY_TABLE, senado, senado_actas, senado_organos, senado_personal
-from argentina_datos.construccion.senado_nombres import SenateRoll, compatible_names, words
+from argentina_datos.construccion.senado_nombres import SenateRoll, compatible_names, roll_from_database, words
 from argentina_datos.web.v1.api import V1
 
 SENADO = UPSTREAM / "v1" / "senado"
@@ -383,3 +384,11 @@ def test_http_enumeration_of_sitting_senators_and_committees_takes_odd_lists():
     comisiones = [{"id": "50"}, {"id": "50"}, {"nombre": "sin id"}, None]
     assert senado_organos._committee_ids(SourceFile({"v1/senado/comisiones": comisiones})) == ["50"]
     assert senado_organos._committee_ids(SourceFile({"v1/senado/comisiones": {"no": "lista"}})) == []
+
+
+def test_a_senadores_table_that_fails_is_not_read_as_no_roll():
+    conn = sqlite3.connect(":memory:")
+    assert roll_from_database(conn) is None  # a build that skipped the table: no names to link
+    conn.execute("CREATE TABLE senadores (id, nombre)")  # there, but it cannot give the mandates
+    with pytest.raises(sqlite3.OperationalError, match="periodo"):
+        roll_from_database(conn)

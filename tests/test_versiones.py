@@ -5,13 +5,14 @@ from the versions store (construccion/historia.py)."""
 
 import datetime as dt
 import json
+import re
 import sqlite3
 
 import orjson
 import pytest
 
 from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource
+from argentina_datos.construccion.fuentes import DirectorySource, PreviousUnreadable
 from argentina_datos.web.servidor import datasette_for
 
 PF = "v1/finanzas/tasas/plazoFijo"
@@ -168,3 +169,23 @@ async def test_the_days_a_build_from_before_the_store_kept_are_not_lost(fuentes)
     assert origins == [("construcción anterior",)] * 3 + [("fuente actual",)]
     assert await at(db, PF, "2024-01-15") == X
     assert await at(db, PF, "2026-03-11") == CURRENT_1
+
+
+@pytest.mark.lento
+def test_days_kept_only_in_a_historico_table_that_cannot_be_read_stop_the_build(fuentes):
+    # The same build from before #31, its *_historico table of an older shape still (a column today's lacks): its
+    # days cannot be taken into the store, and building on would drop them, so the build stops, naming the table
+    # and the days, and the database stays as it was.
+    source, history, db = fuentes
+    Builder(DirectorySource(source, history), db, today=DAY_1).run()
+    with sqlite3.connect(db) as con:
+        for table in ("versiones", "versiones_registros", "revisiones"):
+            con.execute(f"DROP TABLE {table}")
+        con.execute('ALTER TABLE plazo_fijo_historico RENAME COLUMN "tnaClientes" TO "tna"')
+    con.close()
+    before = db.read_bytes()
+    write(source / PF / "index.json", CURRENT_2)
+    days = "3 días que no están en las versiones (2024-01-01, 2024-02-01, 2026-03-10)"
+    with pytest.raises(PreviousUnreadable, match=re.escape(f"{db}: la tabla plazo_fijo_historico guarda {days}")):
+        Builder(DirectorySource(source), db, today=DAY_2).run()
+    assert db.read_bytes() == before

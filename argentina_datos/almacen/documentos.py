@@ -14,6 +14,7 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import DOCUMENTOS
 
 TABLE = DOCUMENTOS.name
@@ -37,8 +38,10 @@ def document(conn: sqlite3.Connection, ruta: str) -> Optional[bytes]:
     """The stored file published at ``ruta``, or None."""
     try:
         row = conn.execute(f"SELECT json FROM {TABLE} WHERE ruta = ?", [ruta]).fetchone()
-    except sqlite3.OperationalError:  # a database built before this table existed
-        return None
+    except sqlite3.OperationalError:
+        if table_exists(conn, TABLE):  # the table is there and fails: not "no such file"
+            raise
+        return None  # a database built before this table existed
     except UnicodeEncodeError:  # a path with bytes that were not UTF-8: no file has that name
         return None
     return row[0].encode() if row else None

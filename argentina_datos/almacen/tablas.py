@@ -183,6 +183,7 @@ class Layout:
         return ["rowid"]
 
     # ---- DDL -----------------------------------------------------------------
+    # SQL text, not sqlite-utils' Table.create: it cannot declare WITHOUT ROWID (4.2 takes strict=, no such option).
     def create_sql(self) -> list[str]:
         cols = [f"{ROW_ID} INTEGER PRIMARY KEY"] if self.has_children else []
         for p in self.partition_only:

@@ -19,8 +19,7 @@ from argentina_datos import __version__
 from argentina_datos.almacen import archivo
 from argentina_datos.construccion import respaldo
 from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
-from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, open_source
-from argentina_datos.construccion.historia import PreviousUnreadable
+from argentina_datos.construccion.fuentes import PreviousBuild, PreviousUnreadable, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git
 

@@ -114,8 +114,7 @@ class Builder:
         self.output = Path(output)
         # What the output holds now: a file that cannot be read today keeps its rows from there. A
         # fresh build (build-db --sin-anterior) reads nothing of it.
-        self.previous_db = None if fresh or not self.output.is_file() else self.output
-        self.previous = None if fresh else previous or (PreviousBuild(self.output) if self.previous_db else None)
+        self.previous = None if fresh else previous or (PreviousBuild(self.output) if self.output.is_file() else None)
         self.keep = keep  # builds kept beside the output when it is replaced (respaldo.py)
         self.kept: Optional[Path] = None  # where the replaced build went
         self.keep_going = keep_going
@@ -328,8 +327,7 @@ class Builder:
                     unlisted=plan.unlisted.get(ds.table),
                 )
                 try:
-                    with db:  # one transaction a dataset: a dataset that fails leaves nothing behind
-                        db.execute("BEGIN")
+                    with sqlite_utils.Database(db).atomic():  # one transaction a dataset: one that fails leaves nothing
                         outcome.rows = loader.load(routes)
                         loader.finish()
                 except (BuildError, SourceError) as e:
@@ -395,7 +393,7 @@ class Builder:
             db,
             plan.source,
             today=self.today,
-            previous=self.previous_db,
+            previous=self.previous,
             bundle=self.bundle,
             bundle_head=self.bundle_head,
             latest_only=LATEST_ONLY,
@@ -416,17 +414,16 @@ class Builder:
     def _link(db: sqlite3.Connection, layouts: list[Layout], relink: list[Layout]) -> None:
         """Columns the records do not carry (Dataset.links), now that every table they read is built; ``relink``:
         kept tables whose links read a table loaded again, filled again from scratch."""
-        db.execute("BEGIN")
-        for layout in relink:
-            for link in layout.dataset.links:
-                db.execute(f"UPDATE {quote(link.table)} SET {quote(link.column)} = NULL")
-        for layout in layouts + relink:
-            for link in layout.dataset.links:
-                db.executemany(
-                    f"UPDATE {quote(link.table)} SET {quote(link.column)} = ? WHERE {layout.link_key(link)} = ?",
-                    [(value, row) for row, value in RESOLVERS[link.table, link.column](db) if value is not None],
-                )
-        db.execute("COMMIT")
+        with sqlite_utils.Database(db).atomic():
+            for layout in relink:
+                for link in layout.dataset.links:
+                    db.execute(f"UPDATE {quote(link.table)} SET {quote(link.column)} = NULL")
+            for layout in layouts + relink:
+                for link in layout.dataset.links:
+                    db.executemany(
+                        f"UPDATE {quote(link.table)} SET {quote(link.column)} = ? WHERE {layout.link_key(link)} = ?",
+                        [(value, row) for row, value in RESOLVERS[link.table, link.column](db) if value is not None],
+                    )
 
     def _load_documents(
         self,
@@ -483,52 +480,50 @@ class Builder:
         stamps: dict[str, str],
         report: Report,
     ):
-        db.execute("BEGIN")
         lite = sqlite_utils.Database(db)
-        for layout in layouts:
-            repeated = _repeated_keys(db, layout)
-            report.findings.extend(repeated)
-            self._warn(repeated)
-            for index in layout.indexes(unique=not repeated):
-                index.create(lite)
-            view = layout.view_select()
-            if view:
-                lite.create_view(layout.view_name, view)
-        # an incremental build audits what its loads touched, and keeps the previous build's other findings
-        only = scope(layouts + kept, {layout.table for layout in layouts}) if report.reuse else None
-        audited = audit(db, layouts + kept, self.today, fuentes, only)
-        report.findings.extend(audited)
-        self._warn(audited)
-        if report.reuse is not None and only is not None:
-            report.findings.extend(self._kept_findings(report.reuse, only))
-        since = self.previous.failed if self.previous else {}
-        own: dict[propias.OwnTable, list] = {
-            propias.CALIDAD: report.findings,
-            propias.AUSENTES: [propias.AbsentRoute(*item) for item in sorted(plan.source.absent.items())],
-            # one row per route (the Senate's trips file is read by two datasets)
-            propias.FALLIDOS: list(
-                {
-                    r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
-                }.values()
-            ),
-            propias.CAMBIOS: historia.changes(db),
-            propias.FUENTES: fuentes,
-            propias.CONSTRUCCION: [
-                propias.BuildFact("huella", fingerprint),
-                propias.BuildFact("fuente", self.source.description),
-                propias.BuildFact("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
-                propias.BuildFact("version", __version__),
-                propias.BuildFact(incremental.SCHEMA, catalogue_fingerprint()),
-                incremental.datasets_fact(stamps, self._complete(plan, report)),
-                # a git source's commit: the next build asks git what changed since (repositorio.py)
-                *([propias.BuildFact("commit", self.source.commit)] if hasattr(self.source, "commit") else []),
-            ],
-        }
-        for own_table, rows in own.items():
-            own_table.create(lite)
-            own_table.write(lite, rows)
-        db.execute("COMMIT")
-        lite = sqlite_utils.Database(db)
+        with lite.atomic():
+            for layout in layouts:
+                repeated = _repeated_keys(db, layout)
+                report.findings.extend(repeated)
+                self._warn(repeated)
+                for index in layout.indexes(unique=not repeated):
+                    index.create(lite)
+                view = layout.view_select()
+                if view:
+                    lite.create_view(layout.view_name, view)
+            # an incremental build audits what its loads touched, and keeps the previous build's other findings
+            only = scope(layouts + kept, {layout.table for layout in layouts}) if report.reuse else None
+            audited = audit(db, layouts + kept, self.today, fuentes, only)
+            report.findings.extend(audited)
+            self._warn(audited)
+            if report.reuse is not None and only is not None:
+                report.findings.extend(self._kept_findings(report.reuse, only))
+            since = self.previous.failed if self.previous else {}
+            own: dict[propias.OwnTable, list] = {
+                propias.CALIDAD: report.findings,
+                propias.AUSENTES: [propias.AbsentRoute(*item) for item in sorted(plan.source.absent.items())],
+                # one row per route (the Senate's trips file is read by two datasets)
+                propias.FALLIDOS: list(
+                    {
+                        r: propias.FailedFile(r, e, since.get(r.lstrip("/"), self.today.isoformat())) for r, e in failed
+                    }.values()
+                ),
+                propias.CAMBIOS: historia.changes(db),
+                propias.FUENTES: fuentes,
+                propias.CONSTRUCCION: [
+                    propias.BuildFact("huella", fingerprint),
+                    propias.BuildFact("fuente", self.source.description),
+                    propias.BuildFact("construido", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+                    propias.BuildFact("version", __version__),
+                    propias.BuildFact(incremental.SCHEMA, catalogue_fingerprint()),
+                    incremental.datasets_fact(stamps, self._complete(plan, report)),
+                    # a git source's commit: the next build asks git what changed since (repositorio.py)
+                    *([propias.BuildFact("commit", self.source.commit)] if hasattr(self.source, "commit") else []),
+                ],
+            }
+            for own_table, rows in own.items():
+                own_table.create(lite)
+                own_table.write(lite, rows)
         for layout in layouts:
             for table, columns in layout.fts_targets():
                 lite.table(table).enable_fts(columns, tokenize=FTS_TOKENIZE)

@@ -88,9 +88,8 @@ def build_all(
             skipped.append(derived.table)
             continue
         start = time.perf_counter()
-        db.execute("BEGIN")
-        rows = build(db, derived)
-        db.execute("COMMIT")
+        with sqlite_utils.Database(db).atomic():
+            rows = build(db, derived)
         existing.add(derived.table)
         say(derived.table, rows, time.perf_counter() - start)
     return skipped

@@ -25,16 +25,22 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
+from argentina_datos.almacen import historia as stored
+from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.propias import (
     AUSENTES,
     CALIDAD,
     CONSTRUCCION,
     FALLIDOS,
     FUENTES,
+    REGISTROS_VERSIONES,
+    REVISIONES,
     SERIES,
+    VERSIONES,
     Finding,
     SourceFile,
 )
+from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
 from argentina_datos.respuestas.responder import Responder
@@ -47,6 +53,11 @@ _DATED = re.compile(r"/([0-9]{4}/[0-9]{2}/[0-9]{2})$")
 
 class SourceError(RuntimeError):
     """A source file or URL that could not be read; the message names it."""
+
+
+class PreviousUnreadable(Exception):
+    """The previous build holds something it cannot give back (its versions, a file's copy): building on would lose
+    it."""
 
 
 class _TooSlow(Exception):
@@ -216,7 +227,8 @@ class PreviousBuild:
     route's /v1 answer there.  An HTTP update asks conditionally with it; any build falls back on
     it for a file that cannot be read today, so a bad day upstream never empties a dataset; an
     incremental build keeps from it the datasets whose files did not change (``facts``, the rows of
-    ``fuentes`` and ``calidad``)."""
+    ``fuentes`` and ``calidad``); the versions store carries its versions over (``copy_versions``).
+    The one reader of the previous build: what it holds and cannot give raises, never reads as nothing."""
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
@@ -289,6 +301,74 @@ class PreviousBuild:
                 out.setdefault((tabla, columna), {})[tuple(orjson.loads(filtro).values())] = (desde, hasta, count)
         return out
 
+    def copy_versions(self, db: sqlite3.Connection) -> bool:
+        """Copies its versions store (versiones, versiones_registros, revisiones) into the same, empty tables of
+        ``db``: one INSERT ... SELECT a table through ATTACH, as reading it row by row here would be slower.  False,
+        copying nothing, for a build from before the store."""
+        with self._lock:
+            assert self._conn is not None
+            if not sqlite_utils.Database(self._conn)[VERSIONES.name].exists():
+                return False
+        try:
+            # A plain path: a URI (mode=ro) in ATTACH needs SQLite built or opened for URIs.
+            db.execute("ATTACH DATABASE ? AS anterior", [str(self.path)])
+            try:
+                with sqlite_utils.Database(db).atomic():
+                    for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
+                        columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
+                        db.execute(
+                            f"INSERT INTO main.{quote(table.name)} ({columns}) "
+                            f"SELECT {columns} FROM anterior.{quote(table.name)}"
+                        )
+            finally:
+                db.execute("DETACH DATABASE anterior")
+        except sqlite3.Error as e:
+            raise PreviousUnreadable(f"{self.path}: no se pueden leer las versiones que guarda ({e})") from None
+        return True
+
+    def versions(self, route: str) -> list[tuple[str, str, Optional[str], bytes]]:
+        """The versions of ``route`` (with its leading slash) its store holds, oldest first: (publicado, origen,
+        commit, the file as published)."""
+        with self._lock:
+            assert self._conn is not None
+            rows = self._conn.execute(
+                f"SELECT id, publicado, origen, commit_upstream FROM {VERSIONES.name} WHERE ruta = ? ORDER BY id",
+                [route],
+            ).fetchall()
+            return [
+                (when, origin, commit, stored.document(self._conn, route, vid)) for vid, when, origin, commit in rows
+            ]
+
+    def historico_days(self, history: Dataset, skip: set[str]) -> list[tuple[str, bytes]]:
+        """The days a build from before the versions store (#31) kept of a latest-only route only in its
+        ``*_historico`` table (``history``: the days it read over HTTP), other than those in ``skip``, each as the file
+        rebuilt from its rows.  A build since derives that table from the store, which holds all its days.  Days it
+        lists but whose rows cannot be read (a table of an older shape) stop the build: building on would drop them."""
+        days = sorted({route[-10:] for route in self.tables.get(history.table, [])} - skip)
+        if not days:
+            return []
+        route = history.sources[0].route.removesuffix("/{fecha}")
+        query = RecordQuery(history)
+        out = []
+        with self._lock:
+            assert self._conn is not None
+            try:
+                for day in days:
+                    records = query.records(self._conn, {"fecha": day})
+                    if history.envelope_list:
+                        kept = {**(envelope(self._conn, f"/{route}/{day}") or {}), history.envelope_list: records}
+                        out.append((day, orjson.dumps(kept)))
+                    else:
+                        out.append((day, orjson.dumps(records)))
+            except sqlite3.Error as e:
+                named = ", ".join(days) if len(days) <= 10 else f"{', '.join(days[:5])} … {days[-1]}"
+                raise PreviousUnreadable(
+                    f"{self.path}: la tabla {history.table} guarda {len(days)} días que no están en las versiones "
+                    f"({named}) y no se pueden leer ({e}); construir sobre ella los perdería. Restaure una copia legible "
+                    "o use --sin-anterior para empezar de cero sin ellos"
+                ) from None
+        return out
+
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it: its route's answer there."""
         with self._lock:
@@ -297,6 +377,12 @@ class PreviousBuild:
             if self._responder is None:
                 self._responder = Responder()  # the previous build's files are its /v1 answers
             answer = self._responder.answer(self._conn, "/" + route)
+        if answer.status >= 500:
+            # It has the file but cannot give it (a table that fails, a bug): read as "it had none", the file's rows
+            # would be dropped and calidad would say there was no previous copy.
+            raise PreviousUnreadable(
+                f"{self.path}: no puede dar su copia de /{route} ({answer.message}); sin ella se perderían sus registros"
+            )
         return answer.json() if answer.status == 200 else None
 
 
@@ -409,7 +495,10 @@ class HttpSource:
                 with self._lock:
                     self._failures_in_a_row = 0
                 if r.status_code == 304 and conditional and self.previous is not None:
-                    body = self.previous.body(route)
+                    try:
+                        body = self.previous.body(route)
+                    except PreviousUnreadable:  # nothing is lost: the file itself is asked for below
+                        body = None
                     if body is not None:
                         return self._unchanged(
                             route, body, (conditional.get("If-None-Match"), conditional.get("If-Modified-Since"))

@@ -36,13 +36,12 @@ import orjson
 import sqlite_utils
 
 from argentina_datos.almacen import calidad, historia as stored
-from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
-from argentina_datos.almacen.propias import FUENTES, REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
+from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
-from argentina_datos.construccion.fuentes import SourceError, Upstream
+from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, Upstream
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
 PREVIOUS = "construcción anterior"  # a day a build from before the store kept only in its *_historico table
@@ -98,10 +97,6 @@ class Summary:
     bytes: int = 0  # of the versions' files read (the bundle's blobs, the tree's files, the current files)
 
 
-class PreviousUnreadable(Exception):
-    """The previous build holds versions that cannot be read: building on would lose them."""
-
-
 class History:
     """Gathers and stores the versions; one per build."""
 
@@ -124,28 +119,11 @@ class History:
         for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
             table.create(lite)
 
-    def carry(self, previous: Path) -> Optional[set[str]]:
+    def carry(self, previous: PreviousBuild) -> Optional[set[str]]:
         """Copies what the previous build stored; returns the bundle commits it had (None: it had no versions).
-        Versions it has but that cannot be read stop the build: building on would drop them."""
-        tables = (VERSIONES, REGISTROS_VERSIONES, REVISIONES)
-        try:
-            # A plain path: a URI (mode=ro) in ATTACH needs SQLite built or opened for URIs.
-            self.db.execute("ATTACH DATABASE ? AS anterior", [str(previous)])
-            try:
-                for table in tables:
-                    columns = ", ".join(quote(c) for c in ["id", *(f.name for f in table.fields())])
-                    self.db.execute(
-                        f"INSERT INTO main.{quote(table.name)} ({columns}) "
-                        f"SELECT {columns} FROM anterior.{quote(table.name)}"
-                    )
-            finally:
-                self.db.execute("DETACH DATABASE anterior")
-        except sqlite3.Error as e:
-            for table in tables:
-                self.db.execute(f"DELETE FROM main.{quote(table.name)}")
-            if str(e).startswith("no such table"):  # a build from before the versions store: nothing to carry
-                return None
-            raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones que guarda ({e})") from None
+        Versions it has but that cannot be read stop the build (PreviousUnreadable): building on would drop them."""
+        if not previous.copy_versions(self.db):
+            return None
         commits = {
             c
             for (c,) in self.db.execute(
@@ -443,7 +421,7 @@ def build(
     source: Upstream,
     *,
     today: dt.date,
-    previous: Optional[Path],
+    previous: Optional[PreviousBuild],
     bundle: Optional[Path | paquete.Repository],
     bundle_head: Optional[str] = None,
     latest_only: Optional[dict[str, Dataset]] = None,
@@ -456,7 +434,7 @@ def build(
     latest_only = latest_only or {}
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
-    stored_commits = history.carry(previous) if previous is not None and previous.exists() else None
+    stored_commits = history.carry(previous) if previous is not None else None
     tree = _tree_candidates(source)
     routes = set(tree) | set(latest_only) | {r.lstrip("/") for r in stored.versioned_routes(db)}
     head = bundle_head or (paquete.head(bundle) if bundle is not None else None)
@@ -487,8 +465,7 @@ def build(
             )
             for route in sorted(routes | set(per_route))
         }
-        db.execute("BEGIN")
-        try:
+        with sqlite_utils.Database(db).atomic():
             blobs = blobs_of([c for candidates in found.values() for c in candidates])
             redo = []  # routes with a version older than their stored past, and new: stored again whole
             for route, candidates in found.items():
@@ -511,65 +488,28 @@ def build(
                 for _ in blobs:
                     pass
             history.write()
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
     return history.summary
 
 
-def _stored_candidates(previous: Path, route: str) -> list[Candidate]:
+def _stored_candidates(previous: PreviousBuild, route: str) -> list[Candidate]:
     """The versions of ``route`` the previous build stored, as files again."""
-    conn = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
-    try:
-        path = "/" + route
-        rows = conn.execute(
-            f"SELECT id, publicado, origen, commit_upstream FROM {VERSIONES.name} WHERE ruta = ? ORDER BY id", [path]
-        ).fetchall()
-        return [
-            Candidate(route, when, origin, commit, stored.document(conn, path, vid))
-            for vid, when, origin, commit in rows
-        ]
-    finally:
-        conn.close()
+    return [
+        Candidate(route, when, origin, commit, body) for when, origin, commit, body in previous.versions("/" + route)
+    ]
 
 
-def _typed_only(previous: Path, db: sqlite3.Connection, history: Dataset) -> list[Candidate]:
+def _typed_only(previous: PreviousBuild, db: sqlite3.Connection, history: Dataset) -> list[Candidate]:
     """The days a build from before #31 kept in its *_historico table and the versions store lacks (the days it
     read over HTTP before the store kept latest-only routes), read back from its rows: without them, this build
-    would drop them.  A build since derives that table from the store: it has none to offer."""
+    would drop them."""
     route = history.sources[0].route.removesuffix("/{fecha}")
     stored_days = {
         p[:10] for (p,) in db.execute(f"SELECT publicado FROM {VERSIONES.name} WHERE ruta = ?", ["/" + route])
     }
-    try:
-        conn = sqlite3.connect(f"file:{previous}?mode=ro", uri=True)
-    except sqlite3.Error as e:
-        raise PreviousUnreadable(f"{previous}: la base anterior no se puede abrir ({e})") from None
-    try:
-        days = [
-            day
-            for (day,) in conn.execute(
-                f"SELECT DISTINCT substr(ruta, -10) FROM {FUENTES.name} WHERE tabla = ? ORDER BY 1", [history.table]
-            )
-            if day not in stored_days
-        ]
-        query = RecordQuery(history)
-        out = []
-        for day in days:
-            records = query.records(conn, {"fecha": day})
-            if history.envelope_list:
-                body = orjson.dumps({**(envelope(conn, f"/{route}/{day}") or {}), history.envelope_list: records})
-            else:
-                body = orjson.dumps(records)
-            out.append(Candidate(route, day + END_OF_DAY, PREVIOUS, body=body))
-        return out
-    except sqlite3.Error as e:
-        if str(e).startswith(("no such table", "no such column")):
-            return []  # a build without that table, or of a shape older still: nothing it kept alone
-        raise PreviousUnreadable(f"{previous}: no se pueden leer las versiones de {history.table} ({e})") from None
-    finally:
-        conn.close()
+    return [
+        Candidate(route, day + END_OF_DAY, PREVIOUS, body=body)
+        for day, body in previous.historico_days(history, stored_days)
+    ]
 
 
 def _in_time_order(candidates: list[Candidate]) -> list[Candidate]:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+import sqlite_utils
+
 from argentina_datos import __version__
 from argentina_datos.almacen import documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
@@ -118,18 +120,17 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
             views.append(derived.view_name)
             tables.append(derived.table)
     tables += REBUILT + ([] if reuse.documents else [documentos.TABLE])
-    db.execute("BEGIN")
-    if tables_of(db) >= {propias.EXTRAS.name}:
-        dropped = sorted(set(tables))
-        marks = ", ".join("?" for _ in dropped)
-        db.execute(f"DELETE FROM {quote(propias.EXTRAS.name)} WHERE tabla IN ({marks})", dropped)
-    for view in views:
-        db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
-    for table in tables:
-        # sqlite-utils' enable_fts names the index <table>_fts; dropping it drops its shadow tables
-        db.execute(f"DROP TABLE IF EXISTS {quote(table + '_fts')}")
-        db.execute(f"DROP TABLE IF EXISTS {quote(table)}")
-    db.execute("COMMIT")
+    with sqlite_utils.Database(db).atomic():
+        if tables_of(db) >= {propias.EXTRAS.name}:
+            dropped = sorted(set(tables))
+            marks = ", ".join("?" for _ in dropped)
+            db.execute(f"DELETE FROM {quote(propias.EXTRAS.name)} WHERE tabla IN ({marks})", dropped)
+        for view in views:
+            db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
+        for table in tables:
+            # sqlite-utils' enable_fts names the index <table>_fts; dropping it drops its shadow tables
+            db.execute(f"DROP TABLE IF EXISTS {quote(table + '_fts')}")
+            db.execute(f"DROP TABLE IF EXISTS {quote(table)}")
 
 
 def datasets_fact(stamps: dict[str, str], complete: dict[str, int]) -> propias.BuildFact:

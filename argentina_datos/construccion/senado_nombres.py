@@ -12,6 +12,8 @@ import sqlite3
 import unicodedata
 from typing import Iterable, Optional
 
+from argentina_datos.almacen.consultas import table_exists
+
 # Words that join surnames or given names: «Brizuela y Doria», «Ada Rosa del Valle».
 PARTICLES = frozenset({"de", "del", "la", "las", "los", "y"})
 
@@ -98,6 +100,8 @@ def roll_from_database(conn: sqlite3.Connection) -> Optional[SenateRoll]:
             "FROM senadores"
         ).fetchall()
     except sqlite3.OperationalError:
+        if table_exists(conn, "senadores"):  # a table that fails would leave every name unlinked, unsaid
+            raise
         return None
     return SenateRoll(filas)
 
