@@ -13,8 +13,10 @@ In one run it measures, on the same machine and the same files:
 - where the build's time goes, from the same build's per-dataset lines (the FCI load,
   fci_serie, the other datasets, what comes after the loads, the start of the process) and
   from a second, in-process build with its phases timed (the audit, indexes, analyze...);
-  next to the keyed reference: the same rows inserted into the table's real schema (its
-  primary key, WITHOUT ROWID, lookup ids), the floor of the FCI load;
+  next to the floor of each big part: the FCI rows inserted with executemany into
+  fci_valores's real schema (its primary key, WITHOUT ROWID, lookup ids), and fci_serie's
+  rows copied by SQL into its real table, with its index; and what the build would take
+  with those two parts at their floor;
 - the same full build on a mirror with N times the FCI dates (symlinks): seconds per
   100,000 rows and peak RSS at 1x and Nx.
 
@@ -40,7 +42,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from argentina_datos.almacen.tablas import Layout, quote  # noqa: E402
-from argentina_datos.catalogo import DATASETS  # noqa: E402
+from argentina_datos.catalogo import DATASETS, DERIVED_TABLES  # noqa: E402
+from argentina_datos.construccion import constructor, derivadas  # noqa: E402
 from argentina_datos.construccion.constructor import Builder  # noqa: E402
 from argentina_datos.construccion.fuentes import DirectorySource, Upstream, partition_values  # noqa: E402
 
@@ -207,15 +210,12 @@ def derived_copy(db_path: Path) -> tuple[str, int, float, float]:
     """The biggest derived table's floor: its built rows copied by SQL alone (no Python per row) into an empty
     table of its real schema, in its key order, then its indexes; rolled back.  Returns the table, its rows and
     the seconds of each."""
-    from argentina_datos.catalogo import DERIVED_TABLES
-    from argentina_datos.construccion.derivadas import create_sql
-
     con = sqlite3.connect(db_path, isolation_level=None)
     counts = {d.table: con.execute(f"SELECT count(*) FROM {quote(d.table)}").fetchone()[0] for d in DERIVED_TABLES}
     derived = max(DERIVED_TABLES, key=lambda d: counts[d.table])
     copy = quote(derived.table + "_copia")
     con.execute("BEGIN")
-    con.execute(create_sql(derived).replace(quote(derived.table), copy, 1))
+    con.execute(derivadas.create_sql(derived).replace(quote(derived.table), copy, 1))
     start = time.perf_counter()
     con.execute(f"INSERT INTO {copy} SELECT * FROM {quote(derived.table)}")
     insert = time.perf_counter() - start
@@ -251,8 +251,6 @@ def phases_of(stderr: str, big_table: str) -> dict[str, float]:
 def timed_phases(source: Upstream, out: Path) -> dict[str, float]:
     """A full build in this process with the builder's phases after the loads timed (wrapped for this run only):
     where "everything else" goes."""
-    from argentina_datos.construccion import constructor, derivadas
-
     phases: dict[str, float] = {}
     wrapped = [
         (constructor, "audit", "auditoría (controles de calidad)"),
