@@ -10,6 +10,13 @@ In one run it measures, on the same machine and the same files:
 - the raw reference to read the build time against: parsing every source file with
   orjson, plus inserting the biggest dataset's rows with plain sqlite3 executemany
   into a table with no keys, no indexes and no checks; and the ratio build / reference;
+- where the build's time goes, from the same build's per-dataset lines (the FCI load,
+  fci_serie, the other datasets, what comes after the loads, the start of the process) and
+  from a second, in-process build with its phases timed (the audit, indexes, analyze...);
+  next to the floor of each big part: the FCI rows inserted with executemany into
+  fci_valores's real schema (its primary key, WITHOUT ROWID, lookup ids), and fci_serie's
+  rows copied by SQL into its real table, with its index; and what the build would take
+  with those two parts at their floor;
 - the same full build on a mirror with N times the FCI dates (symlinks): seconds per
   100,000 rows and peak RSS at 1x and Nx.
 
@@ -34,9 +41,11 @@ import orjson
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from argentina_datos.catalogo import DATASETS  # noqa: E402
+from argentina_datos.almacen.tablas import Layout, quote  # noqa: E402
+from argentina_datos.catalogo import DATASETS, DERIVED_TABLES  # noqa: E402
+from argentina_datos.construccion import constructor, derivadas  # noqa: E402
 from argentina_datos.construccion.constructor import Builder  # noqa: E402
-from argentina_datos.construccion.fuentes import DirectorySource  # noqa: E402
+from argentina_datos.construccion.fuentes import DirectorySource, Upstream, partition_values  # noqa: E402
 
 
 def timed(fn, repeat: int = 1):
@@ -158,6 +167,128 @@ def plain_insert(source: DirectorySource, dataset) -> tuple[float, int]:
     return elapsed, len(rows)
 
 
+def keyed_insert(source: DirectorySource, dataset) -> tuple[float, int]:
+    """The rows of ``dataset`` as the build stores them (lookup ids, the record's position), inserted with
+    executemany into its real tables (Layout.create_sql: primary key, WITHOUT ROWID): the floor of its load.
+
+    Parsing and the lookup ids are done before the clock starts, as in ``plain_insert``.
+    """
+    layout = Layout(dataset)
+    ids: dict[str, dict] = {c: {} for c in layout.lookups}
+
+    def stored(column, value):
+        if column not in ids or value is None:
+            return value
+        return ids[column].setdefault(value, len(ids[column]) + 1)
+
+    rows = []
+    for src in dataset.sources:
+        for route in source.expand(dataset, src):
+            data = orjson.loads(source.read(route, src.history))
+            records = data[dataset.envelope_list] if dataset.envelope_list else data
+            parts = partition_values(dataset, src, route)
+            prefix = tuple(stored(p.name, parts[p.name]) for p in layout.partition_only)
+            for i, r in enumerate(records):
+                rows.append(prefix + (i,) + tuple(stored(c, r.get(c)) for c in layout.field_columns))
+    cols = layout.insert_columns
+    with tempfile.TemporaryDirectory() as tmp:
+        con = sqlite3.connect(os.path.join(tmp, "keyed.db"), isolation_level=None)
+        con.execute("PRAGMA journal_mode = MEMORY")
+        con.execute("PRAGMA synchronous = OFF")
+        for statement in layout.create_sql():
+            con.execute(statement)
+        start = time.perf_counter()
+        con.execute("BEGIN")
+        con.executemany(f"INSERT INTO {quote(layout.table)} VALUES ({', '.join('?' * len(cols))})", rows)
+        con.execute("COMMIT")
+        elapsed = time.perf_counter() - start
+        con.close()
+    return elapsed, len(rows)
+
+
+def derived_copy(db_path: Path) -> tuple[str, int, float, float]:
+    """The biggest derived table's floor: its built rows copied by SQL alone (no Python per row) into an empty
+    table of its real schema, in its key order, then its indexes; rolled back.  Returns the table, its rows and
+    the seconds of each."""
+    con = sqlite3.connect(db_path, isolation_level=None)
+    counts = {d.table: con.execute(f"SELECT count(*) FROM {quote(d.table)}").fetchone()[0] for d in DERIVED_TABLES}
+    derived = max(DERIVED_TABLES, key=lambda d: counts[d.table])
+    copy = quote(derived.table + "_copia")
+    con.execute("BEGIN")
+    con.execute(derivadas.create_sql(derived).replace(quote(derived.table), copy, 1))
+    start = time.perf_counter()
+    con.execute(f"INSERT INTO {copy} SELECT * FROM {quote(derived.table)}")
+    insert = time.perf_counter() - start
+    start = time.perf_counter()
+    for n, cols in enumerate(derived.indexes):
+        con.execute(f"CREATE INDEX {quote(f'copia_{n}')} ON {copy} ({', '.join(map(quote, cols))})")
+    index = time.perf_counter() - start
+    con.execute("ROLLBACK")
+    con.close()
+    return derived.table, counts[derived.table], insert, index
+
+
+def phases_of(stderr: str, big_table: str) -> dict[str, float]:
+    """Seconds of the build's parts, from its own lines: the biggest dataset's load, each derived table, the
+    other loads (their sum), the total the build printed; what is left of the total comes after the loads."""
+    loads = {
+        t: float(s) for t, s in re.findall(r"^(\w+): [\d,]+ filas? de [\d,]+ archivos? en ([\d.]+) s", stderr, re.M)
+    }
+    derived = {
+        t: float(s)
+        for t, s in re.findall(r"^(\w+): [\d,]+ filas? calculadas de otras tablas en ([\d.]+) s", stderr, re.M)
+    }
+    total = re.search(r"filas en \d+ conjuntos de datos, ([\d.]+) s\.", stderr)
+    versions = re.search(r"^versiones: .*\(([\d.]+) s\)$", stderr, re.M)
+    out = {"carga de " + big_table: loads.pop(big_table, 0.0)}
+    out.update(derived)
+    out["carga de los demás conjuntos"] = sum(loads.values())
+    out["versiones"] = float(versions.group(1)) if versions else 0.0
+    out["total"] = float(total.group(1)) if total else 0.0
+    return out
+
+
+def timed_phases(source: Upstream, out: Path) -> dict[str, float]:
+    """A full build in this process with the builder's phases after the loads timed (wrapped for this run only):
+    where "everything else" goes."""
+    phases: dict[str, float] = {}
+    wrapped = [
+        (constructor, "audit", "auditoría (controles de calidad)"),
+        (constructor.series, "write", "tabla series"),
+        (constructor.Builder, "_link", "columnas enlazadas"),
+        (constructor.Builder, "_finish", "cierre: claves repetidas, índices, auditoría, tablas propias, FTS"),
+        (constructor.Builder, "_analyze", "ANALYZE"),
+        (constructor.Builder, "_check", "quick_check"),
+        (derivadas, "complete", "índice y vista de las tablas calculadas"),
+    ]
+    originals = [(owner, name, owner.__dict__[name]) for owner, name, _ in wrapped]
+
+    def timing(fn, label):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                phases[label] = phases.get(label, 0.0) + time.perf_counter() - start
+
+        return run
+
+    for owner, name, label in wrapped:
+        original = owner.__dict__[name]
+        if isinstance(original, staticmethod):
+            setattr(owner, name, staticmethod(timing(original.__func__, label)))
+        else:
+            setattr(owner, name, timing(original, label))
+    try:
+        start = time.perf_counter()
+        Builder(source, out).run(force=True)
+        phases["total (en este proceso)"] = time.perf_counter() - start
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+    return phases
+
+
 def grown_mirror(root: Path, dest: Path, times: int) -> int:
     """A mirror ``times`` as big in FCI dates, made of symlinks (no data is copied).
 
@@ -213,6 +344,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "argentina.db"
         full, cpu, rss, rows = build_process(args.source, history, out, args.repeat)
+        build_lines = LAST_STDERR
         unchanged, _, again = timed(lambda: Builder(source(), out).run(), args.repeat)
         size = out.stat().st_size
         with sqlite3.connect(out) as con:
@@ -250,9 +382,14 @@ def main(argv=None) -> int:
         # The references last: a child forked after this process holds the rows of the plain
         # insert would start with (and report) their memory.
         big = biggest_dataset(out)
+        detail = timed_phases(source(), Path(tmp) / "fases.db")
+        derived_floor = derived_copy(out)
         paths = all_files(source())
+        big_paths = [Path(source().path(r, s.history)) for s in big.sources for r in source().expand(big, s)]
         parse, _, _ = timed(lambda: parse_all(paths), args.repeat)
+        big_parse, _, _ = timed(lambda: parse_all(big_paths), args.repeat)
         insert, insert_rows = plain_insert(source(), big)
+        keyed, _ = keyed_insert(source(), big)
 
     mirror, mirror_files = mirror_bytes(args.source, history)
     mb = 1024 * 1024
@@ -275,6 +412,44 @@ def main(argv=None) -> int:
         f"  parseo + inserción plana: {reference:6.2f} s  -> construcción / referencia = {full / reference:.2f}x"
         f" (meta <= 2.5x)"
     )
+    phases = phases_of(build_lines, big.table)
+    built = phases.pop("total")
+    phases["el resto: plan, enlaces, series, documentos, cierre (auditoría, índices, FTS), ANALYZE, quick_check"] = (
+        built - sum(phases.values())
+    )
+    phases["arranque del proceso (imports) y reemplazo del archivo"] = full - built
+    print(f"dónde va la construcción ({full:.2f} s, de sus propias líneas):")
+    for label, seconds in phases.items():
+        print(f"  {label:<95} {seconds:6.2f} s  {seconds / full:5.1%}")
+    print("  lo que hace falta sí o sí para cada parte (medido en esta misma corrida):")
+    big_load = phases["carga de " + big.table]
+    print(
+        f"    {big.table}: parsear sus {len(big_paths):,} archivos {big_parse:.2f} s + insertar sus filas en su tabla real"
+        f" (clave primaria, WITHOUT ROWID, ids) {keyed:.2f} s = {big_parse + keyed:.2f} s"
+        f" -> su carga / eso = {big_load / (big_parse + keyed):.2f}x"
+        f" (en la tabla sin clave: {insert:.2f} s)"
+    )
+    table, derived_rows, copy_insert, copy_index = derived_floor
+    print(
+        f"    {table}: copiar con SQL sus {derived_rows:,} filas a su tabla real {copy_insert:.2f} s + sus índices"
+        f" {copy_index:.2f} s = {copy_insert + copy_index:.2f} s -> su cálculo / eso ="
+        f" {phases[table] / (copy_insert + copy_index):.2f}x (el resto: elegir la fila de cada fondo y día y su moneda)"
+    )
+    floor = parse + keyed + copy_insert + copy_index
+    print(
+        f"    parseo de todo + inserción de {big.table} con clave + copia de {table} con sus índices: {floor:6.2f} s"
+        f"  -> construcción / eso = {full / floor:.2f}x; eso / referencia cruda = {floor / reference:.2f}x"
+    )
+    at_floor = full - (big_load - big_parse - keyed) - (phases[table] - copy_insert - copy_index)
+    print(
+        f"    con la carga de {big.table} y {table} en su piso y lo demás igual, la construcción sería {at_floor:.2f} s"
+        f" -> {at_floor / reference:.2f}x la referencia cruda"
+    )
+    print(
+        "  la misma construcción dentro de este proceso, por fase (las fases se solapan: el cierre incluye la auditoría):"
+    )
+    for label, seconds in detail.items():
+        print(f"    {label:<70} {seconds:6.2f} s")
     if bundle:
         first, again_wall, carried, stored, record_rows, b_size, b_read, versions_mb = bundle
         print(f"paquete de versiones ({args.versiones}, {args.versiones.stat().st_size / mb:.1f} MB):")
