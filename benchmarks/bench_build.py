@@ -153,18 +153,25 @@ def plain_insert(source: DirectorySource, dataset) -> tuple[float, int]:
             for i, r in enumerate(records):
                 rows.append(prefix + (i,) + tuple(r.get(n) for n in names))
     width = len(names) + 2
+    create = f"CREATE TABLE t ({', '.join(f'c{i}' for i in range(width))})"
+    return timed_insert([create], f"INSERT INTO t VALUES ({', '.join('?' * width)})", rows), len(rows)
+
+
+def timed_insert(create: list[str], insert: str, rows: list) -> float:
+    """Seconds of one executemany of ``rows`` in one transaction, into the tables ``create`` makes in a new file."""
     with tempfile.TemporaryDirectory() as tmp:
         con = sqlite3.connect(os.path.join(tmp, "plain.db"), isolation_level=None)
         con.execute("PRAGMA journal_mode = MEMORY")
         con.execute("PRAGMA synchronous = OFF")
-        con.execute(f"CREATE TABLE t ({', '.join(f'c{i}' for i in range(width))})")
+        for statement in create:
+            con.execute(statement)
         start = time.perf_counter()
         con.execute("BEGIN")
-        con.executemany(f"INSERT INTO t VALUES ({', '.join('?' * width)})", rows)
+        con.executemany(insert, rows)
         con.execute("COMMIT")
         elapsed = time.perf_counter() - start
         con.close()
-    return elapsed, len(rows)
+    return elapsed
 
 
 def keyed_insert(source: DirectorySource, dataset) -> tuple[float, int]:
@@ -190,20 +197,8 @@ def keyed_insert(source: DirectorySource, dataset) -> tuple[float, int]:
             prefix = tuple(stored(p.name, parts[p.name]) for p in layout.partition_only)
             for i, r in enumerate(records):
                 rows.append(prefix + (i,) + tuple(stored(c, r.get(c)) for c in layout.field_columns))
-    cols = layout.insert_columns
-    with tempfile.TemporaryDirectory() as tmp:
-        con = sqlite3.connect(os.path.join(tmp, "keyed.db"), isolation_level=None)
-        con.execute("PRAGMA journal_mode = MEMORY")
-        con.execute("PRAGMA synchronous = OFF")
-        for statement in layout.create_sql():
-            con.execute(statement)
-        start = time.perf_counter()
-        con.execute("BEGIN")
-        con.executemany(f"INSERT INTO {quote(layout.table)} VALUES ({', '.join('?' * len(cols))})", rows)
-        con.execute("COMMIT")
-        elapsed = time.perf_counter() - start
-        con.close()
-    return elapsed, len(rows)
+    insert = f"INSERT INTO {quote(layout.table)} VALUES ({', '.join('?' * len(layout.insert_columns))})"
+    return timed_insert(layout.create_sql(), insert, rows), len(rows)
 
 
 def derived_copy(db_path: Path) -> tuple[str, int, float, float]:
