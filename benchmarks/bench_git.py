@@ -6,7 +6,7 @@ For upstream's repository (git) and for nginx serving the same tree (HTTP), thre
 a user runs them (a child process, wall seconds): the first build, an update with nothing changed, and an
 update after a commit that appends a blue-dollar day (the blue list, the all-houses list and that day's
 file).  Each prints what it cost (git: objects and MB fetched; HTTP: requests and MB).  The repository is the
-mirror committed once under ``datos/v1`` (tests/test_repositorio.py, kept in build/git/espejo); the day is
+whole mirror committed under ``datos/v1`` (tests/test_repositorio.py, made anew each run); the day is
 committed to a copy of it, and nginx serves the checkout of the git source, so both see the same files.
 Then a ``serve-datos`` started on the git build before the new day is asked for it.  The one-day updates are
 incremental builds (construccion/incremental.py): the benchmark prints what they kept and re-read, and what
@@ -36,6 +36,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the mirror's repository and nginx, shared with the tests
 
 from servidor_nginx import Nginx, find_nginx, mirror_server  # noqa: E402
+from test_conformance import MIRROR_FILES  # noqa: E402
 from test_repositorio import git, mirror_repository  # noqa: E402
 
 BLUE = "datos/v1/cotizaciones/dolares/blue/index.json"
@@ -120,11 +121,11 @@ def main() -> None:
     if nginx is None:
         raise SystemExit("hace falta nginx (scripts/paquetes.sh)")
     print(f"{time.strftime('%Y-%m-%d %H:%M')} UTC, {os.cpu_count()} núcleos, carga {os.getloadavg()[0]:.1f}")
-    start = time.perf_counter()
-    mirror = mirror_repository()
-    print(f"repositorio del espejo: {mirror} ({time.perf_counter() - start:.1f} s)")
     with tempfile.TemporaryDirectory(prefix="bench-git-") as tmp:
         work = Path(tmp)
+        start = time.perf_counter()
+        mirror = mirror_repository(work / "espejo", MIRROR_FILES)
+        print(f"repositorio del espejo: {len(MIRROR_FILES):,} archivos ({time.perf_counter() - start:.1f} s)")
         upstream = work / "upstream.git"
         git(REPO, "clone", "--quiet", "--bare", str(mirror), str(upstream))
         source, cache = f"git+file://{upstream}", work / "cache"

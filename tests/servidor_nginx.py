@@ -143,9 +143,9 @@ def nginx_serving(root: Path) -> Nginx:
     return Nginx(nginx, lambda port: mirror_server(port, root))
 
 
-def mirror_differences(db: Path) -> list[str]:
-    """Each mirror route whose /v1 answer on ``db`` is not exactly its file (compared as
-    tests/test_conformance.py does)."""
+def mirror_differences(db: Path, files: Optional[list[Path]] = None) -> list[str]:
+    """Each mirror route (of ``files``, by default all) whose /v1 answer on ``db`` is not exactly its file
+    (compared as tests/test_conformance.py does)."""
     import sqlite3
 
     import orjson
@@ -158,7 +158,7 @@ def mirror_differences(db: Path) -> list[str]:
     failures = []
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         api = V1()
-        for path in MIRROR_FILES:
+        for path in MIRROR_FILES if files is None else files:
             route = "/" + str(path.parent.relative_to(UPSTREAM))
             response = api.compute(conn, route)
             diff = answer_difference(route, response.status, response.body, orjson.loads(path.read_bytes()))
