@@ -174,8 +174,9 @@ def routes(conn: sqlite3.Connection, router: Router) -> list[str]:
 
 # ---- writing the tree ----------------------------------------------------------------------
 def gzipped(body: bytes) -> bytes:
-    """Level 9 and no timestamp: the same body always gives the same bytes (an unchanged file stays so)."""
-    return gzip.compress(body, compresslevel=9, mtime=0)
+    """A fixed level and no timestamp: the same body always gives the same bytes (an unchanged file stays so)."""
+    # Level 6, not 9: a third of the time for 4 % more bytes (20 MB of FCI and dollar files: 0.41 s against 1.22 s).
+    return gzip.compress(body, compresslevel=6, mtime=0)
 
 
 # The modification times a file's bytes map to: 2000-01-01 plus up to 2**28 s (to mid-2008), a past
