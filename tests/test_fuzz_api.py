@@ -3,8 +3,8 @@ for a bounded time; any finding fails the test.
 
 The checks include negative data (a value outside the document's bounds must get a 4xx) and positive
 data (a value inside them must not get a 400): together they hold the document to exactly what the
-server accepts. $ARGENTINA_DATOS_FUZZ_SECONDS changes the time budget (default 45 s: over a thousand cases
-and every phase; a longer run, e.g. 600 s, goes through the whole coverage phase).
+server accepts. $ARGENTINA_DATOS_FUZZ_SECONDS changes the time budget (default 45 s: every phase, ~2,600 cases
+on a quiet machine; a longer run, e.g. 600 s, goes through the whole coverage phase).
 """
 
 import os
@@ -76,8 +76,9 @@ def test_schemathesis_finds_nothing(db_path, tmp_path):
         assert out.returncode == 0, text[-20000:]
         generated = re.search(r"(\d+) generated, (\d+) passed", text)
         assert generated, text[-3000:]
-        # Every operation was tested, with thousands of cases (not a run that stopped early).
-        assert int(generated.group(1)) == int(generated.group(2)) >= 1000, generated.group(0)
+        # Not a run that stopped early: every operation with cases (2,638 in 45 s on a quiet 2-core machine; a
+        # machine twice as slow, or busy with other tests, gives fewer: the bound leaves room).
+        assert int(generated.group(1)) == int(generated.group(2)) >= 500, generated.group(0)
         assert re.search(r"Tested: (\d+)", text) and "Tested: 0" not in text
         log = server.log_text()
         assert "Traceback" not in log, log[-3000:]
