@@ -41,11 +41,7 @@ class RecordQuery:
             else:
                 select.append(f"t.{quote(col)}")
         self._select, self._joins = select, " ".join(joins)
-        # Each row ends with its extra: NULL where the table has none (the common case, and the fastest)...
-        self.base = self._sql(["NULL"])
-        # ... else joined by the row's key: measured in process against looking the rows read up afterwards,
-        # /v1/cotizaciones took 26 ms against 61, an FCI day whose funds omit «horizonte» 11 against 20.
-        self.keyed = self._sql(["x.extra"], _extra_join(lay.table, lay.row_key))
+        self.base = self._sql(["NULL"])  # the query of a table none of whose rows has an extra
         self.order = [f"t.{quote(c)}" if c != "rowid" else "t.rowid" for c in lay.order_columns]
 
     def _sql(self, tail: list[str], join: str = "") -> str:
@@ -68,19 +64,16 @@ class RecordQuery:
         self, conn: sqlite3.Connection, where: dict, *, last: bool = False, limit: Optional[int] = None
     ) -> list:
         lay = self.layout
-        deviating = _deviating(conn, lay.table)
-        if deviating is None:
-            base = self._sql(_legacy_columns(conn, lay.table))
-        else:
-            base = self.keyed if deviating else self.base
+        extra, join, legacy = _extra_read(conn, lay.table, lay.row_key)
         sql_where, args = self._where(where)
-        sql = base + sql_where + " ORDER BY " + ", ".join(f"{c} DESC" if last else c for c in self.order)
+        order = ", ".join(f"{c} DESC" if last else c for c in self.order)
+        sql = f"{self._sql(extra, join)}{sql_where} ORDER BY {order}"
         if last:
             limit = 1
         if limit:
             sql += f" LIMIT {int(limit)}"
         rows = conn.execute(sql, args).fetchall()
-        if deviating is None:
+        if legacy:
             rows = _legacy_rows(rows)
         codec = lay.codec
         if codec.scalar:  # a list of bare values
@@ -107,6 +100,19 @@ def _deviating(conn: sqlite3.Connection, table: str) -> Optional[bool]:
         if table_exists(conn, EXTRAS.name):
             raise
         return None
+
+
+def _extra_read(conn: sqlite3.Connection, table: str, key: list[str]) -> tuple[list[str], str, bool]:
+    """How a query of ``table`` (alias t, rows named by ``key``) reads each row's extra: the columns that end its
+    select, the join they need, and whether the rows are of the old shape (``_legacy_rows`` makes them of this)."""
+    deviating = _deviating(conn, table)
+    if deviating is None:
+        return _legacy_columns(conn, table), "", True
+    if deviating:
+        # Joined by the row's key: measured in process against looking the rows read up afterwards,
+        # /v1/cotizaciones took 26 ms against 61, an FCI day whose funds omit «horizonte» 11 against 20.
+        return ["x.extra"], _extra_join(table, key), False
+    return ["NULL"], "", False  # no row of the table has one: the common case, and the fastest
 
 
 def _extra_join(table: str, key: list[str]) -> str:
@@ -153,23 +159,15 @@ def _child_lists(conn: sqlite3.Connection, child: ChildLayout, parent_ids: list[
     """Child records grouped by parent id, in list order."""
     if not parent_ids:
         return {}
-    cols = ["t.rowid"] + [f"t.{quote(c)}" for c in [child.parent_column] + child.codec.column_names]
-    deviating = _deviating(conn, child.table)
-    join = ""
-    if deviating is None:
-        cols += _legacy_columns(conn, child.table)
-    elif deviating:
-        cols.append("x.extra")
-        join = _extra_join(child.table, [ROW_ID])
-    else:
-        cols.append("NULL")
+    extra, join, legacy = _extra_read(conn, child.table, [ROW_ID])
+    cols = ["t.rowid"] + [f"t.{quote(c)}" for c in [child.parent_column] + child.codec.column_names] + extra
     # A temp list of ids can be long (thousands of funds); SQLite's json_each takes it as one parameter.
     rows = conn.execute(
         f"SELECT {', '.join(cols)} FROM {quote(child.table)} t {join} WHERE t.{quote(child.parent_column)} IN "
         f"(SELECT value FROM json_each(?)) ORDER BY t.{quote(child.parent_column)}, t.orden",
         [orjson.dumps(parent_ids).decode()],
     ).fetchall()
-    if deviating is None:
+    if legacy:
         rows = _legacy_rows(rows)
     grand = {g.path: _child_lists(conn, g, [r[0] for r in rows]) for g in child.child_layouts}
     out: dict[int, list] = {}
