@@ -188,14 +188,15 @@ class RowWriter:
         its rowid)."""
         layout = self.layout
         at = list(compress(range(len(extras)), map(operator.is_not, extras, repeat(None))))
-        if not layout.dataset.ordered:
+        if layout.row_key == ["rowid"]:
             first = self._next_rowid()  # one INSERT of every row, in order (_insert_columns)
             keys = [[first + i] for i in at]
         else:
             constant = dict(zip(layout.insert_columns, prefix))
             column = dict(zip(map(layout.stored, layout.field_columns), columns))
             keys = [
-                [i if c == ORDER else constant[c] if c in constant else column[c][i] for c in layout.key] for i in at
+                [i if c == ORDER else constant[c] if c in constant else column[c][i] for c in layout.row_key]
+                for i in at
             ]
         self._extras.extend((layout.table, _key(k), extras[i]) for k, i in zip(keys, at))
 
