@@ -185,9 +185,8 @@ class Link:
     description: str
     references: str = ""
     kind: str = TEXT
-    reads: Sequence[
-        str
-    ] = ()  # the other tables it is computed from: an incremental build fills it again when they change
+    # the other tables it is computed from: an incremental build fills it again when they change
+    reads: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
