@@ -23,6 +23,9 @@ JSON_TYPE = "application/json; charset=utf-8"
         ("desde=2024-13-01", "desde"),
         ("desde=2024-02-30", "desde"),
         ("hasta=ayer", "hasta"),
+        ("desde=2024-13", "desde"),
+        ("hasta=24", "hasta"),
+        ("desde=2024-1", "desde"),
         ("agrupar=siglo", "agrupar"),
         ("agrupar=mes&funcion=mediana", "funcion"),
         ("funcion=maximo", "funcion"),
@@ -41,6 +44,31 @@ def test_a_range_without_records_is_an_empty_answer_and_a_reversed_one_is_an_err
     assert series.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
     with pytest.raises(series.BadQuery, match="«desde» \\(2024-05-01\\) es posterior a «hasta» \\(2024-04-01\\)"):
         series.parse("desde=2024-05-01&hasta=2024-04-01")
+
+
+@pytest.mark.parametrize(
+    "query, desde, hasta",
+    [
+        ("desde=2025-01&hasta=2025-06", "2025-01-01", "2025-06-30"),
+        ("desde=2024&hasta=2024", "2024-01-01", "2024-12-31"),
+        ("desde=2024-02&hasta=2024-02", "2024-02-01", "2024-02-29"),  # a leap year's February
+        ("desde=2023-02-10&hasta=2023-02", "2023-02-10", "2023-02-28"),
+        ("desde=2025-03-31&hasta=2025", "2025-03-31", "2025-12-31"),
+    ],
+)
+def test_a_month_or_a_year_is_its_first_day_in_desde_and_its_last_in_hasta(query, desde, hasta):
+    q = series.parse(query)
+    assert (q.desde, q.hasta) == (desde, hasta)
+    # the same days, the same answer: one cache key whichever way they were written
+    assert q.key() == series.parse(f"desde={desde}&hasta={hasta}").key()
+
+
+def test_a_month_keeps_the_records_of_all_its_days():
+    records = [{"fecha": f"2025-{m:02d}-{d:02d}", "valor": m} for m in range(1, 13) for d in (1, 28)]
+    kept = series.apply(records, series.parse("desde=2025-01&hasta=2025-06"))
+    assert [r["fecha"] for r in kept] == [r["fecha"] for r in records[:12]]
+    with pytest.raises(series.BadQuery, match="«desde» \\(2025-07-01\\) es posterior a «hasta» \\(2025-06-30\\)"):
+        series.parse("desde=2025-07&hasta=2025-06")
 
 
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():

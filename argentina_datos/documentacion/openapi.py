@@ -320,6 +320,8 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
 def _value_schema(p: Param, answers: Answers) -> dict:
     if p.form == "fecha":
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
+    if p.form == "periodo":  # a day, a month or a year
+        return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}|{_YEAR}(?:-(?:0[1-9]|1[0-2]))?)$"}
     if p.form == "mes":
         return {"$ref": "#/components/schemas/MesIPC"}
     return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
