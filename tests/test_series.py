@@ -178,6 +178,17 @@ async def test_desde_hasta_is_the_list_filtered(ds, route):
     assert orjson.loads((await get(ds, f"/{route}?foo=bar")).content) == records
 
 
+async def test_months_in_desde_and_hasta_answer_those_months(ds):
+    """What an LLM-written client sends: six months of inflation, named as months."""
+    route = "v1/finanzas/indices/inflacion"
+    records = mirror(route)
+    got = orjson.loads((await get(ds, f"/{route}?desde=2025-01&hasta=2025-06")).content)
+    assert got == [r for r in records if "2025-01-01" <= r["fecha"] <= "2025-06-30"]
+    assert sorted({r["fecha"][:7] for r in got}) == [f"2025-{m:02d}" for m in range(1, 7)]
+    year = orjson.loads((await get(ds, f"/{route}?desde=2024&hasta=2024")).content)
+    assert [r["fecha"][:7] for r in year] == [f"2024-{m:02d}" for m in range(1, 13)]
+
+
 RESAMPLE = {"semana": "W-MON", "mes": "MS", "trimestre": "QS", "anio": "YS"}
 PANDAS = {"promedio": "mean", "primero": "first", "ultimo": "last", "minimo": "min", "maximo": "max", "suma": "sum"}
 

@@ -20,10 +20,9 @@ from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series
-from argentina_datos.respuestas.rutas import Router
+from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 from argentina_datos.respuestas.series import Answers, Param
 
-OPENAPI_PATH = "/v1/openapi.json"
 # The documentation page that carries the route table of --markdown, between these two markers.
 ROUTE_TABLE_PAGE = "docs/api.md"
 ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
