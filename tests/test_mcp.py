@@ -44,6 +44,9 @@ async def test_the_tools_are_listed_read_only_and_described_in_spanish(server):
         # every argument says what it takes, in Spanish
         assert all(p.get("description") for p in tool.input_schema["properties"].values()), name
     assert "publicado" in tools["datos_series"].input_schema["properties"]
+    # /llms.txt names every tool the endpoint lists
+    status, llms = v1(server, "/llms.txt")
+    assert status == 200 and all(f"`{name}`" in llms.decode() for name in tools)
 
 
 async def test_each_tool_answers_what_the_api_answers(server):

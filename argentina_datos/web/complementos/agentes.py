@@ -1,4 +1,5 @@
-"""Datasette plugin: the MCP tools of this service, on datasette-mcp's ``/-/mcp`` endpoint.
+"""Datasette plugin: what a language model reads and calls: ``/llms.txt`` (documentacion/llms.py) and the MCP
+tools of this service, on datasette-mcp's ``/-/mcp`` endpoint.
 
 datasette-mcp serves MCP over Streamable HTTP with its own tools (the read-only SQL, under Datasette's
 time limit and row cap, and the canned queries: ``canned_queries`` in metadata.yml); this module adds, through
@@ -10,17 +11,19 @@ API's own Spanish message.
 
 from __future__ import annotations
 
+import functools
 import logging
 import posixpath
 from typing import Annotated, Any, Optional, Union
 from urllib.parse import urlencode, urlsplit
 
 import orjson
-from datasette import hookimpl
+from datasette import Response, hookimpl
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
+from argentina_datos.documentacion import llms
 from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH
 
 # The /v1 query parameter of a past version (what upstream had published on a day): the tool's argument is
@@ -63,6 +66,21 @@ def v1_path(ruta: str) -> str:
     if posixpath.normpath(path) != path.rstrip("/") or "//" in path:
         raise ToolError(f"«{ruta[:200]}» no es una ruta de /v1 (sin «..» ni «//»); las rutas están en /v1/openapi.json")
     return path + ("?" + parts.query if parts.query else "")
+
+
+@functools.cache
+def llms_txt() -> bytes:
+    """The same for every request of this process: it is written from the catalogue."""
+    return llms.llms_txt().encode()
+
+
+async def llms_view():
+    return Response(llms_txt(), content_type="text/plain; charset=utf-8")
+
+
+@hookimpl
+def register_routes():
+    return [(r"^/llms\.txt$", llms_view)]
 
 
 @hookimpl
