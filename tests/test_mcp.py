@@ -14,6 +14,7 @@ pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
 OURS = {"buscar_series", "datos_series", "consultar_api"}
 BLUE_SELL = "cotizaciones_dolares.blue.venta"
+COUNT_FOREVER = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +130,9 @@ async def test_a_bad_call_is_a_tool_error_with_the_apis_message(server, tool, ar
         ("consultar_api", {"ruta": "/v1/../-/versions.json"}, "no es una ruta de /v1"),
         ("consultar_api", {"ruta": "/v1/cotizaciones/dolares"}, "desde/hasta"),  # megabytes: how to ask for less
         ("execute_sql", {"database": "argentina", "sql": "DELETE FROM riesgo_pais"}, "SELECT"),
+        # Datasette's limits on anyone's SQL hold here too: time, and memory (web/complementos/memoria.py)
+        ("execute_sql", {"database": "argentina", "sql": COUNT_FOREVER}, "time limit"),
+        ("execute_sql", {"database": "argentina", "sql": "SELECT randomblob(1000000000)"}, "too big"),
         ("datos_series", {"desde": "2024"}, "ids"),  # a required argument missing
     ],
 )
