@@ -86,6 +86,12 @@ posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `
 HTTP: `Access-Control-Allow-Origin: *` y el preflight CORS (204, permite los encabezados pedidos), `ETag` + \
 `If-None-Match` (304), `Last-Modified` + `If-Modified-Since` (304), `Cache-Control`, gzip con \
 `Accept-Encoding: gzip`, HEAD; `/v1/<ruta>/index.json` es `/v1/<ruta>`."""
+# What only a server (not the static tree) has, for a language model
+AGENTS_NOTE = """
+
+Para un modelo de lenguaje: `/llms.txt` resume las rutas, los parámetros y las series, y `/-/mcp` es un \
+servidor MCP (Streamable HTTP) con herramientas de sólo lectura (`consultar_api`, `buscar_series`, \
+`datos_series`, `execute_sql`)."""
 
 
 def _member_schema(m) -> dict:
@@ -522,7 +528,7 @@ def build_document(
         "info": {
             "title": "argentina-datos /v1",
             "version": __version__,
-            "description": DESCRIPTION,
+            "description": DESCRIPTION + AGENTS_NOTE,
             "license": {"name": "MIT"},
         },
         "paths": paths,
@@ -560,7 +566,7 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
     del doc["components"]["schemas"]["MesIPC"]  # only ajuste (a query parameter) names it
     for path in SERIES_PATHS:  # computed for each query, never a file
         del doc["paths"][path]
-    doc["info"]["description"] += STATIC_NOTE
+    doc["info"]["description"] = DESCRIPTION + STATIC_NOTE
     return doc
 
 
