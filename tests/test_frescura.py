@@ -153,3 +153,12 @@ def test_a_stale_git_source_stays_when_the_api_cannot_be_asked(tmp_path, capsys,
     )
     assert code == 0, err
     assert "no se pudo comparar con la API http://127.0.0.1:9" in err and "cambioDeFuente" not in summary(out)
+
+
+async def test_the_mirror_database_answers_its_health_late_once_its_cadence_is_past(ds, conn, monkeypatch):
+    newest = dt.date.fromisoformat(conn.execute("SELECT max(fecha) FROM cotizaciones_dolares").fetchone()[0][:10])
+    monkeypatch.setenv(TODAY_VARIABLE, (newest + dt.timedelta(days=30)).isoformat())
+    r = await ds.client.get("/-/salud.json")
+    assert r.status_code == 503 and r.json()["estado"] == "atrasada"
+    late = {d["conjunto"] for d in r.json()["datos"]["conjuntos"] if d["atrasado"] and d["principal"]}
+    assert "cotizaciones_dolares" in late

@@ -169,7 +169,7 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="build-db",
         description="Construye la base SQLite de argentina-datos a partir de una fuente "
-        "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
+        "(el repositorio git de upstream, un directorio con su formato estático o una URL HTTP que lo sirve).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=EPILOG,
     )
