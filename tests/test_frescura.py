@@ -132,6 +132,7 @@ def test_a_stale_git_source_gives_way_to_a_fresher_api(tmp_path, capsys, monkeyp
     assert srv.requested[f"/{RIESGO}/ultimo"] == 1
     line = f"la fuente git git+file://{repo} está atrasada (riesgo país: último dato del 2025-01-03, al 2025-01-21)"
     assert line in err and f"la API {srv.url} tiene datos más nuevos (2025-01-20): esta construcción lee la API" in err
+    assert "\nHTTP: " in err and "\ngit: commit" not in err  # what the build read, said as for any HTTP build
     said = summary(out)
     assert said["fuenteUsada"] == srv.url and "esta construcción lee la API" in said["cambioDeFuente"]
     with sqlite3.connect(out) as con:

@@ -442,7 +442,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 since=previous.facts.get("commit") if previous else None,
             )
             if is_git(args.source)
-            else open_http(args, history, previous, args.source)
+            else open_plain(args.source, args, history, previous)
         )
         switched = None
         if isinstance(source, GitSource) and not args.sin_comparar_api:
@@ -451,7 +451,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 reporter.warn(comparison.message)
             if comparison.use_api:
                 switched = comparison.message
-                source = open_http(args, history, previous)
+                source = open_plain(args.api, args, history, previous)
         if isinstance(source, GitSource) and bundle is None and not args.sin_versiones:
             # the source's own history is the versions' source, like a bundle
             bundle = source.versions(args.historia_desde and args.historia_desde.isoformat())
@@ -487,7 +487,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
         ) from None
     reporter.close()
     elapsed = time.perf_counter() - start
-    if is_http(args.source):
+    if is_http(source.description):
         print(http_summary(source.counts), file=sys.stderr)
     if isinstance(source, GitSource):
         print(source.summary(), file=sys.stderr)
@@ -535,9 +535,10 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
     }
 
 
-def open_http(args, history, previous, spec: Optional[str] = None):
+def open_plain(spec: str, args, history, previous):
+    """A directory or an HTTP source, with the command line's options."""
     return open_source(
-        spec or args.api,
+        spec,
         history,
         fci_since=args.fci_desde,
         concurrency=args.concurrency,
