@@ -25,6 +25,9 @@ MIRROR_FIXTURES = {"db_path", "conn", "ds"}
 
 def pytest_configure(config):
     os.environ.setdefault("ARGENTINA_DATOS_DB", str(TEST_DB))
+    # A stale git source asks the public API whether it is fresher (construccion/fuente_fresca.py): in the tests,
+    # a closed port on this machine answers instead, so no test ever reaches the internet.
+    os.environ.setdefault("ARGENTINA_DATOS_API", "http://127.0.0.1:9")
     # A `python3` kernelspec elsewhere on the Jupyter path (~/.local/share/jupyter, $JUPYTER_PATH) would
     # win over the venv's and run the notebooks with another interpreter: use the one running pytest.
     if hasattr(config.option, "nbval_current_env") and not config.option.nbval_kernel_name:

@@ -6,7 +6,9 @@ For upstream's repository (git) and for nginx serving the same tree (HTTP), thre
 a user runs them (a child process, wall seconds): the first build, an update with nothing changed, and an
 update after a commit that appends a blue-dollar day (the blue list, the all-houses list and that day's
 file).  Each prints what it cost (git: objects and MB fetched; HTTP: requests and MB).  The repository is the
-whole mirror committed under ``datos/v1`` (tests/test_repositorio.py, made anew each run); the day is
+whole mirror committed under ``datos/v1`` (tests/test_repositorio.py, made anew each run), shaped like upstream's
+(enzonotario/argentinadatos.com) with ``--ajenos-mb`` of files that are not data beside it (images in
+``datos/static``, the site in ``apps/``: random bytes, which git cannot compress), which a build must not fetch; the day is
 committed to a copy of it, and nginx serves the checkout of the git source, so both see the same files.
 Then a ``serve-datos`` started on the git build before the new day is asked for it.  The one-day updates are
 incremental builds (construccion/incremental.py): the benchmark prints what they kept and re-read, and what
@@ -47,6 +49,7 @@ def build(source: str, out: Path, cache: Path) -> tuple[float, str]:
     """``build-db`` in a child process: wall seconds and its summary lines."""
     cmd = [sys.executable, "-m", "argentina_datos.construccion.cli", "--source", source, "--output", str(out)]
     cmd += ["--git-cache", str(cache), "--sin-versiones", "--keep-going", "--history", str(cache / "ninguna")]
+    cmd += ["--sin-comparar-api"]  # the mirror's data is months old: the public API is not to be asked
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO)
     seconds = time.perf_counter() - start
@@ -72,6 +75,30 @@ def commit_a_day(repo: Path, day: dt.date) -> dict:
     head = git(repo, "commit-tree", tree, "-p", "main", "-m", f"dólar blue del {day}")
     git(repo, "update-ref", "refs/heads/main", head)
     return record
+
+
+def add_unrelated(repo: Path, megabytes: int, work: Path) -> None:
+    """Commits ``megabytes`` files of 1 MB outside the data to the bare ``repo``'s branch: two thirds images in
+    datos/static, a third the site's scripts in apps/."""
+    folder = work / "ajenos"
+    folder.mkdir()
+    paths = []
+    for i in range(megabytes):
+        path = f"datos/static/logos/logo-{i}.png" if i % 3 else f"apps/web/assets/chunk-{i}.js"
+        (folder / f"{i}").write_bytes(os.urandom(1_000_000))
+        paths.append(path)
+    blobs = git(
+        repo, "hash-object", "-w", "--stdin-paths", stdin="\n".join(str(folder / f"{i}") for i in range(megabytes))
+    )
+    index = {"GIT_INDEX_FILE": str(repo / "bench-index")}
+    git(repo, "read-tree", "main", env=index)
+    for path, blob in zip(paths, blobs.split()):
+        git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},{path}", env=index)
+    tree = git(repo, "write-tree", env=index)
+    head = git(repo, "commit-tree", tree, "-p", "main", "-m", "el sitio, sus imágenes y sus documentos")
+    git(repo, "update-ref", "refs/heads/main", head)
+    git(repo, "repack", "-a", "-d", "-q", "--window=0")
+    shutil.rmtree(folder)
 
 
 def copy_or_backup(db: Path, work: Path) -> None:
@@ -116,6 +143,7 @@ def last_blue(port: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=18140, help="nginx on this port, serve-datos on the next one")
+    p.add_argument("--ajenos-mb", type=int, default=300, help="MB of files outside the data in the repository")
     args = p.parse_args()
     nginx = find_nginx()
     if nginx is None:
@@ -128,6 +156,10 @@ def main() -> None:
         print(f"repositorio del espejo: {len(MIRROR_FILES):,} archivos ({time.perf_counter() - start:.1f} s)")
         upstream = work / "upstream.git"
         git(REPO, "clone", "--quiet", "--bare", str(mirror), str(upstream))
+        git(upstream, "config", "uploadpack.allowFilter", "true")  # as GitHub serves partial clones
+        add_unrelated(upstream, args.ajenos_mb, work)
+        size = sum(f.stat().st_size for f in (upstream / "objects").rglob("*") if f.is_file())
+        print(f"repositorio con {args.ajenos_mb} MB ajenos a los datos: {size / 1e6:,.0f} MB en su almacén de objetos")
         source, cache = f"git+file://{upstream}", work / "cache"
         git_db, http_db = work / "git.db", work / "http.db"
         figures = {}

@@ -518,10 +518,25 @@ def test_a_checkout_moved_by_another_build_is_said_not_read(upstream, tmp_path):
 
 
 def test_the_default_source_is_upstreams_repository_when_git_is_installed(monkeypatch):
+    for name in ("ARGENTINA_DATOS_SOURCE", "ARGENTINA_DATOS_API"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(cli.shutil, "which", lambda name: "/usr/bin/git" if name == "git" else None)
-    assert cli.default_source() == cli.UPSTREAM_REPOSITORY and is_git(cli.default_source())
+    assert (
+        cli.parse_args([]).source == cli.UPSTREAM_REPOSITORY == "git+https://github.com/enzonotario/argentinadatos.com"
+    )
     monkeypatch.setattr(cli.shutil, "which", lambda name: None)
-    assert cli.default_source() == cli.PUBLIC_API
+    assert cli.parse_args([]).source == cli.PUBLIC_API
+    assert cli.parse_args(["--api", "http://127.0.0.1:9/"]).source == "http://127.0.0.1:9/"
+    monkeypatch.setenv("ARGENTINA_DATOS_API", "http://127.0.0.1:8/")
+    assert cli.parse_args([]).source == cli.parse_args([]).api == "http://127.0.0.1:8/"
+
+
+def test_the_help_names_the_successor_repository_as_the_default(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "git+https://github.com/enzonotario/argentinadatos.com" in out and "esjs-argentina-datos-api" not in out
+    assert "--fallar-si-atrasada" in out and "--sin-comparar-api" in out
 
 
 def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, monkeypatch):
@@ -609,3 +624,32 @@ def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_
         new = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-03&desde=2016-04-01"))
     assert old.status == 400 and "desde" in old.message, (old.status, old.message)
     assert new.status == 200 and orjson.loads(new.json()) == FILES[UVA][1:]
+
+
+def test_a_repository_shaped_like_the_successor_brings_only_its_data(upstream, tmp_path):
+    """enzonotario/argentinadatos.com holds, beside datos/v1, images and logos (datos/static), the site (apps/)
+    and its docs: a build clones and fetches the data only (partial and sparse), whatever else the tree weighs."""
+    unrelated = {
+        "datos/static/logos/banco-1.png": 3_000_000,
+        "datos/static/logos/banco-2.png": 3_000_000,
+        "apps/web/public/bundle.js": 2_000_000,
+        "docs/public/video.mp4": 2_000_000,
+    }
+    for path, size in unrelated.items():
+        (upstream / path).parent.mkdir(parents=True, exist_ok=True)
+        (upstream / path).write_bytes(os.urandom(size))  # random: git cannot compress it away
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "--quiet", "-m", "el sitio y sus imágenes")
+    git(upstream, "config", "uploadpack.allowFilter", "true")  # as GitHub serves partial clones
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    err = build(out, f"git+file://{upstream}", cache, "--sin-versiones")
+    fetched = re.search(r"([0-9,]+) objetos recibidos, ([0-9.]+) MB", err)
+    assert fetched, err
+    assert float(fetched.group(2)) < 0.5, err  # 10 MB of the rest of the tree: none of it came
+    assert not list(cache.glob("*/datos/static")) and not list(cache.glob("*/apps"))
+    assert answers(out, UVA) == (200, UVA_DIAS)
+
+    commit(upstream, {UVA: UVA_DIAS + [{"fecha": "2016-04-02", "valor": 14.07}]}, "un día")
+    err = build(out, f"git+file://{upstream}", cache, "--sin-versiones")
+    fetched = re.search(r"([0-9,]+) objetos recibidos, ([0-9.]+) MB", err)
+    assert fetched and float(fetched.group(2)) < 0.1, err

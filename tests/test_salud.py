@@ -20,6 +20,7 @@ ROWS = [{"fecha": "2016-03-31", "valor": 14.05}]
 async def test_health_answers_the_build_and_the_last_update(tmp_path, monkeypatch):
     monkeypatch.setattr(recarga, "CHECK_EVERY", 0.0)
     monkeypatch.delenv(salud.MAX_AGE_ENV, raising=False)
+    monkeypatch.setenv("ARGENTINA_DATOS_HOY", "2016-04-01")  # the day after ROWS': on time (tests/test_frescura.py)
     fuente, out = tmp_path / "fuente", tmp_path / "argentina.db"
     write_file(fuente, UVA, ROWS)
     write_file(fuente, "v1/feriados/2025", [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}])

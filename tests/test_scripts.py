@@ -28,6 +28,8 @@ pytestmark = pytest.mark.lento
 
 UVA = "v1/finanzas/indices/uva"
 UVA_ROWS = [{"fecha": "2016-03-31", "valor": 14.05}]
+# The day the scripts run on ($ARGENTINA_DATOS_HOY): the day after UVA_ROWS', so their data is on time.
+ON_TIME = "2016-04-01"
 STAMP = ".venv/argentina-datos.instalado"
 # No package index at all: not the configured ones, not the local wheels; pip fails at once.
 OFFLINE = {
@@ -65,6 +67,7 @@ def installed_now(co: Path) -> None:
 def env(**extra) -> dict:
     out = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     out.update(OFFLINE)
+    out["ARGENTINA_DATOS_HOY"] = ON_TIME
     out.update(extra)
     return out
 
@@ -147,6 +150,24 @@ def test_serve_with_the_source_down_and_no_database_fails(checkout):
     assert done.returncode == 1
     assert f"error: {UNREACHABLE}" in done.stderr
     assert not (checkout / "argentina.db").exists()
+
+
+def test_update_fails_loudly_when_the_source_publishes_nothing_new(checkout, fuente):
+    """The same source weeks later: the database is kept as it is, build-db's own code would be 0, and the daily
+    job exits 4 for cron and systemd; publicar.sh still exports what there is and says why it fails."""
+    installed_now(checkout)
+    late = {"ARGENTINA_DATOS_SOURCE": str(fuente), "ARGENTINA_DATOS_HOY": "2016-05-01"}
+    done = run(checkout, "update.sh", **late)
+    assert done.returncode == 4, done.stderr[-3000:]
+    assert "uva: último dato del 2016-03-31, hace 31 días (ATRASADO" in done.stderr
+    said = json.loads((checkout / "argentina.db.resumen.json").read_text())
+    assert said["resultado"] == "completa" and said["codigo"] == 4 and said["frescura"]["atrasada"] is True
+    done = run(checkout, "publicar.sh", ARGENTINA_DATOS_PUBLICADO=str(checkout / "publicado"), **late)
+    assert done.returncode == 4 and "aviso: publicada, pero los datos principales están atrasados" in done.stderr
+    assert json.loads((checkout / "publicado" / UVA / "index.json").read_text()) == UVA_ROWS
+    with sqlite3.connect(checkout / "argentina.db") as con:
+        assert con.execute("SELECT count(*) FROM uva").fetchone()[0] == 1
+    con.close()
 
 
 def test_publish_updates_exports_and_syncs(checkout, fuente, tmp_path):

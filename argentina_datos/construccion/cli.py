@@ -17,20 +17,27 @@ from typing import Optional
 
 from argentina_datos import __version__
 from argentina_datos.almacen import archivo
-from argentina_datos.construccion import respaldo
+from argentina_datos.construccion import fuente_fresca, respaldo
 from argentina_datos.construccion.constructor import Builder, BuildError, BuildLock, Outcome, Reporter
 from argentina_datos.construccion.fuentes import PreviousBuild, PreviousUnreadable, SourceError, open_source
 from argentina_datos.construccion.paquete import default_bundle
 from argentina_datos.construccion.repositorio import GitSource, is_git
+from argentina_datos.respuestas import frescura
+from argentina_datos.respuestas.catalogo_series import today
 
 PUBLIC_API = "https://api.argentinadatos.com"
-UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/esjs-argentina-datos-api"
+# Upstream's data lives here since February 2026 (the earlier esjs-argentina-datos-api stopped on 2026-02-22).
+UPSTREAM_REPOSITORY = "git+https://github.com/enzonotario/argentinadatos.com"
 
 
-def default_source() -> str:
+def default_api() -> str:
+    return os.environ.get("ARGENTINA_DATOS_API") or PUBLIC_API
+
+
+def default_source(api: str) -> str:
     """Upstream's own repository when git is installed (every file exactly, and an update fetches only what
     changed: docs/construir.md), else its public API over HTTP."""
-    return UPSTREAM_REPOSITORY if shutil.which("git") else PUBLIC_API
+    return UPSTREAM_REPOSITORY if shutil.which("git") else api
 
 
 def plural(n: int, cosa: str) -> str:
@@ -162,16 +169,32 @@ def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="build-db",
         description="Construye la base SQLite de argentina-datos a partir de una fuente "
-        "(un directorio con el formato estático de upstream o una URL HTTP que lo sirve).",
+        "(el repositorio git de upstream, un directorio con su formato estático o una URL HTTP que lo sirve).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=EPILOG,
     )
     p.add_argument(
         "--source",
-        default=os.environ.get("ARGENTINA_DATOS_SOURCE") or default_source(),
         help="directorio, URL base, repositorio git (git+https://…, git+file:///…) o paquete git (.bundle) "
         f"(por defecto $ARGENTINA_DATOS_SOURCE o, con git instalado, el repositorio de upstream, {UPSTREAM_REPOSITORY}; "
-        f"sin git, su API, {PUBLIC_API})",
+        "sin git, la API de --api)",
+    )
+    p.add_argument(
+        "--api",
+        default=default_api(),
+        help="la API pública de upstream: la fuente sin git, y con qué se compara una fuente git atrasada "
+        f"(por defecto $ARGENTINA_DATOS_API o {PUBLIC_API})",
+    )
+    p.add_argument(
+        "--sin-comparar-api",
+        action="store_true",
+        help="con una fuente git atrasada, no preguntar a la API si tiene datos más nuevos (ni leerla en su lugar)",
+    )
+    p.add_argument(
+        "--fallar-si-atrasada",
+        action="store_true",
+        help=f"salir con {EXIT_LATE} si, construida o ya al día, la base tiene atrasados los datos principales "
+        "(scripts/update.sh lo usa: así cron y systemd lo ven)",
     )
     p.add_argument(
         "--git-cache",
@@ -256,23 +279,35 @@ def parse_args(argv):
         "queda como ARCHIVO.anterior",
     )
     args = p.parse_args(argv)
+    args.source = args.source or os.environ.get("ARGENTINA_DATOS_SOURCE") or default_source(args.api)
     if args.conservar < 0:
         p.error(f"--conservar debe ser 0 o más, no {args.conservar}")
     return args
 
 
-EPILOG = """\
+EPILOG = (
+    """\
 código de salida:
   0  todo se leyó (o la base ya estaba al día)
   3  se reemplazó la base, pero se omitieron archivos o conjuntos (--keep-going):
      sus filas vienen de la construcción anterior donde la había
   1  no se reemplazó nada (error; la base anterior queda como estaba)
+  4  sólo con --fallar-si-atrasada: la base quedó (reemplazada o ya al día), pero sus datos
+     principales (dólar, inflación, UVA, riesgo país) están atrasados: la fuente no publica
+
+Fuente por defecto: $ARGENTINA_DATOS_SOURCE; si no, con git instalado, el repositorio de upstream
+("""
+    + UPSTREAM_REPOSITORY
+    + """), clonado parcial y sólo con datos/v1; sin git, la API (--api).
+Si la fuente git está atrasada y la API tiene datos más nuevos, esa construcción lee la API y lo dice
+(--sin-comparar-api lo evita).
 
 Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error).
 """
+)
 
 SUMMARY_SUFFIX = ".resumen.json"
-EXIT_OK, EXIT_FAILED, EXIT_PARTIAL = 0, 1, 3
+EXIT_OK, EXIT_FAILED, EXIT_PARTIAL, EXIT_LATE = 0, 1, 3, 4
 
 
 def default_history(source: str):
@@ -355,6 +390,8 @@ def main(argv=None) -> int:
         return restore(args.restaurar)
     started, start = dt.datetime.now(dt.timezone.utc), time.perf_counter()
     code, summary = run(args, start)
+    if code in (EXIT_OK, EXIT_PARTIAL):
+        code = freshness(args, code, summary)
     write_summary(args.output, summary_of(args, code, started, time.perf_counter() - start, **summary))
     return code
 
@@ -405,16 +442,16 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
                 since=previous.facts.get("commit") if previous else None,
             )
             if is_git(args.source)
-            else open_source(
-                args.source,
-                history,
-                fci_since=args.fci_desde,
-                concurrency=args.concurrency,
-                timeout=args.timeout,
-                retries=args.retries,
-                previous=previous,
-            )
+            else open_plain(args.source, args, history, previous)
         )
+        switched = None
+        if isinstance(source, GitSource) and not args.sin_comparar_api:
+            comparison = fuente_fresca.compare(source.root, args.source, args.api, today(), args.timeout)
+            if comparison.message:
+                reporter.warn(comparison.message)
+            if comparison.use_api:
+                switched = comparison.message
+                source = open_plain(args.api, args, history, previous)
         if isinstance(source, GitSource) and bundle is None and not args.sin_versiones:
             # the source's own history is the versions' source, like a bundle
             bundle = source.versions(args.historia_desde and args.historia_desde.isoformat())
@@ -450,16 +487,17 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
         ) from None
     reporter.close()
     elapsed = time.perf_counter() - start
-    if is_http(args.source):
+    if is_http(source.description):
         print(http_summary(source.counts), file=sys.stderr)
     if isinstance(source, GitSource):
         print(source.summary(), file=sys.stderr)
+    used = {"fuenteUsada": source.description, "cambioDeFuente": switched} if switched else {}
     if report.unchanged:
         print(
-            f"{args.output} ya está al día con {args.source} ({elapsed:.2f} s); use --force para reconstruir.",
+            f"{args.output} ya está al día con {source.description} ({elapsed:.2f} s); use --force para reconstruir.",
             file=sys.stderr,
         )
-        return EXIT_OK, {"resultado": "sin cambios", "reemplazada": False}
+        return EXIT_OK, {"resultado": "sin cambios", "reemplazada": False, **used}
     rows = sum(o.rows for o in report.outcomes)
     print(
         f"{args.output}: {rows:,} filas en {len(report.outcomes) - len(report.missing) - len(report.skipped)} "
@@ -493,7 +531,40 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
         "anterior": str(builder.kept) if builder.kept else None,
         "filas": rows,
         "omitidos": omitted,
+        **used,
     }
+
+
+def open_plain(spec: str, args, history, previous):
+    """A directory or an HTTP source, with the command line's options."""
+    return open_source(
+        spec,
+        history,
+        fci_since=args.fci_desde,
+        concurrency=args.concurrency,
+        timeout=args.timeout,
+        retries=args.retries,
+        previous=previous,
+    )
+
+
+def freshness(args, code: int, summary: dict) -> int:
+    """The database's freshness after a build that left one: printed, kept in the summary; with
+    --fallar-si-atrasada, EXIT_LATE when its main data is late."""
+    on = today()
+    try:
+        with sqlite3.connect(f"file:{args.output}?mode=ro", uri=True) as conn:
+            datasets = frescura.by_dataset(conn, on)
+    except sqlite3.Error as e:
+        print(f"aviso: no se pudo leer la frescura de {args.output}: {e}", file=sys.stderr)
+        return code
+    for line in frescura.lines(datasets, on):
+        print(line, file=sys.stderr)
+    summary["frescura"] = frescura.report(datasets, on)
+    if args.fallar_si_atrasada and frescura.late_essentials(datasets):
+        print(f"Código {EXIT_LATE}: datos principales atrasados (--fallar-si-atrasada).", file=sys.stderr)
+        return EXIT_LATE
+    return code
 
 
 if __name__ == "__main__":
