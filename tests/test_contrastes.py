@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from paths import REFERENCES
 from test_auditoria import DOLARES, INFLACION, cotizacion, de, dias_habiles, escribir
 
 from argentina_datos.almacen import calidad
@@ -265,6 +266,9 @@ def test_no_new_finding_on_real_events(conn):
 def test_every_official_cpi_figure_agrees_and_country_risk_of_2025_12_30_does_not(conn):
     figures = conn.execute("SELECT serie, fecha, valor, fuente FROM cifras_publicadas").fetchall()
     assert {s for s, _, _, _ in figures} >= {"inflacion", "inflacion_interanual", "riesgo_pais"}
+    # every figure of the file, with its source (the file may grow)
+    assert len(figures) == len(REFERENCES.read_text(encoding="utf-8").strip().splitlines()) - 1
+    assert all(fuente for _, _, _, fuente in figures)
     for table in ("inflacion", "inflacion_interanual"):
         assert _of(conn, calidad.PUBLISHED_FIGURE, None, table) == []
     riesgo_pais = _of(conn, calidad.PUBLISHED_FIGURE, None, "riesgo_pais")

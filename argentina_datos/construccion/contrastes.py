@@ -249,9 +249,6 @@ def _consecutive_months(rows: list[tuple]) -> list[list[tuple]]:
 
 
 # ---- figures published by others ------------------------------------------------------------------
-COLUMNS = ("serie", "fecha", "valor", "unidad", "fuente", "nota")
-
-
 @dataclass
 class Figures:
     """The figures of referencias/cifras.tsv, and what of it could not be read (a finding each)."""
@@ -261,7 +258,8 @@ class Figures:
 
 
 def read_figures(path: Optional[Path]) -> Figures:
-    """The published figures of a TSV with a header (COLUMNS); none without a file."""
+    """The published figures of a TSV with a header (serie, fecha, valor, unidad, fuente, nota); none without a
+    file."""
     if path is None or not path.is_file():
         return Figures([], [])
     rows, bad = [], []
