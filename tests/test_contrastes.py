@@ -258,6 +258,13 @@ def test_no_new_finding_on_real_events(conn):
         "AND control = ? AND fecha = '2023-12-13'",
         [calidad.JUMP],
     ).fetchone() == (1,)
+    # Nor does any series start a new kind of finding on those days, but the wholesale dollar that froze.
+    started = conn.execute(
+        f"SELECT tabla, serie, control, fecha FROM calidad WHERE control IN ({', '.join('?' * len(NUEVOS))}) "
+        "AND (fecha BETWEEN '2015-12-16' AND '2015-12-18' OR fecha BETWEEN '2023-12-12' AND '2023-12-14')",
+        NUEVOS,
+    ).fetchall()
+    assert started == [("cotizaciones_dolares", "casa=mayorista", calidad.FROZEN, "2023-12-13")]
     # INDEC's new basket from January 2026: the year-on-year and the monthly rates still agree, every month.
     assert _of(conn, calidad.RELATED_SERIES, None, "inflacion_interanual") == []
 
