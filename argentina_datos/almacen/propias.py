@@ -350,7 +350,7 @@ class Finding:
     detalle: str = column("El hallazgo explicado en una frase.")
     fecha: Optional[str] = column(
         "Día (AAAA-MM-DD) del hallazgo de la auditoría: el primer día que falta, el último valor de una serie "
-        "detenida, el día del salto; null en los hallazgos de un registro.",
+        "detenida, el día del salto, el primero de un tramo (hasta es el último); null en los hallazgos de un registro.",
         None,
     )
     serie: Optional[str] = column(
@@ -369,8 +369,9 @@ CALIDAD = OwnTable(
     "Calidad de los datos",
     "Lo que la construcción encontró raro en los datos de la fuente y guardó igual, tal como llegó (la API /v1 lo "
     "devuelve intacto): al cargar cada archivo, en una auditoría de las tablas construidas y en las versiones que "
-    "upstream publicó (la columna control dice cuál). Una fila por hallazgo; la consulta calidad_resumen los cuenta "
-    "y docs/investigadores.md («Cómo leer la tabla calidad») explica cada control y su umbral.",
+    "upstream publicó (la columna control dice cuál). Una fila por hallazgo; la consulta calidad_resumen los cuenta, "
+    "tramos_dudosos lista por serie los que ponen en duda sus valores, la tabla controles dice el significado, el "
+    "umbral y la evidencia de cada control y docs/investigadores.md («Cómo leer la tabla calidad») lo explica.",
     pk="id",
     id_description="Número del hallazgo.",
     label_column="detalle",
