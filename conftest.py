@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
-from paths import BUNDLE, HISTORY, TEST_DB, UPSTREAM  # noqa: E402
+from paths import BUNDLE, HISTORY, REFERENCES, TEST_DB, UPSTREAM  # noqa: E402
 
 MIRROR_FIXTURES = {"db_path", "conn", "ds"}
 
@@ -76,6 +76,11 @@ def build_test_database() -> None:
     with open(TEST_DB.with_name(TEST_DB.name + ".pytest-lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            Builder(DirectorySource(UPSTREAM, HISTORY), TEST_DB, bundle=BUNDLE if BUNDLE.is_file() else None).run()
+            Builder(
+                DirectorySource(UPSTREAM, HISTORY),
+                TEST_DB,
+                bundle=BUNDLE if BUNDLE.is_file() else None,
+                references=REFERENCES if REFERENCES.is_file() else None,
+            ).run()
         except (BuildError, SourceError) as e:  # the build's one-line error, not an INTERNALERROR traceback
             pytest.exit(f"error: no se pudo construir la base de prueba {TEST_DB}: {e}", returncode=1)

@@ -11,8 +11,8 @@ through it; booleans (``arrastrado``, ``requiereCliente``) are ``bool`` where th
     blue = ad.leer("cotizaciones_dolares", where="casa = 'blue'", desde="2024-01-01", dias_habiles=True)
     fci = ad.leer("fci_serie", columnas=["fecha", "fondo", "vcp"], desde="2026-01-01")
 
-``columnas``, ``desde``/``hasta`` (on ``fecha``) and ``dias_habiles`` (no rows carried forward over a weekend or
-a holiday: ``NOT arrastrado``) are applied in SQL, so a large table (fci_serie: 1.3 million rows) is read only
+``columnas``, ``desde``/``hasta`` (on ``fecha``) and ``dias_habiles`` (no quote of a weekend or a holiday:
+``habil``) are applied in SQL, so a large table (fci_serie: 1.3 million rows) is read only
 as far as asked.  pandas is imported only when this is called (it is a dependency of the package).
 """
 
@@ -80,7 +80,7 @@ def default_database() -> Path:
     return Path(os.environ.get("ARGENTINA_DATOS_DB") or "argentina.db")
 
 
-DATE, CARRIED = "fecha", "arrastrado"
+DATE, BUSINESS = "fecha", "habil"
 
 
 def leer(
@@ -101,8 +101,8 @@ def leer(
     :param columnas: only these columns, in this order (by default all)
     :param desde: only rows whose ``fecha`` is on or after this day (``AAAA-MM-DD`` or a date)
     :param hasta: only rows whose ``fecha`` is on or before this day
-    :param dias_habiles: only business days: leaves out the quotes a weekend or a holiday repeats from the day
-        before (``arrastrado``; tables of quotes only), so a monthly mean weighs each day once
+    :param dias_habiles: only business days (``habil``: weekdays that are not holidays; tables of quotes only):
+        leaves out every quote of a weekend or a holiday, repeated from the day before or not
     :param where: an SQL condition on the table's columns, with ``?`` for ``params``
         (``where="casa = ?", params=["blue"]``)
     """
@@ -134,11 +134,9 @@ def leer(
                 conditions.append(f'"{DATE}" {op} ?')
                 values.append(_day(name, day))
         if dias_habiles:
-            if CARRIED not in available:
-                raise ValueError(
-                    f"«dias_habiles» es para las cotizaciones (su columna arrastrado); «{tabla}» no la tiene"
-                )
-            conditions.append(f'NOT "{CARRIED}"')
+            if BUSINESS not in available:
+                raise ValueError(f"«dias_habiles» es para las cotizaciones (su columna habil); «{tabla}» no la tiene")
+            conditions.append(f'"{BUSINESS}"')
         select = ", ".join(f'"{c}"' for c in columns)
         sql = f'SELECT {select} FROM "{source}"' + (" WHERE " + " AND ".join(conditions) if conditions else "")
         frame = pd.read_sql_query(sql, conn, params=values)

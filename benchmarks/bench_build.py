@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO))
 
 from argentina_datos.almacen.tablas import Layout, quote  # noqa: E402
 from argentina_datos.catalogo import DATASETS, DERIVED_TABLES  # noqa: E402
-from argentina_datos.construccion import constructor, derivadas  # noqa: E402
+from argentina_datos.construccion import constructor, contrastes, derivadas  # noqa: E402
 from argentina_datos.construccion.constructor import Builder  # noqa: E402
 from argentina_datos.construccion.fuentes import DirectorySource, Upstream, partition_values  # noqa: E402
 
@@ -249,6 +249,10 @@ def timed_phases(source: Upstream, out: Path) -> dict[str, float]:
     phases: dict[str, float] = {}
     wrapped = [
         (constructor, "audit", "auditoría (controles de calidad)"),
+        (contrastes, "frozen_values", "  de ella: valor congelado"),
+        (contrastes, "impossible_spreads", "  de ella: diferencia compra-venta imposible"),
+        (contrastes, "compounded_disagreements", "  de ella: series en desacuerdo"),
+        (contrastes, "published_figures", "  de ella: cifras publicadas"),
         (constructor.series, "write", "tabla series"),
         (constructor.Builder, "_link", "columnas enlazadas"),
         (constructor.Builder, "_finish", "cierre: claves repetidas, índices, auditoría, tablas propias, FTS"),

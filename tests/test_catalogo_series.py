@@ -71,6 +71,7 @@ async def test_the_catalogue_lists_the_series_the_issue_names(ds):
         "ultimaActualizacion",
         "cadencia",
         "atrasada",
+        "calidad",
     }
     assert all(set(s) == expected for s in catalogue)
     assert len(by_id) == len(catalogue)
@@ -275,6 +276,8 @@ async def test_late_series_are_quality_findings_and_a_feed(conn, ds):
         ("/v1/cotizaciones/dolares/blue?ajustar=ipc&base=2199-01", "base"),
         ("/v1/cotizaciones/dolares/blue?base=2020-01", "base"),
         ("/v1/feriados/2025?variacion=relativa", "variacion"),
+        (f"/v1/series/datos?ids={BLUE}&marcar=todo", "marcar"),
+        ("/v1/series?marcar=calidad", "marcar"),
     ],
 )
 async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, param):
@@ -326,3 +329,43 @@ async def test_cached_by_their_own_parameters_and_by_day(ds, monkeypatch):
     assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is False
     monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, (hasta + dt.timedelta(days=30)).isoformat())
     assert (await get(ds, "/v1/series?q=blue venta"))[0]["atrasada"] is True
+
+
+MAYORISTA = "cotizaciones_dolares.mayorista.venta"
+
+
+async def test_each_series_counts_its_findings(ds, conn):
+    by_id = {s["id"]: s for s in await get(ds, "/v1/series")}
+    assert by_id[MAYORISTA]["calidad"] > 0
+    # Counted from calidad by table, series and measure: a finding on «compra, venta» or on the whole series counts.
+    expected = conn.execute(
+        "SELECT count(*) FROM calidad WHERE tabla = 'cotizaciones_dolares' AND serie = 'casa=mayorista' "
+        "AND (campo IS NULL OR ', ' || campo || ', ' LIKE '%, venta, %')"
+    ).fetchone()[0]
+    assert by_id[MAYORISTA]["calidad"] == expected
+    assert all(isinstance(s["calidad"], int) for s in by_id.values())
+
+
+async def test_flagged_points_are_marked_beside_their_values(ds):
+    url = f"/v1/series/datos?ids={MAYORISTA},{BLUE}&marcar=calidad&desde=2023-12-11&hasta=2024-01-12"
+    rows = (await get(ds, url))["datos"]
+    marked = {r["fecha"]: r[f"{MAYORISTA}:calidad"] for r in rows}
+    frozen = [d for d, m in marked.items() if m and "valor congelado" in m]
+    assert frozen[0] == "2023-12-13" and frozen[-1] == "2024-01-10"
+    assert not marked["2023-12-12"] and "valor congelado" not in (marked["2024-01-11"] or "")
+    # The values are as published: 366.45 all along.
+    assert {r[MAYORISTA] for r in rows if r["fecha"] in frozen} == {366.45}
+    plain = (await get(ds, url.replace("&marcar=calidad", "")))["datos"]
+    assert [{k: v for k, v in r.items() if not k.endswith(":calidad")} for r in rows] == plain
+    # CSV too: a column beside the series'.
+    response = await ds.client.get(url + "&formato=csv")
+    table = list(csv.DictReader(io.StringIO(response.text)))
+    assert f"{MAYORISTA}:calidad" in table[0]
+    assert [r["fecha"] for r in table if "valor congelado" in r[f"{MAYORISTA}:calidad"]] == frozen
+
+
+async def test_a_grouped_period_is_marked_when_a_flagged_span_touches_it(ds):
+    url = f"/v1/series/datos?ids={MAYORISTA}&marcar=calidad&desde=2023-11-01&hasta=2024-02-29&agrupar=mes"
+    marked = {r["fecha"]: r[f"{MAYORISTA}:calidad"] for r in (await get(ds, url))["datos"]}
+    assert "valor congelado" in marked["2023-12-01"] and "valor congelado" in marked["2024-01-01"]
+    assert "valor congelado" not in (marked["2023-11-01"] or "")

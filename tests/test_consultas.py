@@ -27,10 +27,10 @@ async def test_query_returns_rows_with_its_defaults(ds, name):
 
 
 async def test_dolar_por_casa_honours_its_parameters(ds, conn):
-    # Business days only (not the weekends' carried-forward rows), as brecha_cambiaria and dolar_en_pesos_de_hoy.
+    # Business days only (no weekend nor holiday), as brecha_cambiaria and dolar_en_pesos_de_hoy.
     got = await rows(ds, "dolar_por_casa", casa="oficial", desde="2020-01-01", hasta="2020-01-31")
     expected = conn.execute(
-        "SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' AND NOT arrastrado "
+        "SELECT fecha, venta FROM cotizaciones_dolares WHERE casa = 'oficial' AND habil "
         "AND fecha BETWEEN '2020-01-01' AND '2020-01-31' ORDER BY fecha DESC"
     ).fetchall()
     assert [(r["fecha"], r["venta"]) for r in got] == expected
@@ -81,3 +81,10 @@ async def test_prestamos_sorted_by_cft(ds):
     assert 1 <= len(got) <= 5
     cfts = [r["cft_tea_pct"] for r in got]
     assert cfts == sorted(cfts) and cfts[0] > 0
+
+
+async def test_brecha_cambiaria_counts_the_business_days_of_the_calendar(ds):
+    # May 2024: 23 weekdays less 1 May (Día del Trabajador); upstream's weekend quotes that differ from Friday's
+    # (not carried forward) are no business day either.
+    got = await rows(ds, "brecha_cambiaria", desde="2024-05-01", hasta="2024-05-31")
+    assert [(r["mes"], r["dias_habiles"], r["mes_completo"]) for r in got] == [("2024-05", 22, 1)]

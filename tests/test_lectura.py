@@ -35,7 +35,9 @@ def test_columns_dates_and_business_days_are_read_as_asked(db):
     assert [d.isoformat()[:10] for d in frame["fecha"]] == ["2024-01-05", "2024-01-08"]
     assert str(frame["fecha"].dtype).startswith("datetime64")
     every_day = leer("cotizaciones_dolares", db, hasta="2024-01-07")
-    assert len(every_day) == 4 and "arrastrado" in every_day.columns and "_extra" not in every_day.columns
+    assert (
+        len(every_day) == 4 and {"arrastrado", "habil"} <= set(every_day.columns) and "_extra" not in every_day.columns
+    )
 
 
 @pytest.mark.parametrize(
@@ -43,7 +45,7 @@ def test_columns_dates_and_business_days_are_read_as_asked(db):
     [
         ("cotizaciones_dolares", {"columnas": ["fecha", "nada"]}, "nada"),
         ("cotizaciones_dolares", {"desde": "05/01/2024"}, "«desde»"),
-        ("uva", {"dias_habiles": True}, "arrastrado"),
+        ("uva", {"dias_habiles": True}, "habil"),
     ],
 )
 def test_a_wrong_argument_is_an_error_that_names_it(db, tabla, kwargs, named):
@@ -65,3 +67,25 @@ def test_a_bad_date_outside_diputados_stays_a_naive_date_with_nat():
     frame = typed(pd.DataFrame({"fecha": ["2024-01-01", "2025-02-30"]}), table="uva")
     assert str(frame["fecha"].dtype).startswith("datetime64") and frame["fecha"].dt.tz is None
     assert frame["fecha"].isna().tolist() == [False, True]
+
+
+def test_business_days_leave_out_weekend_quotes_that_differ_from_friday(tmp_path):
+    # Upstream publishes some weekend quotes that are not Friday's (2024: 7 of the oficial): not carried forward,
+    # and no business day either.
+    root = tmp_path / "fuente"
+    write_file(
+        root,
+        "v1/cotizaciones/dolares",
+        [
+            {"casa": "oficial", "compra": 101, "venta": 111, "fecha": "2024-01-05"},
+            {"casa": "oficial", "compra": 103, "venta": 113, "fecha": "2024-01-06"},
+            {"casa": "oficial", "compra": 103, "venta": 113, "fecha": "2024-01-07"},
+            {"casa": "oficial", "compra": 102, "venta": 112, "fecha": "2024-01-08"},
+        ],
+    )
+    build_tables(root, tmp_path / "d.db", ["cotizaciones_dolares"]).close()
+    every_day = leer("cotizaciones_dolares", tmp_path / "d.db")
+    assert list(every_day["arrastrado"]) == [False, False, True, False]
+    assert list(every_day["habil"]) == [True, False, False, True]
+    habiles = leer("cotizaciones_dolares", tmp_path / "d.db", dias_habiles=True)
+    assert [d.isoformat()[:10] for d in habiles["fecha"]] == ["2024-01-05", "2024-01-08"]

@@ -555,3 +555,21 @@ def test_explorador_de_series(visita, servidor):
         text = r.read().decode()
     assert text.splitlines()[0] == f"fecha,{blue},inflacion"
     visita.check("10b_series_por_anio")
+
+
+@pytest.mark.lento
+def test_el_explorador_dibuja_aparte_los_tramos_dudosos(visita, servidor):
+    mayorista = "cotizaciones_dolares.mayorista.venta"
+    with visita.page.expect_response(lambda r: "/v1/series/datos" in r.url) as answer:
+        page = visita.go(f"/-/series?ids={mayorista}&desde=2023-12-01&hasta=2024-01-31")
+    page.wait_for_selector("#series-grafico svg, #series-grafico canvas", timeout=TIMEOUT_MS)
+    rows = answer.value.json()["datos"]
+    flagged = [r for r in rows if r[f"{mayorista}:calidad"]]
+    assert any("valor congelado" in r[f"{mayorista}:calidad"] for r in flagged)
+    caption = page.locator("#series-dudosos").inner_text()
+    assert caption.startswith(f"{len(flagged)} valores en tramos dudosos") and "valor congelado" in caption
+    # The list says how many findings each series has; the page's own URL stays as the user chose it.
+    page.wait_for_selector(f'#series-lista input[value="{mayorista}"]', timeout=TIMEOUT_MS)
+    assert "en calidad" in page.locator("#series-lista").inner_text()
+    assert "marcar" not in page.url
+    visita.check("10c_series_dudosas")

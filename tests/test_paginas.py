@@ -117,3 +117,25 @@ async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, c
         return len(significant) > max(10, len(whole) + 2)
 
     assert "0" not in cells and not [c for c in cells if too_long(c)], [c for c in cells if too_long(c)][:5]
+
+
+async def test_a_series_tables_page_links_to_its_findings_and_doubtful_spans(ds, conn):
+    page = await ds.client.get("/argentina/cotizaciones_dolares")
+    assert page.status_code == 200
+    (total,) = conn.execute("SELECT count(*) FROM calidad WHERE tabla = 'cotizaciones_dolares'").fetchone()
+    assert total > 0
+    assert '/argentina/calidad?tabla=cotizaciones_dolares">' in page.text
+    assert f"{total:,}".replace(",", ".") + " hallazgos sobre esta tabla" in page.text
+    assert "/argentina/tramos_dudosos?tabla=cotizaciones_dolares" in page.text
+    # A table that holds no series has no such box.
+    assert "sobre esta tabla" not in (await ds.client.get("/argentina/feriados")).text
+
+
+async def test_the_doubtful_spans_query_lists_the_wholesale_dollars_frozen_span(ds):
+    response = await ds.client.get(
+        "/argentina/tramos_dudosos.json?_shape=objects&tabla=cotizaciones_dolares&serie=casa%3Dmayorista"
+    )
+    rows = response.json()["rows"]
+    assert {(r["control"], r["desde"], r["hasta"]) for r in rows} >= {("valor congelado", "2023-12-13", "2024-01-10")}
+    assert all(r["serie"] == "casa=mayorista" and r["evidencia"] for r in rows)
+    assert not [r for r in rows if r["control"] == "salto"]  # a jump is no doubtful span

@@ -82,6 +82,16 @@ def test_carried_forward_days_are_idle_days_repeating_the_day_before(conn):
     assert min(per_weekday[d] for d in "12345") >= 45
 
 
+def test_business_days_are_the_calendars_whatever_upstream_published_on_the_others(conn):
+    holidays = {d for (d,) in conn.execute("SELECT fecha FROM feriados UNION SELECT fecha FROM feriados_bancarios")}
+    rows = conn.execute("SELECT fecha, habil, arrastrado FROM cotizaciones_dolares WHERE casa = 'oficial'").fetchall()
+    for fecha, habil, _ in rows:
+        assert habil == int(dt.date.fromisoformat(fecha).weekday() < 5 and fecha not in holidays), fecha
+    # Days that are not business days but whose quote differs from the day before: kept, marked 0, not carried.
+    differing = [f for f, habil, arrastrado in rows if not habil and not arrastrado and f.startswith("2024")]
+    assert differing, "the mirror's 2024 has weekend quotes that differ from Friday's"
+
+
 # ---- the fund's currency ------------------------------------------------------------------------------
 def test_fci_serie_has_each_funds_currency_as_its_card_says(conn):
     monedas = dict(conn.execute("SELECT moneda, count(*) FROM fci_serie GROUP BY moneda").fetchall())

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 LOAD, AUDIT, HISTORY = "al cargar", "auditoría", "versiones"
+# What a finding rests on: the record or the series alone, the other series of its table, another series that
+# measures the same thing, or a figure someone else published.
+OWN, RELATED, PUBLISHED = "la serie misma", "series relacionadas", "cifras publicadas"
 
 
 @dataclass(frozen=True)
@@ -16,13 +19,24 @@ class Control:
     stage: str  # LOAD (each record of each file), AUDIT (the built tables), HISTORY (the stored versions)
     meaning: str
     threshold: str = "una fila por registro"
+    evidence: str = OWN
+    # Its findings cast doubt on the values of their series from fecha to hasta: /v1/series/datos?marcar=calidad
+    # marks them and the explorer draws them apart (a gap has no values, a jump is a real move until shown wrong).
+    marks: bool = False
 
 
 CONTROLS: list[Control] = []
 
 
-def declare(name: str, stage: str, meaning: str, threshold: str = "una fila por registro") -> str:
-    CONTROLS.append(Control(name, stage, meaning, threshold))
+def declare(
+    name: str,
+    stage: str,
+    meaning: str,
+    threshold: str = "una fila por registro",
+    evidence: str = OWN,
+    marks: bool = False,
+) -> str:
+    CONTROLS.append(Control(name, stage, meaning, threshold, evidence, marks))
     return name
 
 
@@ -64,6 +78,7 @@ BUY_ABOVE_SELL = declare(
     AUDIT,
     "una cotización con precio de compra mayor que el de venta",
     "una fila por tramo de días seguidos",
+    marks=True,
 )
 GAP = declare(
     "faltan días",
@@ -101,6 +116,7 @@ UNIT_SWITCH = declare(
     "un valor entre 30 y 300 veces el anterior (o al revés): la misma magnitud en otra escala, como una fracción "
     "escrita como porcentaje (`depositos_30_dias`: 0.37 → 39.18)",
     "factor entre 30 y 300",
+    marks=True,
 )
 CONFLICT = declare(
     "dos valores para una fecha",
@@ -108,6 +124,7 @@ CONFLICT = declare(
     "registros de la misma serie y fecha con valores distintos (donde el catálogo no declara una clave; si la "
     "declara, es «clave repetida»)",
     "cualquier diferencia",
+    marks=True,
 )
 ENCODING = declare(
     "codificación rota",
@@ -144,6 +161,57 @@ DISAGREEMENT = declare(
     "distintos a propósito",
     "cualquier diferencia; una fila por registro y par de tablas (un registro que la otra lista no tiene no es un "
     "desacuerdo)",
+    RELATED,
+)
+FROZEN = declare(
+    "valor congelado",
+    AUDIT,
+    "una cotización que cambia casi todos los días hábiles repite el mismo valor durante semanas mientras las demás "
+    "casas (o monedas) de su tabla se mueven: upstream dejó de actualizarla (el mayorista, 365.45 / 366.45 del "
+    "2023-12-13 al 2024-01-10, cruzando la devaluación). `fecha` y `hasta` son el primer y el último día hábil que "
+    "repiten el valor; si otra serie de la tabla también se queda quieta (un tipo de cambio fijado) no es hallazgo",
+    "series que cambian en al menos 3 de cada 4 días hábiles de su historia; 10 días hábiles o más sin cambio, "
+    "mientras cada otra serie de la tabla con datos se mueve más de 1 % entre el día anterior y el último (en el "
+    "espejo: 4 tramos del mayorista en 2023–2024, de 18 a 49 días, y uno del real en 2025; un tipo fijado que deja "
+    "quieta otra serie, como el oficial de 2011–2014 o el mayorista a 350 a fines de 2023 con el solidario, no es "
+    "hallazgo); una fila por tramo",
+    RELATED,
+    marks=True,
+)
+SPREAD = declare(
+    "diferencia compra-venta imposible",
+    AUDIT,
+    "la venta supera a la compra mucho más de lo que esa casa (o moneda) muestra en su historia: el mayorista de "
+    "2024, con la venta unos 40 pesos sobre la compra (la diferencia del minorista) cuando la suya es de 1 a 3 pesos",
+    "venta / compra − 1 mayor que 10 veces la mediana de la serie y que 3 %: el mayorista (mediana 0.2 %) de "
+    "2024 está en 4.5–5 %; el oficial (3.9 %), el blue (1.4 %), tarjeta y solidario (73 %: impuestos) nunca pasan "
+    "de su límite, y con 2 % saldría también la semana de la unificación de 2015 (2.0 %); una fila por tramo "
+    "(días a menos de 14 días uno de otro)",
+    marks=True,
+)
+RELATED_SERIES = declare(
+    "series en desacuerdo",
+    AUDIT,
+    "dos series que miden lo mismo dicen otra cosa: la inflación interanual contra la mensual de sus 12 meses "
+    "compuesta (`Series.compounds` en el catálogo); `valor` es [interanual publicada, compuesta]. La lista de una "
+    "casa contra la de todas ya es «rutas en desacuerdo»",
+    "más que el redondeo: cada cifra del INDEC tiene un decimal (±0.05), así que la compuesta puede errar "
+    "±0.05 × (1 + interanual) por cada mes más 0.05, y al menos 0.3 puntos; con ese límite la serie entera "
+    "(1944–2026, también el cambio de canasta de 2026) coincide, con ±0.3 fijo 121 meses de alta inflación "
+    "saldrían; una fila por tramo de meses seguidos",
+    RELATED,
+    marks=True,
+)
+PUBLISHED_FIGURE = declare(
+    "cifra publicada distinta",
+    AUDIT,
+    "un valor de la base distinto del que publicó otra fuente para esa serie y fecha (la tabla `cifras_publicadas`, "
+    "leída de `referencias/cifras.tsv` junto al espejo o de `--referencias`): nombra los dos valores y la fuente; "
+    "`valor` es [el de la base, el publicado]",
+    "más que el redondeo de la cifra publicada (medio dígito de su último decimal: 571 es 570.5 a 571.5); una "
+    "fila por cifra",
+    PUBLISHED,
+    marks=True,
 )
 REVISED = declare(
     "valor revisado",

@@ -350,11 +350,16 @@ class Finding:
     detalle: str = column("El hallazgo explicado en una frase.")
     fecha: Optional[str] = column(
         "Día (AAAA-MM-DD) del hallazgo de la auditoría: el primer día que falta, el último valor de una serie "
-        "detenida, el día del salto; null en los hallazgos de un registro.",
+        "detenida, el día del salto, el primero de un tramo (hasta es el último); null en los hallazgos de un registro.",
         None,
     )
     serie: Optional[str] = column(
         "Qué serie de la tabla (casa=blue, moneda=USD) cuando la tabla guarda varias; null si guarda una sola.", None
+    )
+    hasta: Optional[str] = column(
+        "Último día (AAAA-MM-DD) del tramo que abarca el hallazgo, cuando abarca varios: fecha es el primero (un valor "
+        "congelado, una diferencia compra-venta imposible); null si es de un día.",
+        None,
     )
 
 
@@ -364,12 +369,71 @@ CALIDAD = OwnTable(
     "Calidad de los datos",
     "Lo que la construcción encontró raro en los datos de la fuente y guardó igual, tal como llegó (la API /v1 lo "
     "devuelve intacto): al cargar cada archivo, en una auditoría de las tablas construidas y en las versiones que "
-    "upstream publicó (la columna control dice cuál). Una fila por hallazgo; la consulta calidad_resumen los cuenta "
-    "y docs/investigadores.md («Cómo leer la tabla calidad») explica cada control y su umbral.",
+    "upstream publicó (la columna control dice cuál). Una fila por hallazgo; la consulta calidad_resumen los cuenta, "
+    "tramos_dudosos lista por serie los que ponen en duda sus valores, la tabla controles dice el significado, el "
+    "umbral y la evidencia de cada control y docs/investigadores.md («Cómo leer la tabla calidad») lo explica.",
     pk="id",
     id_description="Número del hallazgo.",
     label_column="detalle",
     facets=("tabla", "control"),
+)
+
+
+@dataclass(frozen=True)
+class ControlRow:
+    """One quality check as almacen/controles.py declares it."""
+
+    control: str = column("El nombre del control: el valor de calidad.control.")
+    momento: str = column("Cuándo corre: al cargar cada archivo, en la auditoría de las tablas o con las versiones.")
+    significado: str = column("Qué encuentra.")
+    umbral: str = column("Desde cuándo es hallazgo, y por qué ese umbral.")
+    evidencia: str = column("En qué se apoya: la serie misma, series relacionadas o cifras publicadas por otros.")
+    marca: bool = column(
+        "1 si sus hallazgos ponen en duda los valores de su serie de fecha a hasta: los que /v1/series/datos marca "
+        "con marcar=calidad y el explorador de series dibuja aparte."
+    )
+
+
+CONTROLES = OwnTable(
+    "controles",
+    ControlRow,
+    "Controles de calidad",
+    "Cada control de la tabla calidad, con su significado, su umbral y la evidencia en que se apoya, tal como los "
+    "declara el código (almacen/controles.py); docs/investigadores.md («Cómo leer la tabla calidad») es la misma "
+    "tabla. Se une con calidad por control.",
+    pk="control",
+    label_column="control",
+)
+
+
+def control_rows() -> list[ControlRow]:
+    return [ControlRow(c.name, c.stage, c.meaning, c.threshold, c.evidence, c.marks) for c in controles.CONTROLS]
+
+
+@dataclass(frozen=True)
+class PublishedFigure:
+    """A value of a series as someone else published it (referencias/cifras.tsv): a yardstick for ours."""
+
+    serie: str = column("Tabla de esta base con la serie (inflacion, inflacion_interanual, riesgo_pais).")
+    fecha: str = column("Día de la observación (AAAA-MM-DD), como en esa tabla.")
+    valor: float = column("El valor publicado.")
+    texto: str = column("El valor como está escrito en el archivo: sus decimales dicen su redondeo.")
+    unidad: Optional[str] = column("Unidad del valor (porcentaje, puntos básicos).")
+    fuente: str = column("Quién lo publicó y dónde se lo leyó.")
+    nota: Optional[str] = column("Qué es exactamente la cifra.")
+
+
+CIFRAS = OwnTable(
+    "cifras_publicadas",
+    PublishedFigure,
+    "Cifras publicadas por otros",
+    "Valores oficiales o muy difundidos de series que la base tiene, cada uno con su fuente (comunicados del INDEC, "
+    "el EMBI de JP Morgan según la prensa): no son datos de upstream sino una vara para medirlos. La construcción "
+    "compara cada uno con el valor de la base para esa serie y fecha; si difieren más que el redondeo, la tabla "
+    "calidad lo dice («cifra publicada distinta»). Se leen de referencias/cifras.tsv junto al espejo "
+    "(build-db --referencias); vacía si no hay archivo.",
+    label_column="fuente",
+    facets=("serie", "fuente"),
 )
 
 
@@ -485,6 +549,8 @@ TABLES = (
     FALLIDOS,
     AUSENTES,
     CALIDAD,
+    CONTROLES,
+    CIFRAS,
     CONSTRUCCION,
     EXTRAS,
 )

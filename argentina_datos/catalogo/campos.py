@@ -135,6 +135,7 @@ def serie(
     kind: str = LEVEL,
     late_after: Optional[int] = None,
     derived: Optional[dict[str, Computed]] = None,
+    compounds: str = "",
 ) -> Dataset:
     """A date/value series: one file, one route.
 
@@ -145,6 +146,7 @@ def serie(
     :param kind: what ``valor`` is (LEVEL, RATE, ANNUAL_RATE...)
     :param late_after: days after its last value before the series is late (default: by frequency)
     :param derived: columns computed from each record
+    :param compounds: the table of the monthly rate whose 12 months this year-on-year rate compounds (Series)
     """
     valor_field = number("valor", valor, unit=unit)
     day = fecha(description="fecha del dato", nullable=False)
@@ -160,7 +162,7 @@ def serie(
         unique=("fecha",),
         routes=[Route("/" + route, summary=title)],
         sort=("fecha",),
-        series=Series(frequency, values=("valor",), kinds={"valor": kind}, late_after=late_after)
+        series=Series(frequency, values=("valor",), kinds={"valor": kind}, late_after=late_after, compounds=compounds)
         if frequency
         else None,
         derived=derived or {},

@@ -58,7 +58,21 @@ def arrastrado(table: str) -> Link:
         "1 si el día no es hábil (sábado, domingo o un feriado de las tablas feriados y feriados_bancarios) y repite "
         "la cotización del día anterior de la misma serie: la fuente publica todos los días del calendario y arrastra "
         "el último valor, así que no es una cotización de ese día; 0 si no. Un promedio de todas las filas (como "
-        "?agrupar=mes de /v1) pesa tres veces el viernes; para promediar días hábiles: `WHERE NOT arrastrado`",
+        "?agrupar=mes de /v1) pesa tres veces el viernes; para promediar días hábiles: `WHERE habil` (un día no hábil puede traer otro valor)",
+        kind=BOOLEAN,
+        reads=HOLIDAY_TABLES,
+    )
+
+
+def habil(table: str) -> Link:
+    """The column marking the business days of a quote series (construccion/calculos.py computes it)."""
+    return Link(
+        table,
+        "habil",
+        "1 si el día es hábil: lunes a viernes que no está en las tablas feriados ni feriados_bancarios (antes de "
+        "2011, que no cubren, cuenta todo lunes a viernes); 0 si no. La cotización de un día no hábil queda tal "
+        "como la publicó la fuente, aunque difiera de la del día anterior; para promediar días hábiles: "
+        "`WHERE habil`, como las consultas guardadas",
         kind=BOOLEAN,
         reads=HOLIDAY_TABLES,
     )
@@ -75,7 +89,7 @@ DATASETS: list[Dataset] = [
         unique=("casa", "fecha"),
         sort=("fecha",),
         series=Series(DAILY, by=("casa",), values=("compra", "venta")),
-        links=[arrastrado("cotizaciones_dolares")],
+        links=[arrastrado("cotizaciones_dolares"), habil("cotizaciones_dolares")],
         routes=[Route("/v1/cotizaciones/dolares", summary="Cotizaciones de todas las casas")],
     ),
     Dataset(
@@ -138,7 +152,7 @@ DATASETS: list[Dataset] = [
         sort=("fecha",),
         series=Series(DAILY, by=("moneda",), values=("compra", "venta")),
         derived=POR_UNIDAD,
-        links=[arrastrado("cotizaciones")],
+        links=[arrastrado("cotizaciones"), habil("cotizaciones")],
         routes=[Route("/v1/cotizaciones", summary="Cotizaciones de todas las monedas")],
     ),
     Dataset(

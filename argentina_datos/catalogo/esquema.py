@@ -225,6 +225,9 @@ class Series:
     # Days after its last observation before the series is late (the catalogue of series: «atrasada»);
     # None: LATE_AFTER of its frequency.
     late_after: Optional[int] = None
+    # A year-on-year rate: the table of the monthly rate whose last 12 months it compounds (inflacion for
+    # inflacion_interanual); the audit compares the two («series en desacuerdo»).
+    compounds: str = ""
 
     def kind(self, measure: str) -> str:
         return self.kinds.get(measure, LEVEL)

@@ -41,6 +41,7 @@ DATASETS: list[Dataset] = [
         frequency=MONTHLY,
         kind=ANNUAL_RATE,
         late_after=50,
+        compounds="inflacion",
     ),
     serie(
         "uva",

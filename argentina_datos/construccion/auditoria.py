@@ -25,12 +25,13 @@ from typing import Callable, Iterable, Optional, Sequence
 from argentina_datos.almacen import calidad
 from argentina_datos.almacen.calidad import Finding, as_json
 from argentina_datos.almacen.controles import AUDIT, names
-from argentina_datos.almacen.propias import SourceFile
+from argentina_datos.almacen.propias import PublishedFigure, SourceFile
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Dataset, PathValue, Route, Series
 from argentina_datos.catalogo.slug import entity_id, repair_mojibake
+from argentina_datos.construccion import contrastes
 from argentina_datos.construccion.fuentes import SourceError, partition_values
 
 # A series' usual spacing and typical change are estimated from at least this many values;
@@ -129,11 +130,15 @@ def audit(
     today: dt.date,
     files: Sequence[SourceFile] = (),
     only: Optional[Scope] = None,
+    figures: Sequence[PublishedFigure] = (),
 ) -> list[Finding]:
     """Every check over every built table (``only``: those of a scope).  A check whose SQL fails on a table (one
     the catalogue describes differently than it was built) is itself reported as a finding; findings never stop a
-    build.  ``files``: the files the build read, to name the route a finding's record came from."""
+    build.  ``files``: the files the build read, to name the route a finding's record came from; ``figures``: the
+    values others published, each compared with ours (every build: they are few)."""
     calendar = Calendar.read(db, layouts)
+    business = contrastes.Business(calendar.holidays)
+    by_table = {layout.table: layout for layout in layouts}
     findings: list[Finding] = []
     for layout in layouts:
         if only is not None and layout.table not in only.tables:
@@ -145,6 +150,13 @@ def audit(
         if layout.dataset.series:
             checks.append((calidad.GAP, lambda: series_checks(db, layout, calendar, today)))
             checks.append((calidad.STALE, lambda: stale_in_listing(db, layout)))
+            checks.append((calidad.FROZEN, lambda: contrastes.frozen_values(db, layout, business)))
+            checks.append((calidad.SPREAD, lambda: contrastes.impossible_spreads(db, layout)))
+            if layout.dataset.series.compounds:
+                monthly = by_table.get(layout.dataset.series.compounds)
+                checks.append(
+                    (calidad.RELATED_SERIES, lambda: contrastes.compounded_disagreements(db, layout, monthly))
+                )
         if layout.dataset.bounds:
             checks.append((calidad.OUT_OF_RANGE, lambda: out_of_range(db, layout)))
         for control, check in checks:
@@ -154,6 +166,12 @@ def audit(
                 findings.extend(check())
             except sqlite3.Error as e:
                 findings.append(Finding(tabla=layout.table, control=control, detalle=f"no se pudo revisar: {e}"))
+    try:
+        findings.extend(contrastes.published_figures(db, layouts, figures))
+    except sqlite3.Error as e:
+        findings.append(
+            Finding(tabla="cifras_publicadas", control=calidad.PUBLISHED_FIGURE, detalle=f"no se pudo revisar: {e}")
+        )
     routes = FileRoutes(files)
     for pair in same_record_pairs(layouts):
         if only is not None and pair.layout.table not in only.pairs:

@@ -178,6 +178,21 @@ def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], Itera
     return resolve
 
 
+def business_day(table: str) -> Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]:
+    """(rowid, 1 or 0) for each row of a quote table: 1 on a weekday that is not a holiday of the holiday tables,
+    null where ``fecha`` is not a calendar date."""
+
+    def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
+        holidays, _ = _holidays(conn)
+        out: list[tuple[int, Union[str, int, None]]] = []
+        for row, fecha in conn.execute(f"SELECT rowid, fecha FROM {table}"):
+            day = _date(fecha)
+            out.append((row, None if day is None else int(day.weekday() < 5 and fecha not in holidays)))
+        return out
+
+    return resolve
+
+
 def _date(value) -> Optional[dt.date]:
     try:
         return dt.date.fromisoformat(value) if isinstance(value, str) and len(value) == 10 else None
@@ -191,4 +206,6 @@ RESOLVERS: dict[tuple[str, str], Callable[[sqlite3.Connection], Iterable[tuple[i
     ("senado_dietas_mecanismos", "senadorId"): _senators_of_the_pay_document,
     ("cotizaciones_dolares", "arrastrado"): carried_forward("cotizaciones_dolares", "casa"),
     ("cotizaciones", "arrastrado"): carried_forward("cotizaciones", "moneda"),
+    ("cotizaciones_dolares", "habil"): business_day("cotizaciones_dolares"),
+    ("cotizaciones", "habil"): business_day("cotizaciones"),
 }

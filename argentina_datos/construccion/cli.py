@@ -218,6 +218,13 @@ def parse_args(argv):
     )
     p.add_argument("--sin-versiones", action="store_true", help="no leer el paquete de versiones aunque exista")
     p.add_argument(
+        "--referencias",
+        default=os.environ.get("ARGENTINA_DATOS_REFERENCIAS"),
+        help="archivo TSV de cifras publicadas por otros (serie, fecha, valor, unidad, fuente, nota) con que la "
+        "auditoría compara la base; por defecto $ARGENTINA_DATOS_REFERENCIAS o, si la fuente es un directorio, "
+        "referencias/cifras.tsv a su lado (sin archivo, la tabla cifras_publicadas queda vacía)",
+    )
+    p.add_argument(
         "--historia-desde",
         metavar="AAAA-MM-DD",
         type=dt.date.fromisoformat,
@@ -315,6 +322,14 @@ def default_history(source: str):
         return None
     sibling = os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), "upstream-history")
     return sibling if os.path.isdir(sibling) else None
+
+
+def default_references(source: str):
+    """``referencias/cifras.tsv`` beside a source directory, if it exists."""
+    if source.startswith(("http://", "https://")) or is_git(source):
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(source.rstrip("/"))), "referencias", "cifras.tsv")
+    return path if os.path.isfile(path) else None
 
 
 def write_summary(output: str, summary: dict) -> None:
@@ -464,6 +479,7 @@ def build(args, reporter, start: float) -> tuple[int, dict]:
             bundle=bundle,
             keep=args.conservar,
             fresh=fresh,
+            references=args.referencias or default_references(args.source),
         )
         # A git checkout is read under its clone's lock: another build's checkout would change it meanwhile.
         with source.reading() if isinstance(source, GitSource) else contextlib.nullcontext():

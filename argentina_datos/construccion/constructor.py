@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, controles, documentos, propias
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import derivadas, historia, incremental, paquete, respaldo, series
+from argentina_datos.construccion import contrastes, derivadas, historia, incremental, paquete, respaldo, series
 from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
@@ -106,8 +106,11 @@ class Builder:
         bundle: Optional[str | os.PathLike | paquete.Repository] = None,
         keep: int = 0,
         fresh: bool = False,
+        references: Optional[str | os.PathLike] = None,
     ):
         self.source = source
+        # figures others published (referencias/cifras.tsv): the audit compares ours with them
+        self.references = Path(references) if references else None
         # upstream's repository history (a git bundle, or a git source's clone): every version of the routes it holds
         self.bundle = bundle if isinstance(bundle, paquete.Repository) else Path(bundle) if bundle else None
         self.bundle_head: Optional[str] = None  # its last commit, read once per run (_check_bundle)
@@ -199,6 +202,8 @@ class Builder:
             h.update(f"{route}\0".encode() + plan.source.stamp(route, True))
         if self.bundle_head is not None:
             h.update(self.bundle_head.encode())
+        if self.references is not None and self.references.is_file():
+            h.update(self.references.read_bytes())
         return h.hexdigest()
 
     def existing_fingerprint(self) -> Optional[str]:
@@ -493,7 +498,8 @@ class Builder:
                     lite.create_view(layout.view_name, view)
             # an incremental build audits what its loads touched, and keeps the previous build's other findings
             only = scope(layouts + kept, {layout.table for layout in layouts}) if report.reuse else None
-            audited = audit(db, layouts + kept, self.today, fuentes, only)
+            figures = contrastes.read_figures(self.references)
+            audited = figures.unreadable + audit(db, layouts + kept, self.today, fuentes, only, figures.rows)
             report.findings.extend(audited)
             self._warn(audited)
             if report.reuse is not None and only is not None:
@@ -501,6 +507,8 @@ class Builder:
             since = self.previous.failed if self.previous else {}
             own: dict[propias.OwnTable, list] = {
                 propias.CALIDAD: report.findings,
+                propias.CONTROLES: propias.control_rows(),
+                propias.CIFRAS: figures.rows,
                 propias.AUSENTES: [propias.AbsentRoute(*item) for item in sorted(plan.source.absent.items())],
                 # one row per route (the Senate's trips file is read by two datasets)
                 propias.FALLIDOS: list(
@@ -549,7 +557,7 @@ class Builder:
         audit outside ``only`` (the audit's scope).  The late series and the revisions are found again every build."""
         assert self.previous is not None
         reloaded = reuse.reloaded_tables(self.datasets) | ({documentos.TABLE} if not reuse.documents else set())
-        again = {calidad.LATE, *controles.names(controles.HISTORY)}
+        again = {calidad.LATE, calidad.PUBLISHED_FIGURE, *controles.names(controles.HISTORY)}
         return [
             f
             for f in self.previous.findings()

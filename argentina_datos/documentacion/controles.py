@@ -17,9 +17,11 @@ MARKERS = ("<!-- controles:inicio -->\n", "<!-- controles:fin -->")
 
 
 def markdown_table() -> str:
-    rows = ["| control | cuándo | qué significa | umbral |", "|---|---|---|---|"]
+    rows = ["| control | cuándo | qué significa | umbral | evidencia | marca valores |", "|---|---|---|---|---|---|"]
     for c in CONTROLS:
-        rows.append(f"| {c.name} | {c.stage} | {c.meaning} | {c.threshold} |")
+        rows.append(
+            f"| {c.name} | {c.stage} | {c.meaning} | {c.threshold} | {c.evidence} | {'sí' if c.marks else 'no'} |"
+        )
     return "\n".join(rows) + "\n"
 
 

@@ -400,6 +400,11 @@ SERIE = {
         "ultimaActualizacion": {"type": "string", "nullable": True},
         "cadencia": {"type": "integer", "description": "días sin dato antes de estar atrasada"},
         "atrasada": {"type": "boolean", "description": "su último dato tiene más días que su cadencia, hoy"},
+        "calidad": {
+            "type": "integer",
+            "description": "cuántos hallazgos de la tabla calidad son sobre esta serie (sus tramos dudosos: "
+            "/v1/series/datos?marcar=calidad)",
+        },
     },
 }
 
@@ -436,7 +441,15 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
         ),
         required=True,
     )
-    data_query = [ids, *query_parameters(SERIES_DATA)]
+    marcar = _query(
+        "marcar",
+        "calidad: junto a cada serie, una columna «id:calidad» con los controles de la tabla calidad que ponen en "
+        "duda ese valor (un valor congelado, una diferencia compra-venta imposible, una cifra publicada distinta...; "
+        "con agrupar, los que tocan el período), null si ninguno; también en CSV. Los valores no cambian",
+        {"type": "string", "enum": ["calidad"]},
+        "calidad",
+    )
+    data_query = [ids, marcar, *query_parameters(SERIES_DATA)]
     data_schema = {
         "type": "object",
         "properties": {

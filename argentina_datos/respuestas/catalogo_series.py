@@ -17,9 +17,9 @@ from urllib.parse import parse_qsl
 
 import orjson
 
-from argentina_datos.almacen import historia
+from argentina_datos.almacen import calidad, controles, historia
 from argentina_datos.almacen.consultas import query_for, table_exists
-from argentina_datos.almacen.propias import SERIES, VERSIONES, SeriesEntry
+from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, RATE
 from argentina_datos.catalogo.series import SPECS, THEMES_WITH_SERIES, SeriesSpec
 from argentina_datos.respuestas import series
@@ -31,7 +31,9 @@ DATA_PATH = "/v1/series/datos"
 PATHS = (LIST_PATH, DATA_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/series.py), for the cache key.
-OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo")
+OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar")
+# marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
+MARK = "calidad"
 FREQUENCIES = tuple(dict.fromkeys(s.frequency for s in SPECS))
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 TODAY_VARIABLE = "ARGENTINA_DATOS_HOY"  # the reference date of «atrasada» (tests); today if unset
@@ -179,6 +181,8 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     """The ``series`` table, searched (``q``: every word in its id, title or description) and filtered."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("q", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
+    if "marcar" in params:
+        raise BadQuery("marcar", "«marcar» no se aplica al catálogo de series; sí a /v1/series/datos")
     where, args = [], []
     for name, choices in (("tema", THEMES_WITH_SERIES), ("frecuencia", FREQUENCIES), ("tipo", KINDS)):
         value = _choice(params, name, choices)
@@ -194,7 +198,72 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     sql = f"SELECT * FROM {SERIES.name}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY rowid"
     cursor = conn.execute(sql, args)
     names = [d[0] for d in cursor.description]
-    return [_as_json(dict(zip(names, row)), on) for row in cursor]
+    rows = [_as_json(dict(zip(names, row)), on) for row in cursor]
+    counts = _finding_counts(conn)
+    for row in rows:
+        row["calidad"] = sum(n for campo, n in counts.get(_where(row), {}).items() if _about(campo, row["columna"]))
+    return rows
+
+
+# ---- what the calidad table says about a series ------------------------------------------------
+def _where(entry: dict) -> tuple[str, Optional[str]]:
+    """The (tabla, serie) a finding about ``entry`` has: its table and its naming values as calidad writes them."""
+    filtro = entry["filtro"]
+    return entry["tabla"], calidad.series_label(list(filtro), list(filtro.values()))
+
+
+def _about(campo: Optional[str], column: str) -> bool:
+    """Whether a finding on ``campo`` (null: the whole record or series; «compra, venta») is about ``column``."""
+    return campo is None or column in campo.split(", ")
+
+
+def _finding_counts(conn: sqlite3.Connection) -> dict[tuple, dict[Optional[str], int]]:
+    """(tabla, serie) -> campo -> how many findings: every series' count in one query."""
+    if not table_exists(conn, CALIDAD.name):
+        return {}
+    out: dict[tuple, dict[Optional[str], int]] = {}
+    for tabla, serie, campo, n in conn.execute(
+        f"SELECT tabla, serie, campo, count(*) FROM {CALIDAD.name} GROUP BY tabla, serie, campo"
+    ):
+        out.setdefault((tabla, serie), {})[campo] = n
+    return out
+
+
+def _flagged_spans(conn: sqlite3.Connection, entry: dict) -> list[tuple[str, str, str]]:
+    """(first day, last day, check) of the findings that doubt ``entry``'s values (controles.Control.marks)."""
+    marking = [c.name for c in controles.CONTROLS if c.marks]
+    if not table_exists(conn, CALIDAD.name):
+        return []
+    tabla, serie = _where(entry)
+    rows = conn.execute(
+        f"SELECT fecha, coalesce(hasta, fecha), control, campo FROM {CALIDAD.name} WHERE tabla = ? AND serie IS ? "
+        f"AND fecha IS NOT NULL AND control IN ({', '.join('?' * len(marking))}) ORDER BY fecha",
+        [tabla, serie, *marking],
+    )
+    return [(first, last, control) for first, last, control, campo in rows if _about(campo, entry["columna"])]
+
+
+def _period_end(day: str, agrupar: Optional[str]) -> str:
+    """The last day of the period that starts on ``day`` (``day`` itself when not grouped)."""
+    start = dt.date.fromisoformat(day)
+    if agrupar == "semana":
+        return (start + dt.timedelta(days=6)).isoformat()
+    months = {"mes": 1, "trimestre": 3, "anio": 12}.get(agrupar or "")
+    if not months:
+        return day
+    n = start.year * 12 + start.month - 1 + months
+    return (dt.date(n // 12, n % 12 + 1, 1) - dt.timedelta(days=1)).isoformat()
+
+
+def _marks(spans: list[tuple[str, str, str]], days: list[str], agrupar: Optional[str]) -> dict[str, str]:
+    """day -> the checks (joined by «; ») whose spans overlap the day or the period it starts."""
+    out = {}
+    for day in days:
+        end = _period_end(day, agrupar)
+        found = list(dict.fromkeys(control for first, last, control in spans if first <= end and last >= day))
+        if found:
+            out[day] = "; ".join(found)
+    return out
 
 
 def series_ids(conn: sqlite3.Connection) -> list[str]:
@@ -276,6 +345,9 @@ def data(
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
     ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
     tokens = parse_ids(params)
+    mark = params.get("marcar")
+    if mark is not None and mark != MARK:
+        raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     by_id = dict(zip(ids, entries_))
@@ -309,4 +381,10 @@ def data(
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
+    if mark:
+        for token in tokens:
+            own = sorted(columns[token])
+            marks = _marks(_flagged_spans(conn, by_id[token.partition(":")[0]]), own, query.agrupar)
+            for row in rows:
+                row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
     return {"series": entries_, "datos": rows}

@@ -20,8 +20,8 @@ from datasette import hookimpl
 from datasette.database import QueryInterrupted
 from markupsafe import Markup
 
-from argentina_datos.almacen import propias
-from argentina_datos.catalogo import references, tables_by_theme
+from argentina_datos.almacen import controles, propias
+from argentina_datos.catalogo import BY_TABLE, references, tables_by_theme
 from argentina_datos.documentacion.metadatos import code_html
 from argentina_datos.web.paginas import castellano, series
 
@@ -124,6 +124,20 @@ async def last_days(db) -> dict | None:
     return {"comun": common, "categorias": categories}
 
 
+async def findings_on(db, table: str) -> dict | None:
+    """How many findings the calidad table has on ``table``, and how many of them doubt a span of its values."""
+    marking = [c.name for c in controles.CONTROLS if c.marks]
+    sql = (
+        f"SELECT count(*), coalesce(sum(control IN ({', '.join('?' * len(marking))})), 0) "
+        f"FROM {propias.CALIDAD.name} WHERE tabla = ?"
+    )
+    try:
+        total, doubtful = (await db.execute(sql, [*marking, table])).rows[0]
+    except Exception:  # a database without the calidad table: the page, without the box
+        return None
+    return {"total": total, "dudosos": doubtful} if total else None
+
+
 @hookimpl
 def extra_template_vars(template, database, table, datasette):
     if template == "index.html":
@@ -141,6 +155,13 @@ def extra_template_vars(template, database, table, datasette):
             return {"ultimos_dias": await last_days(datasette.get_database(database))}
 
         return by_category
+    dataset = BY_TABLE.get(table or "")
+    if template.startswith("table") and database and dataset is not None and dataset.series is not None:
+
+        async def quality():
+            return {"hallazgos": await findings_on(datasette.get_database(database), dataset.table)}
+
+        return quality
     if not template.startswith("database") or database is None:
         return None
 

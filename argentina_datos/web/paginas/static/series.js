@@ -41,6 +41,7 @@
       label.append(box, " " + s.titulo + " ", Object.assign(document.createElement("code"), { textContent: s.id }));
       label.append(` (${s.unidad || "sin unidad"}, ${s.frecuencia}, ${s.desde} a ${s.hasta})`);
       if (s.atrasada) label.append(" ", Object.assign(document.createElement("span"), { className: "atrasada", textContent: "atrasada" }));
+      if (s.calidad) label.append(" ", Object.assign(document.createElement("span"), { className: "dudosa", textContent: s.calidad + " en calidad" }));
       list.append(label);
     }
     if (!series.length) list.textContent = "Ninguna serie coincide.";
@@ -77,7 +78,10 @@
     $("series-csv").href = "/v1/series/datos?" + csv.toString();
     $("series-csv").hidden = false;
     try {
-      const answer = await fetchJson("/v1/series/datos?" + p.toString());
+      // The chart also asks which points the calidad table doubts (the URL and the CSV stay as chosen).
+      const marked = new URLSearchParams(p);
+      marked.set("marcar", "calidad");
+      const answer = await fetchJson("/v1/series/datos?" + marked.toString());
       for (const s of answer.series) chosen.set(s.id, s.titulo);
       draw(answer);
     } catch (e) {
@@ -91,26 +95,50 @@
     // Series of different units (pesos, percent) on one axis flatten each other: one chart per series then.
     const units = new Set(answer.series.map((s) => s.unidad));
     const values = [];
+    const doubts = new Set();
+    let doubtful = 0;
     for (const row of answer.datos) {
       for (const s of answer.series) {
-        if (row[s.id] !== null && row[s.id] !== undefined) values.push({ fecha: row.fecha, serie: titles[s.id], valor: row[s.id] });
+        if (row[s.id] === null || row[s.id] === undefined) continue;
+        const dudoso = row[s.id + ":calidad"] || null;
+        if (dudoso) {
+          doubtful += 1;
+          for (const c of dudoso.split("; ")) doubts.add(c);
+        }
+        values.push({ fecha: row.fecha, serie: titles[s.id], valor: row[s.id], dudoso });
       }
     }
+    $("series-dudosos").textContent = doubtful
+      ? `${doubtful} ${doubtful === 1 ? "valor" : "valores"} en tramos dudosos (rombos rojos): ${[...doubts].join(", ")}. ` +
+        "Los valores son los publicados; la tabla calidad dice por qué."
+      : "";
     const encoding = {
       x: { field: "fecha", type: "temporal", title: "fecha" },
       y: { field: "valor", type: "quantitative", title: "valor" },
       color: { field: "serie", type: "nominal", title: "serie", legend: { orient: "bottom", labelLimit: 600 } },
     };
     const width = Math.max(400, $("series-grafico").clientWidth - 80);
+    // The flagged points drawn over the line: red diamonds, with the findings' checks in their tooltip.
+    const layer = [
+      { mark: { type: "line", point: true, tooltip: true } },
+      {
+        transform: [{ filter: "datum.dudoso" }],
+        mark: { type: "point", shape: "diamond", filled: true, size: 70, color: "#c0392b" },
+        encoding: {
+          color: { value: "#c0392b" },
+          tooltip: [{ field: "fecha", type: "temporal" }, { field: "valor", type: "quantitative" }, { field: "serie" }, { field: "dudoso", title: "calidad" }],
+        },
+      },
+    ];
     const spec =
       units.size > 1
         ? {
             data: { values },
             facet: { row: { field: "serie", type: "nominal", title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top" } } },
-            spec: { width, height: 200, mark: { type: "line", point: true, tooltip: true }, encoding },
+            spec: { width, height: 200, encoding, layer },
             resolve: { scale: { y: "independent" } },
           }
-        : { width, height: 340, data: { values }, mark: { type: "line", point: true, tooltip: true }, encoding };
+        : { width, height: 340, data: { values }, encoding, layer };
     spec.$schema = "https://vega.github.io/schema/vega-lite/v5.json";
     vegaEmbed("#series-grafico", spec, { actions: false, formatLocale: FORMAT_LOCALE, timeFormatLocale: TIME_LOCALE });
   }
