@@ -12,7 +12,7 @@ from argentina_datos.web.complementos.agentes import API_VINTAGE_PARAM
 
 pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
-OURS = {"buscar_series", "datos_series", "consultar_api"}
+OURS = {"buscar_series", "datos_series", "consultar_api", "calidad_de_serie"}
 BLUE_SELL = "cotizaciones_dolares.blue.venta"
 COUNT_FOREVER = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
@@ -90,6 +90,27 @@ async def test_each_tool_answers_what_the_api_answers(server):
         assert not ran.is_error and ran.structured_content["rows"]
 
 
+async def test_calidad_de_serie_is_what_marcar_calidad_marks(server):
+    # 2012-2014: the blue's buying price above its selling price, days a check marks
+    url = f"/v1/series/datos?ids={BLUE_SELL}&desde=2012&hasta=2014&marcar=calidad"
+    data = orjson.loads(v1(server, url)[1])
+    marked = [r for r in data["datos"] if r[f"{BLUE_SELL}:calidad"]]
+    async with Client(server.url + "/-/mcp") as client:
+        result = await client.call_tool("calidad_de_serie", {"id": BLUE_SELL, "desde": "2012", "hasta": "2014"})
+        got = orjson.loads(text(result))
+        assert got["serie"] == data["series"][0] and got["puntos"] == len(data["datos"])
+        assert marked and got["puntos_dudosos"] == [
+            {"fecha": r["fecha"], "valor": r[BLUE_SELL], "controles": r[f"{BLUE_SELL}:calidad"]} for r in marked
+        ]
+        databases = (await client.call_tool("list_databases", {})).structured_content["databases"]
+        sql = got["sql_hallazgos"]
+        findings = await client.call_tool("execute_sql", {"database": databases[0], "sql": sql})
+    assert not findings.is_error
+    found = findings.structured_content["rows"]
+    # every check that marks a point is among the series' findings
+    assert {c for p in got["puntos_dudosos"] for c in p["controles"].split("; ")} <= {f["control"] for f in found}
+
+
 async def test_publicado_is_the_apis_vintage_parameter(server):
     async with Client(server.url + "/-/mcp") as client:
         then = await client.call_tool(
@@ -111,6 +132,7 @@ async def test_publicado_is_the_apis_vintage_parameter(server):
         ("consultar_api", {"ruta": "/V1/feriados/2025"}, "/V1/feriados/2025"),
         ("consultar_api", {"ruta": "/v1/finanzas/indices/riesgoPais"}, "/v1/finanzas/indices/riesgoPais"),
         ("buscar_series", {"q": "dólar", "tema": "astrologia"}, "/v1/series?q=d%C3%B3lar&tema=astrologia"),
+        ("calidad_de_serie", {"id": "no-existe"}, "/v1/series/datos?ids=no-existe&marcar=calidad"),
     ],
 )
 async def test_a_bad_call_is_a_tool_error_with_the_apis_message(server, tool, arguments, api):

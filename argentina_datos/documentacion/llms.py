@@ -27,6 +27,10 @@ MCP_TOOLS = (
         "varias series lado a lado por fecha (ids, desde, hasta, agrupar, funcion, ajustar, publicado: la versión "
         "que upstream había publicado ese día)",
     ),
+    (
+        "calidad_de_serie",
+        "los puntos de una serie que la auditoría pone en duda, con sus controles (id, desde, hasta)",
+    ),
     ("consultar_api", "cualquier ruta /v1 con su consulta, respondida como la responde /v1"),
     ("execute_sql", "una consulta SQL de sólo lectura (con el límite de tiempo y de filas del sitio)"),
     ("list_databases", "las bases (una: la de los datos)"),

@@ -23,8 +23,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
+from argentina_datos.almacen.calidad import series_label
+from argentina_datos.almacen.propias import CALIDAD
 from argentina_datos.documentacion import llms
-from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH
+from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MARK
 
 # The /v1 query parameter of a past version (what upstream had published on a day): the tool's argument is
 # `publicado`, whatever the API calls it.
@@ -35,9 +37,9 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 PERIOD = "AAAA-MM-DD, AAAA-MM o AAAA"
 
 
-async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) -> CallToolResult:
-    """``path`` with ``params`` as /v1 answers it: its body as the tool's text (a list or an object of JSON,
-    or the CSV asked for), or a tool error with the API's message."""
+async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) -> str:
+    """``path`` with ``params`` as /v1 answers it: its body (a list or an object of JSON, or the CSV asked for),
+    or a tool error with the API's message."""
     query = urlencode({k: v for k, v in (params or {}).items() if v is not None})
     url = path + ("?" + query if query else "") if params is not None else path
     response = await datasette.client.get(url)
@@ -53,7 +55,29 @@ async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) 
             f"{MAX_ANSWER_BYTES // 1000} KB que conviene leer de una vez: acótela con desde/hasta ({PERIOD}), "
             "agrupar=mes o una ruta más precisa (…/{fecha}, …/ultimo); o use execute_sql"
         )
-    return CallToolResult(content=[TextContent(type="text", text=response.text)])
+    return response.text
+
+
+def text_result(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+def quality_of(answer: str, series_id: str) -> str:
+    """``/v1/series/datos?ids=<id>&marcar=calidad`` summed up for a model: the series, its points that a finding
+    doubts (with the checks), how many points there are, and the SQL that lists its findings in ``calidad``."""
+    data = orjson.loads(answer)
+    entry, rows = data["series"][0], data["datos"]
+    mark = f"{series_id}:{MARK}"
+    doubted = [{"fecha": r["fecha"], "valor": r[series_id], "controles": r[mark]} for r in rows if r.get(mark)]
+    serie = series_label(list(entry["filtro"]), list(entry["filtro"].values()))
+    where = f"tabla = '{entry['tabla']}' AND " + (f"serie = '{serie}'" if serie else "serie IS NULL")
+    summary = {
+        "serie": entry,
+        "puntos": len(rows),
+        "puntos_dudosos": doubted,
+        "sql_hallazgos": f"SELECT control, fecha, hasta, campo, detalle FROM {CALIDAD.name} WHERE {where} ORDER BY fecha",
+    }
+    return orjson.dumps(summary).decode()
 
 
 def v1_path(ruta: str) -> str:
@@ -99,7 +123,7 @@ def register_mcp_tools(datasette, mcp):
         """Busca en el catálogo de series (GET /v1/series?q=...): cada serie con su id, nombre, unidad, tipo
         (nivel, tasa...), frecuencia, su primer y último dato y si está atrasada. El id es lo que toma
         datos_series. Ejemplo: buscar_series(q="riesgo país") → [{"id": "riesgo_pais", ...}]."""
-        return await ask_v1(datasette, LIST_PATH, {"q": q, "tema": tema})
+        return text_result(await ask_v1(datasette, LIST_PATH, {"q": q, "tema": tema}))
 
     @mcp.tool(annotations=READ_ONLY)
     async def datos_series(
@@ -138,7 +162,24 @@ def register_mcp_tools(datasette, mcp):
         joined = ids if isinstance(ids, str) else ",".join(ids)
         params = {"ids": joined, "desde": desde, "hasta": hasta, "agrupar": agrupar, "funcion": funcion}
         params.update({"ajustar": ajustar, API_VINTAGE_PARAM: publicado})
-        return await ask_v1(datasette, DATA_PATH, params)
+        return text_result(await ask_v1(datasette, DATA_PATH, params))
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def calidad_de_serie(
+        id: Annotated[
+            str, Field(description="el id de una serie (de buscar_series): «cotizaciones_dolares.blue.venta»")
+        ],
+        desde: Annotated[Optional[str], Field(description=f"primer día ({PERIOD})")] = None,
+        hasta: Annotated[Optional[str], Field(description=f"último día ({PERIOD})")] = None,
+    ) -> CallToolResult:
+        """Qué puntos de una serie pone en duda la auditoría de la construcción (valores congelados, compra mayor
+        que venta, cambios de unidad, cifras que otros publicaron distintas): los de /v1/series/datos con
+        marcar=calidad, cada uno con sus controles, y el SQL (para execute_sql) que lista sus hallazgos en la
+        tabla calidad. Ejemplo: calidad_de_serie(id="cotizaciones_dolares.blue.venta", desde="2013", hasta="2013")
+        → {"serie": {...}, "puntos": ..., "puntos_dudosos": [{"fecha": ..., "valor": ..., "controles":
+        "compra mayor que venta"}, ...], "sql_hallazgos": "SELECT ..."}."""
+        params = {"ids": id, "desde": desde, "hasta": hasta, "marcar": MARK}
+        return text_result(quality_of(await ask_v1(datasette, DATA_PATH, params), id))
 
     @mcp.tool(annotations=READ_ONLY)
     async def consultar_api(
@@ -155,4 +196,4 @@ def register_mcp_tools(datasette, mcp):
         parámetros están en /v1/openapi.json (consultar_api(ruta="/v1/openapi.json")). Ejemplo:
         consultar_api(ruta="/v1/cotizaciones/dolares/blue/2024/01/02") → {"casa": "blue", "compra": 985,
         "venta": 1005, "fecha": "2024-01-02"}."""
-        return await ask_v1(datasette, v1_path(ruta))
+        return text_result(await ask_v1(datasette, v1_path(ruta)))
