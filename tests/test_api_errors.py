@@ -187,8 +187,32 @@ UNKNOWN = [
 
 @pytest.mark.parametrize("path", UNKNOWN)
 async def test_unknown_path_is_404(ds, path):
-    body = assert_error(await ds.client.get(path), 404, None)
+    response = await ds.client.get(path)
+    body = assert_error(response, 404, None)
     assert "/v1/openapi.json" in body["mensaje"]
+    assert response.headers["link"] == '</v1/openapi.json>; rel="service-desc"'
+
+
+# ---- a path in another case, or a guessed name: the JSON 404 names the route it meant ------------
+@pytest.mark.parametrize(
+    "path, meant",
+    [
+        ("/V1/feriados/2025", "/v1/feriados/2025"),
+        ("/V1", None),
+        ("/v1/Feriados/2025", "/v1/feriados/2025"),
+        ("/V1/cotizaciones/dolares/blue?desde=2025-01", "/v1/cotizaciones/dolares/blue"),
+        ("/v1/finanzas/indices/riesgoPais", "/v1/finanzas/indices/riesgo-pais"),
+        ("/v1/indices/reservas", None),
+    ],
+)
+async def test_a_path_in_another_case_or_a_guessed_name_is_a_json_404_naming_the_route(ds, path, meant):
+    response = await ds.client.get(path)
+    body = assert_error(response, 404, None)
+    assert response.headers["link"] == '</v1/openapi.json>; rel="service-desc"'
+    if meant:
+        assert f"¿quiso decir {meant}?" in body["mensaje"]
+    else:
+        assert "quiso decir" not in body["mensaje"]
 
 
 # ---- 405: only GET, HEAD and OPTIONS ------------------------------------------------

@@ -92,6 +92,17 @@ def test_every_body_is_the_v1_answer_byte_for_byte(small_db, tmp_path):
     assert not [p for item in spec["paths"].values() for p in item["get"]["parameters"] if p["in"] == "query"]
 
 
+def test_the_specs_turista_is_enumerated_wherever_the_datas_tarjeta_is():
+    from argentina_datos.respuestas.rutas import Router
+
+    given = ["/v1/cotizaciones/dolares/tarjeta", "/v1/cotizaciones/dolares/tarjeta/2025/01/02"]
+    others = ["/v1/cotizaciones/dolares/blue/2025/01/02", "/v1/cotizaciones/dolares/2025/01/02", "/v1/feriados/2025"]
+    assert exportar_v1.aliased(Router(), given + others) == {
+        "/v1/cotizaciones/dolares/turista",
+        "/v1/cotizaciones/dolares/turista/2025/01/02",
+    }
+
+
 def test_a_second_export_writes_nothing(small_db, tmp_path):
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)
@@ -467,6 +478,50 @@ def test_every_exported_body_is_the_v1_answer(exported, v1_response):
     for path in bodies[:: max(1, len(bodies) // 500)]:
         route = route_of(path.relative_to(out).as_posix())
         assert path.read_bytes() == v1_response(route).body, route
+
+
+def test_the_tree_answers_every_family_as_the_live_api_does(exported, db_path):
+    """The other direction: what the live /v1 answers from stored data, the tree holds, byte for byte. A sample of
+    every route family: each template filled with its example and with every value of its enumerated parameters
+    (every casa, the spec's turista included), and the per-date routes of turista, spread over its dates."""
+    import itertools
+
+    from argentina_datos.catalogo.parametros import CASA_ALIASES
+    from argentina_datos.respuestas.responder import Responder, fill_path
+
+    out, _ = exported
+    responder = Responder()
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    sample = set()
+    for e in responder.router.endpoints:
+        values = [p.choices or (p.example,) for p in e.params]
+        for combo in itertools.product(*values):
+            sample.add(fill_path(e.path, {p.name: v for p, v in zip(e.params, combo)}))
+    for alias, value in CASA_ALIASES.items():
+        dated = sorted((out / f"v1/cotizaciones/dolares/{value}").glob("*/*/*/index.json"))
+        assert len(dated) > 1000, value
+        sample.update(
+            "/" + route_of(p.relative_to(out).as_posix()).lstrip("/").replace(f"/{value}/", f"/{alias}/", 1)
+            for p in dated[:: max(1, len(dated) // 200)]
+        )
+    answered = missing = 0
+    failures = []
+    for route in sorted(sample):
+        answer = responder.answer(conn, route)
+        if answer.status != 200:
+            continue
+        answered += 1
+        file = out / route.lstrip("/") / "index.json"
+        if not file.exists():
+            missing += 1
+            failures.append(f"{route}: no está en el árbol")
+        elif file.read_bytes() != answer.json():
+            failures.append(f"{route}: el árbol difiere")
+    conn.close()
+    print(f"{answered} rutas respondidas de {len(sample)} de la muestra, {missing} ausentes del árbol")
+    # nearly every example answers (a template's example may have no data), the spec's turista among them
+    assert answered > 0.9 * len(sample) > 250 and any("/turista/" in r for r in sample)
+    assert not failures, f"{len(failures)}:\n" + "\n".join(failures[:20])
 
 
 def test_a_parquet_description_sends_to_files_not_to_a_view():

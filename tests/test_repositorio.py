@@ -91,6 +91,29 @@ def upstream(tmp_path) -> Path:
     return repo
 
 
+# Paths of upstream's current OpenAPI that no file of the mirror holds yet (issue 44)
+NEWER_ROUTES = ("v1/diputados/misiones", "v1/diputados/misiones/2024", "v1/finanzas/fci/mercado/historico")
+
+
+def test_a_file_under_a_route_the_catalogue_does_not_know_is_served_as_published(upstream, tmp_path):
+    out, cache = tmp_path / "a.db", tmp_path / "cache"
+    published = {
+        route: f'[\n  {{"fecha": "2024-0{n + 1}-01", "valor": {n}.50, "ñ": "sí"}}\n]\n'.encode()
+        for n, route in enumerate(NEWER_ROUTES)
+    }
+    commit(upstream, published, "rutas nuevas")
+    build(out, f"git+file://{upstream}", cache)
+    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+        for route, body in published.items():
+            assert Responder().answer(conn, "/" + route).json() == body, route  # byte for byte
+    # the next commit changes one: the next build serves the new bytes
+    changed = b'{"n": 1}'
+    commit(upstream, {NEWER_ROUTES[0]: changed}, "cambió")
+    build(out, f"git+file://{upstream}", cache)
+    with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+        assert Responder().answer(conn, "/" + NEWER_ROUTES[0]).json() == changed
+
+
 def test_a_git_source_is_named_like_pip_or_by_a_bundle(tmp_path):
     bundle = tmp_path / "x.bundle"
     bundle.write_bytes(b"")

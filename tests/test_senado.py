@@ -59,6 +59,24 @@ def test_each_file_is_answered_exactly_in_its_key_order(v1_response, route):
     assert raw == orjson.dumps(expected)
 
 
+def test_a_year_of_national_trips_is_its_cut_of_the_list_as_its_months_are(v1):
+    """/v1/senado/viajes/nacionales/{año}: in upstream's OpenAPI, without a file in its tree; the year's records
+    of the list, in its order, which are the records of its months."""
+    trips = json.loads((SENADO / "viajes" / "nacionales" / "index.json").read_text())
+    years = sorted({t["anio"] for t in trips})
+    assert years
+    for año in years:
+        status, body = v1(f"/v1/senado/viajes/nacionales/{año}")
+        assert status == 200 and body == [t for t in trips if t["anio"] == año], año
+        months = [v1(f"/v1/senado/viajes/nacionales/{año}/{m:02d}") for m in range(1, 13)]
+        assert sorted(map(orjson.dumps, body)) == sorted(orjson.dumps(r) for s, m in months if s == 200 for r in m)
+    missing = next(y for y in range(2012, 2027) if y not in years)
+    assert v1(f"/v1/senado/viajes/nacionales/{missing}") == (
+        404,
+        {"status": 404, "error": "Not Found", "mensaje": f"no hay datos para año = {missing}", "parametro": "año"},
+    )
+
+
 # ---- per-id routes: every id of their list -----------------------------------------------
 def year_files() -> dict[int, list]:
     return {int(p.parent.name): json.loads(p.read_text()) for p in sorted(SENADO.glob("actas/[0-9]*/index.json"))}

@@ -23,6 +23,9 @@ JSON_TYPE = "application/json; charset=utf-8"
         ("desde=2024-13-01", "desde"),
         ("desde=2024-02-30", "desde"),
         ("hasta=ayer", "hasta"),
+        ("desde=2024-13", "desde"),
+        ("hasta=24", "hasta"),
+        ("desde=2024-1", "desde"),
         ("agrupar=siglo", "agrupar"),
         ("agrupar=mes&funcion=mediana", "funcion"),
         ("funcion=maximo", "funcion"),
@@ -41,6 +44,31 @@ def test_a_range_without_records_is_an_empty_answer_and_a_reversed_one_is_an_err
     assert series.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
     with pytest.raises(series.BadQuery, match="«desde» \\(2024-05-01\\) es posterior a «hasta» \\(2024-04-01\\)"):
         series.parse("desde=2024-05-01&hasta=2024-04-01")
+
+
+@pytest.mark.parametrize(
+    "query, desde, hasta",
+    [
+        ("desde=2025-01&hasta=2025-06", "2025-01-01", "2025-06-30"),
+        ("desde=2024&hasta=2024", "2024-01-01", "2024-12-31"),
+        ("desde=2024-02&hasta=2024-02", "2024-02-01", "2024-02-29"),  # a leap year's February
+        ("desde=2023-02-10&hasta=2023-02", "2023-02-10", "2023-02-28"),
+        ("desde=2025-03-31&hasta=2025", "2025-03-31", "2025-12-31"),
+    ],
+)
+def test_a_month_or_a_year_is_its_first_day_in_desde_and_its_last_in_hasta(query, desde, hasta):
+    q = series.parse(query)
+    assert (q.desde, q.hasta) == (desde, hasta)
+    # the same days, the same answer: one cache key whichever way they were written
+    assert q.key() == series.parse(f"desde={desde}&hasta={hasta}").key()
+
+
+def test_a_month_keeps_the_records_of_all_its_days():
+    records = [{"fecha": f"2025-{m:02d}-{d:02d}", "valor": m} for m in range(1, 13) for d in (1, 28)]
+    kept = series.apply(records, series.parse("desde=2025-01&hasta=2025-06"))
+    assert [r["fecha"] for r in kept] == [r["fecha"] for r in records[:12]]
+    with pytest.raises(series.BadQuery, match="«desde» \\(2025-07-01\\) es posterior a «hasta» \\(2025-06-30\\)"):
+        series.parse("desde=2025-07&hasta=2025-06")
 
 
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
@@ -148,6 +176,17 @@ async def test_desde_hasta_is_the_list_filtered(ds, route):
         assert orjson.loads(r.content) == [x for x in records if keep(x["fecha"])]
     # without parameters, or with unknown ones, the answer is the mirror's
     assert orjson.loads((await get(ds, f"/{route}?foo=bar")).content) == records
+
+
+async def test_months_in_desde_and_hasta_answer_those_months(ds):
+    """What an LLM-written client sends: six months of inflation, named as months."""
+    route = "v1/finanzas/indices/inflacion"
+    records = mirror(route)
+    got = orjson.loads((await get(ds, f"/{route}?desde=2025-01&hasta=2025-06")).content)
+    assert got == [r for r in records if "2025-01-01" <= r["fecha"] <= "2025-06-30"]
+    assert sorted({r["fecha"][:7] for r in got}) == [f"2025-{m:02d}" for m in range(1, 7)]
+    year = orjson.loads((await get(ds, f"/{route}?desde=2024&hasta=2024")).content)
+    assert [r["fecha"][:7] for r in year] == [f"2024-{m:02d}" for m in range(1, 13)]
 
 
 RESAMPLE = {"semana": "W-MON", "mes": "MS", "trimestre": "QS", "anio": "YS"}

@@ -46,6 +46,12 @@ def test_which_requests_carry_the_users_sql(query, users):
     assert turnos.is_users_sql(scope("/argentina", query)) is users
 
 
+def test_an_mcp_message_takes_the_users_sql_turns():
+    """A POST to /-/mcp may run execute_sql: it waits for the SQL turns, not the pages'."""
+    assert turnos.is_users_sql({**scope("/-/mcp"), "method": "POST"})
+    assert not turnos.is_users_sql(scope("/-/mcp"))  # the GET of an event stream carries no SQL
+
+
 async def test_users_sql_takes_its_own_turns_and_pages_theirs(monkeypatch):
     monkeypatch.setattr(turnos, "SQL_WAIT", 0.6)
     running: list = []

@@ -134,6 +134,13 @@ DATASETS: list[Dataset] = [
         fts=("nombre", "destino", "origen"),
         routes=[
             Route("/v1/senado/viajes/nacionales", summary="Viajes nacionales"),
+            # In upstream's OpenAPI, without a file in its tree: the year's cut of the list, like its months.
+            Route(
+                "/v1/senado/viajes/nacionales/{año}",
+                [year(2012, 2026, "del viaje")],
+                where={"anio": PathValue("año")},
+                summary="Viajes nacionales de un año",
+            ),
             Route(
                 "/v1/senado/viajes/nacionales/{año}/{mes}",
                 [year(2012, 2026, "del viaje"), MES],

@@ -20,10 +20,9 @@ from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series
-from argentina_datos.respuestas.rutas import Router
+from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 from argentina_datos.respuestas.series import Answers, Param
 
-OPENAPI_PATH = "/v1/openapi.json"
 # The documentation page that carries the route table of --markdown, between these two markers.
 ROUTE_TABLE_PAGE = "docs/api.md"
 ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
@@ -87,6 +86,12 @@ posterior, el último año con datos (p. ej. /v1/feriados/2027). `casa` acepta `
 HTTP: `Access-Control-Allow-Origin: *` y el preflight CORS (204, permite los encabezados pedidos), `ETag` + \
 `If-None-Match` (304), `Last-Modified` + `If-Modified-Since` (304), `Cache-Control`, gzip con \
 `Accept-Encoding: gzip`, HEAD; `/v1/<ruta>/index.json` es `/v1/<ruta>`."""
+# What only a server (not the static tree) has, for a language model
+AGENTS_NOTE = """
+
+Para un modelo de lenguaje: `/llms.txt` resume las rutas, los parámetros y las series, y `/-/mcp` es un \
+servidor MCP (Streamable HTTP) con herramientas de sólo lectura (`consultar_api`, `buscar_series`, \
+`datos_series`, `execute_sql`)."""
 
 
 def _member_schema(m) -> dict:
@@ -320,6 +325,8 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
 def _value_schema(p: Param, answers: Answers) -> dict:
     if p.form == "fecha":
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
+    if p.form == "periodo":  # a day, a month or a year
+        return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}|{_YEAR}(?:-(?:0[1-9]|1[0-2]))?)$"}
     if p.form == "mes":
         return {"$ref": "#/components/schemas/MesIPC"}
     return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
@@ -534,7 +541,7 @@ def build_document(
         "info": {
             "title": "argentina-datos /v1",
             "version": __version__,
-            "description": DESCRIPTION,
+            "description": DESCRIPTION + AGENTS_NOTE,
             "license": {"name": "MIT"},
         },
         "paths": paths,
@@ -572,7 +579,7 @@ def static_document(router: Router, maxima: Optional[dict] = None) -> dict:
     del doc["components"]["schemas"]["MesIPC"]  # only ajuste (a query parameter) names it
     for path in SERIES_PATHS:  # computed for each query, never a file
         del doc["paths"][path]
-    doc["info"]["description"] += STATIC_NOTE
+    doc["info"]["description"] = DESCRIPTION + STATIC_NOTE
     return doc
 
 

@@ -5,7 +5,8 @@ Every body comes from the Responder (respuestas/), the code path /v1 answers wit
 byte what ``serve-datos`` answers at that route.  The routes are every file the source had (the table
 ``fuentes``, and ``documentos``), every route without parameters, and every value a per-date or per-id route
 answers: the values its table has and, for a route that derives its answer from a list (a date of
-/v1/cotizaciones/dolares with no file of its own), every value of that list.
+/v1/cotizaciones/dolares with no file of its own), every value of that list; and the spec's name of a house
+where the data has another (``turista``, which the data calls ``tarjeta``).
 
 Incremental: a file whose bytes are unchanged is not touched (``rsync``, ``rclone`` or ``aws s3 sync``
 upload only what changed); the files of routes that no longer exist are removed.  Each file's modification
@@ -34,7 +35,7 @@ from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.catalogo import COMBINATIONS, DATASETS
 from argentina_datos.catalogo.esquema import PathValue
-from argentina_datos.catalogo.parametros import Param, group_name
+from argentina_datos.catalogo.parametros import CASA, CASA_ALIASES, Param, group_name
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, static_document
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.respuestas.rutas import ApiError, Router
@@ -140,6 +141,7 @@ def candidate_routes(conn: sqlite3.Connection, router: Router) -> set[str]:
             out.update(filled_paths(conn, route.path, route.params, ds.table, dict(route.where)))
             if route.derive:
                 out.update(filled_paths(conn, route.path, route.params, route.derive.table, dict(route.derive.where)))
+    out |= aliased(router, out)
     for c in COMBINATIONS:
         if not c.params:
             continue
@@ -150,6 +152,23 @@ def candidate_routes(conn: sqlite3.Connection, router: Router) -> set[str]:
             known_table, known_column = c.known_in
             param = next(iter(c.where.values()))
             out.update(filled_paths(conn, c.path, c.params, known_table, {known_column: PathValue(param)}))
+    return out
+
+
+def aliased(router: Router, paths: Iterable[str]) -> set[str]:
+    """The routes that name a house by the spec's name where the data has another (turista for tarjeta): /v1
+    answers them, so the tree holds them too."""
+    names = {value: alias for alias, value in CASA_ALIASES.items()}
+    out = set()
+    for path in paths:
+        found = router.match_strict(path)
+        if found is None or CASA not in found[0].params:
+            continue
+        match, group = found[1], group_name(CASA.name)
+        alias = names.get(match.group(group))
+        if alias is not None:
+            start, end = match.span(group)
+            out.add(path[:start] + alias + path[end:])
     return out
 
 

@@ -6,6 +6,7 @@ database through ``consultas``.  ``ApiError`` carries the 4xx answers.
 
 from __future__ import annotations
 
+import difflib
 import re
 import sqlite3
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
+
+OPENAPI_PATH = "/v1/openapi.json"  # the document that lists every route, named by every unknown route's 404
 
 
 class ApiError(Exception):
@@ -223,8 +226,22 @@ class Router:
         loose capture takes it."""
         found = self.match_strict(path) or self.match_loose(path)
         if found is None:
-            raise ApiError(404, f"no existe la ruta {path[:200]}; las rutas están en /v1/openapi.json")
+            guess = self.closest(path)
+            meant = f"; ¿quiso decir {guess}?" if guess else "."
+            raise ApiError(404, f"no existe la ruta {path[:200]}{meant} Las rutas están en {OPENAPI_PATH}")
         return found
+
+    def closest(self, path: str) -> Optional[str]:
+        """The route a wrong path most likely meant: itself in lower case (/V1/feriados/2025), else the
+        template closest to it (riesgoPais -> /v1/finanzas/indices/riesgo-pais), for the 404's message."""
+        if len(path) > 200:
+            return None
+        lower = path.lower()
+        if lower != path and (self.match_strict(lower) or self.match_loose(lower)):
+            return lower
+        flat = {e.path.lower().replace("-", ""): e.path for e in self.endpoints}
+        close = difflib.get_close_matches(lower.replace("-", ""), list(flat), n=1, cutoff=0.85)
+        return flat[close[0]] if close else None
 
     def match_strict(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
         for e in self.endpoints:

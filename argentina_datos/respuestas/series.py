@@ -12,6 +12,7 @@ table of docs/api.md all read that entry.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -103,7 +104,10 @@ class Param:
     where: str  # the routes that take it, in Spanish: the docs' table and the 400 elsewhere
     takes: Callable[[Answers], bool]  # the routes that take it, from the catalogue
     choices: tuple[str, ...] = ()  # its values; or else
-    form: str = ""  # the form of its value: "fecha" (AAAA-MM-DD, a calendar day) or "mes" (AAAA-MM)
+    # the form of its value: "fecha" (AAAA-MM-DD, a calendar day), "mes" (AAAA-MM) or "periodo" (a day, a month
+    # AAAA-MM or a year AAAA: callers write desde=2025-01, and a month or a year means all its days)
+    form: str = ""
+    ends: bool = False  # a "periodo" stands for its last day (hasta), not its first
     pattern: Optional[re.Pattern] = None  # what it takes, where ``choices`` is a pattern (dolar-<casa>)
     needs: Optional[tuple[str, Optional[str], str]] = None  # (parameter, its value or any, the 400's message)
     default: Optional[str] = None  # the value it has when absent (with ``needs``, when that one is given)
@@ -118,7 +122,23 @@ class Param:
         """Its values in Spanish: «a, b o c», or its form."""
         if self.choices:
             return ", ".join(self.choices[:-1]) + f" o {self.choices[-1]}" if len(self.choices) > 1 else self.choices[0]
-        return {"fecha": "AAAA-MM-DD", "mes": "AAAA-MM"}[self.form]
+        return {"fecha": "AAAA-MM-DD", "mes": "AAAA-MM", "periodo": "AAAA-MM-DD, AAAA-MM o AAAA"}[self.form]
+
+    def day(self, value: str) -> str:
+        """A "periodo" as the calendar day it stands for: a month or a year is its first day (its last, for
+        ``ends``); a BadQuery naming the parameter if it is none of the three."""
+        if _YEAR.fullmatch(value):
+            return f"{value}-12-31" if self.ends else f"{value}-01-01"
+        if _MONTH.fullmatch(value):
+            year, month = int(value[:4]), int(value[5:])
+            return f"{value}-{calendar.monthrange(year, month)[1] if self.ends else 1:02d}"
+        if not _ISO_DATE.fullmatch(value):
+            raise BadQuery(
+                self.name,
+                f"«{self.name}» debe ser una fecha AAAA-MM-DD, un mes AAAA-MM o un año AAAA, no «{value[:40]}»",
+            )
+        _check_date(self.name, value)
+        return value
 
     def check(self, value: str, values: dict[str, str]) -> None:
         """A BadQuery naming the parameter and its value if ``value`` is not one it takes."""
@@ -128,6 +148,8 @@ class Param:
                 raise BadQuery(self.name, message)
         if self.form == "fecha":
             _check_date(self.name, value)
+        elif self.form == "periodo":
+            self.day(value)
         elif self.form == "mes" and not _MONTH.fullmatch(value):
             raise BadQuery(self.name, f"«{self.name}» debe ser un mes AAAA-MM, no «{value[:40]}»")
         elif self.pattern is not None and not self.pattern.fullmatch(value):
@@ -137,6 +159,7 @@ class Param:
 
 
 _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
+_YEAR = re.compile(r"000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3}")  # 0001-9999, as datetime.date
 _DATED = "las listas de registros con fecha"
 _MEASURED = "las listas de registros con fecha y medidas numéricas (montos, tasas): no los feriados"
 
@@ -156,22 +179,24 @@ def _in_pesos(a: Answers) -> bool:
 PARAMETERS: tuple[Param, ...] = (
     Param(
         "desde",
-        "sólo los registros con `desde <= fecha` (AAAA-MM-DD, inclusive; `desde` posterior a `hasta` es un 400); "
-        "mismos registros, mismo orden, misma forma",
+        "sólo los registros con `desde <= fecha` (AAAA-MM-DD, inclusive; un mes AAAA-MM o un año AAAA es su primer "
+        "día; `desde` posterior a `hasta` es un 400); mismos registros, mismo orden, misma forma",
         "2025-01-01",
         "/v1/cotizaciones/dolares/blue?desde=2025-01-01&hasta=2025-01-31",
         _DATED,
         _dated,
-        form="fecha",
+        form="periodo",
     ),
     Param(
         "hasta",
-        "sólo los registros con `fecha <= hasta` (AAAA-MM-DD, inclusive); con `desde` o solo",
+        "sólo los registros con `fecha <= hasta` (AAAA-MM-DD, inclusive; un mes AAAA-MM o un año AAAA es su último "
+        "día: `desde=2025-01&hasta=2025-06` son seis meses); con `desde` o solo",
         "2025-12-31",
         "/v1/cotizaciones/dolares/blue?hasta=2025-01-31",
         _DATED,
         _dated,
-        form="fecha",
+        form="periodo",
+        ends=True,
     ),
     Param(
         "agrupar",
@@ -343,6 +368,8 @@ def parse(query_string: bytes | str) -> Query:
     for p in PARAMETERS:
         if p.name in values and not p.ignored_elsewhere:
             p.check(values[p.name], values)
+            if p.form == "periodo":
+                values[p.name] = p.day(values[p.name])  # one value per day: the same answer, the same cache key
     if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
         raise BadQuery(
             "desde",

@@ -22,7 +22,7 @@ MESSAGES = {
 
 
 def is_v1(url: bytes) -> bool:
-    path = url.split(b"?", 1)[0]
+    path = url.split(b"?", 1)[0].lower()
     return path == b"/v1" or path.startswith(b"/v1/")
 
 

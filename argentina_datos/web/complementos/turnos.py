@@ -20,6 +20,7 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
+from argentina_datos.web.complementos import MCP_PATH
 from argentina_datos.web.v1 import is_v1
 
 TURNS = 3  # pages (and canned queries) prepared at a time
@@ -29,7 +30,10 @@ RETRY_AFTER = 5  # seconds, in that 503
 
 
 def is_users_sql(scope) -> bool:
-    """A request whose SQL the user wrote: `?sql=` (the database page, any format) or `_where=`."""
+    """A request whose SQL the user wrote: `?sql=` (the database page, any format) or `_where=`; or an MCP
+    message, which may carry SQL (execute_sql) and holds its turn until its answer (a tool call is one POST)."""
+    if scope.get("path") == MCP_PATH and scope.get("method") == "POST":
+        return True
     query = scope.get("query_string", b"")
     if b"sql=" not in query and b"_where=" not in query:
         return False

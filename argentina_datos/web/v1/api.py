@@ -51,6 +51,8 @@ BASE_HEADERS = [
 CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
 ICS_TYPE = b"text/calendar; charset=utf-8"
 ICS_HEADERS = [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]]
+# Every 404 links the document of the routes (RFC 8631), for a client or a model that guessed a name.
+ROUTES_LINK = (b"link", f'<{OPENAPI_PATH}>; rel="service-desc"'.encode())
 STATUS_NAMES = {
     400: "Bad Request",
     404: "Not Found",
@@ -95,6 +97,8 @@ class Response:
             out = [*self.base_headers, (b"cache-control", self.cache_control), (b"etag", self.etag_for(gzipped))]
             if self.last_modified:
                 out.append((b"last-modified", self.last_modified))
+            if self.status == 404:
+                out.append(ROUTES_LINK)
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
