@@ -18,8 +18,9 @@ import orjson
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
-from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
+from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series
+from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
 from argentina_datos.respuestas.rutas import Router
 from argentina_datos.respuestas.series import Answers, Param
 
@@ -389,9 +390,20 @@ SERIE = {
         "ruta": {"type": "string", "description": "la ruta /v1 que la publica"},
         "tabla": {"type": "string"},
         "columna": {"type": "string"},
-        "filtro": {"type": "object", "description": "los campos que la nombran en esa ruta o tabla"},
+        "filtro": {"type": "object", "description": "las columnas de su tabla que la nombran"},
+        "entidad": {"type": "string", "nullable": True, "description": "quién: la casa, el fondo, el banco..."},
+        "atributos": {"type": "object", "description": "lo que la nombra y la describe, por nombre"},
         "ultimaActualizacion": {"type": "string", "nullable": True},
-        "cadencia": {"type": "integer", "description": "días sin dato antes de estar atrasada"},
+        "cadencia": {
+            "type": "integer",
+            "nullable": True,
+            "description": "días sin dato antes de estar atrasada; null: nunca atrasada (un fondo, un banco)",
+        },
+        "parciales": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "con agrupar, en /v1/series/datos: los períodos (su primer día) que la serie no cubre enteros",
+        },
         "atrasada": {"type": "boolean", "description": "su último dato tiene más días que su cadencia, hoy"},
     },
 }
@@ -404,19 +416,34 @@ def _ids_schema(series_ids: Sequence[str]) -> dict:
     return {"type": "string", "pattern": f"^{one}(,{one}){{0,19}}$"}
 
 
+NAMING_EXAMPLES = {"casa": "blue", "moneda": "USD", "categoria": "mercadoDinero", "muestra": "todos"}
+
+
 def _series_paths(series_ids: Sequence[str] = ()) -> dict:
     """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py); ``series_ids``: the ids the
     database's catalogue has, the values ``ids`` takes (without them, any text)."""
     catalogue_query = [
         _query(
             "q",
-            "palabras que deben estar en el id, el título o la unidad (sin importar acentos)",
+            "palabras, cada una como comienzo de palabra, en el id, el título, la entidad, los atributos, la unidad, el "
+            "tema o la descripción (sin importar acentos ni mayúsculas); las mejores primero",
             {"type": "string"},
             "blue",
         ),
         _query("tema", "sólo las series de un tema", {"type": "string", "enum": list(THEMES_WITH_SERIES)}, "indices"),
         _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
         _query("tipo", "nivel, tasa, tasa_anual o conteo", {"type": "string", "enum": list(KINDS)}, "tasa"),
+        *(
+            _query(
+                name,
+                f"sólo las series cuyo campo «{name}» es este valor (sin importar mayúsculas)",
+                {"type": "string"},
+                example,
+            )
+            for name, example in ((n, NAMING_EXAMPLES.get(n, "x")) for n in NAMING_FIELDS)
+        ),
+        _query("limite", "series por página", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, PAGE),
+        _query("pagina", "la página, desde 1", {"type": "integer", "minimum": 1, "maximum": 10**6}, 1),
         *query_parameters(Answers(listing=True)),  # formato
     ]
     ids = dict(
