@@ -117,3 +117,17 @@ async def test_the_ipc_page_shows_no_float_noise_and_no_tiny_level_as_zero(ds, c
         return len(significant) > max(10, len(whole) + 2)
 
     assert "0" not in cells and not [c for c in cells if too_long(c)], [c for c in cells if too_long(c)][:5]
+
+
+@pytest.mark.mirror
+async def test_a_table_with_its_own_id_is_keyed_by_it_in_urls(ds, conn):
+    """/argentina/senadores/471 is the senator whose id is 471, not the 471st row (issue 43)."""
+    (name,) = conn.execute("SELECT nombre FROM senadores WHERE id = '471'").fetchone()
+    (other,) = conn.execute("SELECT nombre FROM senadores WHERE rowid = 471").fetchone()
+    assert name != other
+    response = await ds.client.get("/argentina/senadores/471.json?_shape=array")
+    assert response.status_code == 200 and [r["nombre"] for r in response.json()] == [name]
+    page = await ds.client.get("/argentina/senadores?_size=5")
+    assert 'href="/argentina/senadores/' in page.text
+    first = conn.execute("SELECT id FROM senadores ORDER BY id LIMIT 1").fetchone()[0]
+    assert f'href="/argentina/senadores/{first}"' in page.text
