@@ -125,7 +125,11 @@ class SeriesSpec:
     def route_of(self, values: Sequence) -> str:
         """The /v1 route that publishes this series: its own route if it has one, else the dataset's list."""
         if self.by_route is None:
-            return self.route
+            # a declared route with the naming values in its path (/v1/finanzas/fci/otros/{entidad})
+            route = self.route
+            for column, value in zip(self.by, values):
+                route = route.replace("{" + column + "}", str(value))
+            return route
         named = dict(zip(self.by, values))
         path = self.by_route.path
         for column, value in self.by_route.where.items():
