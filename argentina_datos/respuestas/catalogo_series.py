@@ -84,12 +84,17 @@ def _days_where(conn: sqlite3.Connection, table: str, column: str) -> tuple[str,
     return f"{column} IS NOT NULL" + (f" AND {day} NOT IN ({', '.join('?' * len(bad))})" if bad else ""), bad
 
 
-def _dataset_spans(conn: sqlite3.Connection, specs: list[SeriesSpec]) -> dict[str, dict[tuple, tuple[str, str, int]]]:
+Days = tuple[str, list[str]]  # SQL: a row's date is a day of the calendar (_days_where), and its arguments
+
+
+def _dataset_spans(
+    conn: sqlite3.Connection, specs: list[SeriesSpec], days: Days
+) -> dict[str, dict[tuple, tuple[str, str, int]]]:
     """The series of the measures ``specs`` of one table: each measure -> each series (its naming columns' stored
     values) -> its first and last day and its count of days with a number.  One pass over the table."""
     spec = specs[0]
     table, keys = spec.dataset.table, [_quote(c) for c in spec.by]
-    where, args = _days_where(conn, table, _quote(spec.declared.date))
+    where, args = days
     columns = []
     for s in specs:
         has = f"typeof({_quote(s.field.name)}) IN ('integer', 'real')"
@@ -112,7 +117,7 @@ def _dataset_spans(conn: sqlite3.Connection, specs: list[SeriesSpec]) -> dict[st
     return out
 
 
-def _describer(conn: sqlite3.Connection, spec: SeriesSpec) -> Callable[[tuple], dict[str, Any]]:
+def _describer(conn: sqlite3.Connection, spec: SeriesSpec, days: Days) -> Callable[[tuple], dict[str, Any]]:
     """The columns that name or describe a series of ``spec`` (from its naming columns' stored values), by the
     names they are shown with, with their value on its last day; an id into a lookup table (``fondo_id``) is
     shown as the name it stands for (``fondo``)."""
@@ -120,7 +125,7 @@ def _describer(conn: sqlite3.Connection, spec: SeriesSpec) -> Callable[[tuple], 
     rows: dict[tuple, dict[str, Any]] = {}
     if others:
         day = _quote(spec.declared.date)
-        where, args = _days_where(conn, spec.dataset.table, day)
+        where, args = days
         keys = ", ".join(_quote(c) for c in by)
         # max() makes SQLite take the other columns from the row of the last day
         sql = (
@@ -178,7 +183,8 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
         if table not in read:
             same = [s for s in SPECS if s.dataset is spec.dataset]
             unknown = [s for s in same if (table, s.field.name) not in (known or {})]
-            read[table] = (_describer(conn, spec), _dataset_spans(conn, unknown) if unknown else {})
+            days = _days_where(conn, table, _quote(spec.declared.date))
+            read[table] = (_describer(conn, spec, days), _dataset_spans(conn, unknown, days) if unknown else {})
         describe, computed = read[table]
         spans = (known or {}).get((table, spec.field.name))
         if spans is None:
