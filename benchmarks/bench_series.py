@@ -82,7 +82,9 @@ def main(argv=None) -> int:
             times.append(time.perf_counter() - start)
         assert answer.status == 200, (text, answer.data)
         every += times
-        print(f"  /v1/series?{text:<32} {len(answer.data):>4} series  mediana {statistics.median(times) * 1000:6.1f} ms")
+        print(
+            f"  /v1/series?{text:<32} {len(answer.data):>4} series  mediana {statistics.median(times) * 1000:6.1f} ms"
+        )
     every.sort()
     p95 = every[int(len(every) * 0.95) - 1]
     print(f"mezcla de {len(MIX)} consultas × {args.repeat}: p50 {statistics.median(every) * 1000:.1f} ms, ", end="")

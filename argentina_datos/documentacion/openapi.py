@@ -409,10 +409,17 @@ SERIE = {
 }
 
 
+# Up to this many ids, the document lists them in the pattern of ``ids``; a catalogue of thousands (funds, banks,
+# the REM) would make a pattern of megabytes: then it says the form of an id (catalogo/series.py's rule), and an
+# id the catalogue does not have is the 400 that names it.
+IDS_IN_PATTERN = 200
+ID_FORM = "[A-Za-z0-9_.~-]+"
+
+
 def _ids_schema(series_ids: Sequence[str]) -> dict:
     if not series_ids:
         return {"type": "string"}
-    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")"
+    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")" if len(series_ids) <= IDS_IN_PATTERN else ID_FORM
     return {"type": "string", "pattern": f"^{one}(,{one}){{0,19}}$"}
 
 
