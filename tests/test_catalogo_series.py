@@ -369,6 +369,9 @@ async def test_a_bank_rate_is_a_series_over_the_days_we_hold(ds):
     got = await get(ds, f"/v1/series/datos?ids={found[0]['id']}")
     values = [r for r in got["datos"] if r[found[0]["id"]] is not None]
     assert len(values) > 1
+    # Already the history of the published versions: a past version of it is a 400 that says so, not an empty list.
+    response = await ds.client.get(f"/v1/series/datos?ids={found[0]['id']}&fecha={values[-1]['fecha']}")
+    assert response.status_code == 400 and "entidadId" in response.json()["mensaje"]
 
 
 async def test_a_usd_money_market_fund_found_by_words_has_the_mirror_value(ds):

@@ -405,7 +405,17 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     data = orjson.loads(historia.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
-    return [r for r in data if isinstance(r, dict) and all(r.get(k) == v for k, v in filtro.items())]
+    records = [r for r in data if isinstance(r, dict)]
+    unpublished = [k for k in filtro if records and not any(k in r for r in records)]
+    if unpublished:
+        # A series named by a column the build computes (a bank's entidadId): its table already is the history of
+        # the versions, each day's value as it was published then.
+        raise BadQuery(
+            "fecha",
+            f"«fecha»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no publica; "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «fecha»",
+        )
+    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
 
 
 def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
