@@ -9,6 +9,11 @@ that is not an object comes out as ``ajuste=true``, an unknown parameter, which 
 upstream does; such cases are left out, and so are those where an object's members are not its declared
 ones (exploded, they are unknown parameters too)."""
 
+import os
+import re
+import sqlite3
+import zlib
+
 import schemathesis
 
 from argentina_datos.documentacion.openapi import build_document
@@ -33,6 +38,34 @@ def declared_names(document: dict) -> set[str]:
 
 
 DECLARED = declared_names(build_document(Router()))
+# The database the server answers from ($ARGENTINA_DATOS_FUZZ_DB): its catalogue's ids.  With thousands, the
+# document gives only the form of an id (documentacion/openapi.py, IDS_IN_PATTERN); an id of that form is then
+# replaced by one the catalogue has, so a valid request is one the server must answer.
+ID_FORM = re.compile(r"[A-Za-z0-9_.~-]+")
+
+
+def known_ids() -> list[str]:
+    path = os.environ.get("ARGENTINA_DATOS_FUZZ_DB")
+    if not path:
+        return []
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        return [i for (i,) in conn.execute("SELECT id FROM series ORDER BY rowid")]
+
+
+KNOWN_IDS = known_ids()
+
+
+@schemathesis.hook
+def map_query(ctx, query):
+    operation = getattr(ctx, "operation", None)
+    ids = query.get("ids") if isinstance(query, dict) else None
+    if operation is None or operation.path != SERIES_DATA or not KNOWN_IDS or not isinstance(ids, str):
+        return query
+    tokens = ids.split(",")
+    if not 1 <= len(tokens) <= 20 or not all(ID_FORM.fullmatch(t) for t in tokens):
+        return query  # a value outside the form: the server's 400 is what is checked
+    chosen = [KNOWN_IDS[zlib.crc32(t.encode()) % len(KNOWN_IDS)] for t in tokens]
+    return {**query, "ids": ",".join(chosen)}
 
 
 @schemathesis.hook

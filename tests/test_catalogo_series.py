@@ -39,7 +39,8 @@ def on_or_before(records: list[dict], day: str, column: str):
 
 
 async def test_the_catalogue_lists_the_series_the_issue_names(ds):
-    catalogue = await get(ds, "/v1/series")
+    catalogue = await get(ds, "/v1/series?limite=1000")
+    catalogue += await get(ds, "/v1/series?tema=indices") + await get(ds, "/v1/series?tema=tasas&limite=1000")
     by_id = {s["id"]: s for s in catalogue}
     blue = by_id[BLUE]
     assert blue["filtro"] == {"casa": "blue"} and blue["columna"] == "venta" and blue["tabla"] == "cotizaciones_dolares"
@@ -68,13 +69,15 @@ async def test_the_catalogue_lists_the_series_the_issue_names(ds):
         "tabla",
         "columna",
         "filtro",
+        "entidad",
+        "atributos",
         "ultimaActualizacion",
         "cadencia",
         "atrasada",
         "calidad",
     }
     assert all(set(s) == expected for s in catalogue)
-    assert len(by_id) == len(catalogue)
+    assert by_id["cotizaciones_dolares.blue.venta"]["atributos"] == {"casa": "blue"}
 
 
 async def test_search_and_filters(ds):
@@ -83,7 +86,8 @@ async def test_search_and_filters(ds):
     assert [s["id"] for s in await get(ds, "/v1/series?q=inflación&tipo=tasa")] == ["inflacion"]
     indices = await get(ds, "/v1/series?tema=indices&frecuencia=mensual")
     assert {s["id"] for s in indices} == {"inflacion", "inflacion_interanual", "confianza_gobierno"}
-    assert [s["id"] for s in await get(ds, "/v1/series?q=infla")] == ["inflacion", "inflacion_interanual"]
+    # the REM's expected inflation comes after the two series of inflation itself
+    assert [s["id"] for s in await get(ds, "/v1/series?q=infla")][:2] == ["inflacion", "inflacion_interanual"]
     assert await get(ds, '/v1/series?q=" OR *') == []  # no word of it is FTS syntax
     text = (await ds.client.get("/v1/series?q=blue&formato=csv")).text
     assert [r["id"] for r in csv.DictReader(io.StringIO(text))] == [s["id"] for s in blue]
@@ -369,3 +373,95 @@ async def test_a_grouped_period_is_marked_when_a_flagged_span_touches_it(ds):
     marked = {r["fecha"]: r[f"{MAYORISTA}:calidad"] for r in (await get(ds, url))["datos"]}
     assert "valor congelado" in marked["2023-12-01"] and "valor congelado" in marked["2024-01-01"]
     assert "valor congelado" not in (marked["2023-11-01"] or "")
+
+
+# ---- every number a series: funds, banks, the REM (issue 43) ------------------------------------------------
+async def all_series(ds, query: str = "") -> list[dict]:
+    out, page = [], 1
+    while True:
+        got = await get(ds, f"/v1/series?limite=1000&pagina={page}{query}")
+        out += got
+        if len(got) < 1000:
+            return out
+        page += 1
+
+
+async def test_every_fund_every_plazo_fijo_bank_and_the_rem_are_series(ds, conn):
+    catalogue = await all_series(ds)
+    assert len(catalogue) >= 5000 and len({s["id"] for s in catalogue}) == len(catalogue)
+    tables = defaultdict(set)
+    for s in catalogue:
+        tables[s["tabla"]].add(tuple(s["filtro"].values()))
+    funds = {r for r in conn.execute("SELECT DISTINCT fondo_id FROM fci_serie WHERE vcp IS NOT NULL")}
+    assert tables["fci_serie"] >= funds
+    banks = {r for r in conn.execute("SELECT DISTINCT entidadId FROM plazo_fijo_historico WHERE tnaClientes > 0")}
+    assert banks and tables["plazo_fijo_historico"] >= banks
+    rem = [s for s in catalogue if s["tabla"] == "finanzas_rem"]
+    assert {s["columna"] for s in rem} >= {"mediana", "promedio", "percentil90"}
+    by_id = {s["id"]: s for s in catalogue}
+    fund = next(s for s in catalogue if s["tabla"] == "fci_serie" and s["columna"] == "vcp")
+    assert fund["tipo"] == "nivel" and fund["unidad"].endswith("por cuotaparte") and fund["tema"] == "fci"
+    bank = next(s for s in catalogue if s["tabla"] == "plazo_fijo_historico")
+    assert bank["tipo"] == "tasa_anual" and bank["tema"] == "tasas" and bank["entidad"]
+    assert by_id[BLUE]["cadencia"] == 5 and fund["cadencia"] is None and fund["atrasada"] is False
+
+
+async def test_a_bank_rate_is_a_series_over_the_days_we_hold(ds):
+    found = await get(ds, "/v1/series?q=plazo fijo galicia")
+    assert found and found[0]["tabla"] == "plazo_fijo_historico" and "GALICIA" in found[0]["titulo"]
+    got = await get(ds, f"/v1/series/datos?ids={found[0]['id']}")
+    values = [r for r in got["datos"] if r[found[0]["id"]] is not None]
+    assert len(values) > 1
+    # Already the history of the published versions: a past version of it is a 400 that says so, not an empty list.
+    response = await ds.client.get(f"/v1/series/datos?ids={found[0]['id']}&fecha={values[-1]['fecha']}")
+    assert response.status_code == 400 and "entidadId" in response.json()["mensaje"]
+
+
+async def test_a_usd_money_market_fund_found_by_words_has_the_mirror_value(ds):
+    found = await get(ds, "/v1/series?q=balanz money market usd")
+    first = found[0]
+    assert first["tabla"] == "fci_serie" and first["columna"] == "vcp" and "Balanz Money Market USD" in first["titulo"]
+    assert first["unidad"] == "dólares por cuotaparte" and first["atributos"]["moneda"] in ("USD", "USB")
+    day = "2025-06-02"
+    got = await get(ds, f"/v1/series/datos?ids={first['id']}&desde={day}&hasta={day}")
+    category = first["atributos"]["categoria"]
+    published = [
+        r for r in mirror_file(f"/v1/finanzas/fci/{category}/{day.replace('-', '/')}") if r["fondo"] == first["entidad"]
+    ]
+    assert published and got["datos"] == [{"fecha": day, first["id"]: published[0]["vcp"]}]
+
+
+async def test_search_is_accent_and_case_insensitive_filtered_and_paged(ds):
+    assert await get(ds, "/v1/series?q=REM INFLACION&limite=5") == await get(ds, "/v1/series?q=rem inflación&limite=5")
+    rem = await get(ds, "/v1/series?q=rem inflación&limite=5")
+    assert rem and all(s["tema"] == "rem" and "Precios minoristas" in s["titulo"] for s in rem)
+    usd = await get(ds, "/v1/series?tema=fci&moneda=usd&limite=50")
+    assert len(usd) == 50 and all(s["atributos"]["moneda"] == "USD" for s in usd)
+    one, two = await get(ds, "/v1/series?tema=fci&limite=3"), await get(ds, "/v1/series?tema=fci&limite=3&pagina=2")
+    assert len(one) == len(two) == 3 and not {s["id"] for s in one} & {s["id"] for s in two}
+    assert (await ds.client.get("/v1/series?limite=0")).status_code == 400
+
+
+async def test_labels_follow_conversion_and_grouping(ds):
+    got = await get(ds, f"/v1/series/datos?ids={BLUE}&ajustar=ipc&base=2026-01&desde=2024-01-01&hasta=2024-01-31")
+    assert got["series"][0]["unidad"] == "pesos de enero de 2026 por dólar"
+    got = await get(ds, f"/v1/series/datos?ids={BLUE}&ajustar=uva&desde=2024-01-01&hasta=2024-01-31")
+    assert got["series"][0]["unidad"] == "UVA por dólar"
+    got = await get(ds, "/v1/series/datos?ids=inflacion&agrupar=anio&desde=2024-01-01")
+    entry = got["series"][0]
+    assert entry["titulo"] == "Inflación anual (compuesta)" and entry["frecuencia"] == "anual"
+    years = {r["fecha"]: r["inflacion"] for r in got["datos"]}
+    months = [r for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"] >= "2024-01-01"]
+    last = max(r["fecha"] for r in months)
+    assert entry["parciales"] == ([] if last[5:7] == "12" else [last[:4] + "-01-01"])
+    assert "2024-01-01" not in entry["parciales"]
+    assert years["2024-01-01"] == pytest.approx(compounded(r["valor"] for r in months if r["fecha"][:4] == "2024"))
+
+
+async def test_funcion_promedio_is_the_mean_of_a_rate(ds):
+    got = await get(
+        ds, "/v1/series/datos?ids=inflacion&agrupar=anio&funcion=promedio&desde=2024-01-01&hasta=2024-12-31"
+    )
+    months = [r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"]
+    assert got["datos"][0]["inflacion"] == pytest.approx(sum(months) / len(months))
+    assert got["series"][0]["titulo"] == "Inflación anual (promedio)"

@@ -111,3 +111,10 @@ def test_a_changed_datasette_template_is_named(tmp_path):
     (tmp_path / "table.html").write_text((tmp_path / "table.html").read_text() + "<!-- 0.65.6 -->")
     (tmp_path / "row.html").unlink()
     assert compatibilidad.changed_templates(tmp_path) == ["row.html", "table.html"]
+
+
+def test_the_tables_keyed_by_their_own_id_are_the_catalogues():
+    # Their natural key is their one id field; a table with child tables keeps its «fila», which they point to.
+    assert compatibilidad.OWN_KEYS["senadores"] == ["id"]
+    assert compatibilidad.OWN_KEYS["senado_viajes_conteo"] == ["senadorId"]
+    assert "senado_bloques" not in compatibilidad.OWN_KEYS and "cotizaciones_dolares" not in compatibilidad.OWN_KEYS

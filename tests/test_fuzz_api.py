@@ -68,6 +68,7 @@ def test_schemathesis_finds_nothing(db_path, tmp_path):
                 **os.environ,
                 "NO_COLOR": "1",
                 "SCHEMATHESIS_HOOKS": "fuzz_hooks",
+                "ARGENTINA_DATOS_FUZZ_DB": str(db_path),  # the ids of its catalogue of series (fuzz_hooks.py)
                 "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")])),
             },
         )

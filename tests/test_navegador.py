@@ -389,8 +389,8 @@ def test_fila_con_titulo_y_enlaces(visita, servidor):
         "SELECT s.id, s.nombre, count(*) FROM senadores s JOIN senado_viajes_internacionales v ON v.senadorId = s.id "
         "GROUP BY s.id ORDER BY count(*) DESC LIMIT 1",
     )
-    ((rowid,),) = _sql(servidor["db"], "SELECT rowid FROM senadores WHERE id = ?", sid)
-    page = visita.go(f"/{servidor['name']}/senadores/{rowid}")
+    # The senator's own id names his row (issue 43), not the table's rowid.
+    page = visita.go(f"/{servidor['name']}/senadores/{sid}")
     assert page.locator("h1").first.inner_text().strip() == f"senadores: {nombre}"
     related = page.locator(".filas-relacionadas li", has_text="senado_viajes_internacionales.senadorId")
     assert related.count() == 1, "la fila del senador no enlaza sus viajes"
@@ -573,3 +573,44 @@ def test_el_explorador_dibuja_aparte_los_tramos_dudosos(visita, servidor):
     assert "en calidad" in page.locator("#series-lista").inner_text()
     assert "marcar" not in page.url
     visita.check("10c_series_dudosas")
+
+
+def test_explorador_un_fondo_contra_el_dolar_blue(visita, servidor):
+    """Issue 43: the explorer searches the whole catalogue as one types, narrows it by a fund's currency and
+    charts a peso fund next to the blue dollar, both as an index (did the fund beat the dollar?)."""
+    blue = "cotizaciones_dolares.blue.venta"
+    fund = "fci_serie.balanz-capital-money-market-clase-a.vcp"
+    page = visita.go(f"/-/series?ids={blue}&desde=2024-06-01&hasta=2025-06-30&agrupar=mes&funcion=ultimo")
+    page.wait_for_selector("#series-grafico svg, #series-grafico canvas", timeout=TIMEOUT_MS)
+    # Typed, not submitted: the list follows the words.
+    page.fill("#series-q", "balanz capital money market")
+    page.wait_for_selector(f'#series-lista input[value="{fund}"]', timeout=TIMEOUT_MS)
+    assert page.locator("#series-lista input[type=checkbox]").count() >= 6
+    # The facets of what was found: a fund's currency narrows the search on the server.
+    moneda = page.locator('#series-facetas button[data-faceta="moneda"]')
+    assert moneda.count() >= 1
+    page.locator('#series-facetas button[data-faceta="moneda"]', has_text="ARS").first.click()
+    page.wait_for_selector('#series-facetas button[data-faceta="moneda"][aria-pressed="true"]', timeout=TIMEOUT_MS)
+    page.check(f'#series-lista input[value="{fund}"]')
+    page.select_option("#series-indice", "100")
+    with page.expect_response(lambda r: "/v1/series/datos" in r.url) as answer:
+        page.click("#series-ver button")
+    data = answer.value.json()
+    assert [s["id"] for s in data["series"]] == [blue, fund]
+    assert data["series"][1]["unidad"] == "pesos por cuotaparte" and data["series"][1]["frecuencia"] == "mensual"
+    page.wait_for_selector("#series-grafico svg, #series-grafico canvas", timeout=TIMEOUT_MS)
+    # One chart, both as an index (one unit: no panel per series), with the fund's own values from fci_serie.
+    assert page.locator("#series-grafico svg").count() == 1
+    last = [r for r in data["datos"] if r[fund] is not None][-1]
+    month = last["fecha"][:7]
+    (expected,) = _sql(
+        servidor["db"],
+        "SELECT vcp FROM fci_serie s JOIN fci_valores_fondo f ON f.id = s.fondo_id WHERE f.fondo = ? AND fecha LIKE ? "
+        "ORDER BY fecha DESC LIMIT 1",
+        "Balanz Capital Money Market - Clase A",
+        month + "%",
+    )[0]
+    assert last[fund] == pytest.approx(expected)
+    assert "indice=100" in page.url and fund in page.url
+    assert page.locator("#series-error").inner_text() == ""
+    visita.check("10c_fondo_contra_el_blue")

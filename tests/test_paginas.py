@@ -139,3 +139,17 @@ async def test_the_doubtful_spans_query_lists_the_wholesale_dollars_frozen_span(
     assert {(r["control"], r["desde"], r["hasta"]) for r in rows} >= {("valor congelado", "2023-12-13", "2024-01-10")}
     assert all(r["serie"] == "casa=mayorista" and r["evidencia"] for r in rows)
     assert not [r for r in rows if r["control"] == "salto"]  # a jump is no doubtful span
+
+
+@pytest.mark.mirror
+async def test_a_table_with_its_own_id_is_keyed_by_it_in_urls(ds, conn):
+    """/argentina/senadores/471 is the senator whose id is 471, not the 471st row (issue 43)."""
+    (name,) = conn.execute("SELECT nombre FROM senadores WHERE id = '471'").fetchone()
+    (other,) = conn.execute("SELECT nombre FROM senadores WHERE rowid = 471").fetchone()
+    assert name != other
+    response = await ds.client.get("/argentina/senadores/471.json?_shape=array")
+    assert response.status_code == 200 and [r["nombre"] for r in response.json()] == [name]
+    page = await ds.client.get("/argentina/senadores?_size=5")
+    assert 'href="/argentina/senadores/' in page.text
+    first = conn.execute("SELECT id FROM senadores ORDER BY id LIMIT 1").fetchone()[0]
+    assert f'href="/argentina/senadores/{first}"' in page.text

@@ -74,7 +74,7 @@ def test_a_month_keeps_the_records_of_all_its_days():
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
     q = series.parse(b"casa=blue&a%C3%B1o=2025&_=123")
     assert q.empty and q.key() == ""
-    assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
+    assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes"
     assert series.parse("formato=json").key() == ""
     assert series.parse("fecha=").key() == "?fecha="  # not the plain answer's key: it gets its own 400
 
@@ -418,10 +418,10 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
 def test_the_cache_key_follows_the_table_and_replaced_keeps_its_order():
     q = series.parse("formato=csv&ajustar=ipc&base=2020-01&agrupar=mes&desde=2024-01-01")
     assert [n for n, _ in q.given] == [
-        p for p in series.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde", "funcion"}
+        p for p in series.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde"}
     ]
     plain = q.replaced(ajustar=None, base=None, formato=None)
-    assert plain.key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
+    assert plain.key() == "?desde=2024-01-01&agrupar=mes"
     assert plain.replaced(variacion="relativa").variacion == "relativa" and plain.formato == "json"
     with pytest.raises(AttributeError):
         q.desconocido  # noqa: B018

@@ -24,10 +24,13 @@ def compounded(values) -> float:
 
 
 def test_grouping_a_rate_compounds_it_and_a_level_is_averaged():
-    year = series.group(MONTHS, "anio", "promedio", RATES)
+    year = series.group(MONTHS, "anio", None, RATES)
     assert year == [{"fecha": "2024-01-01", "valor": pytest.approx(compounded(r["valor"] for r in MONTHS))}]
     assert round(year[0]["valor"], 2) == 117.68
-    level = series.group(MONTHS, "anio", "promedio")
+    # Asked for, the mean of the monthly rates: a real figure, not ignored (issue 43).
+    mean = series.group(MONTHS, "anio", "promedio", RATES)
+    assert mean[0]["valor"] == pytest.approx(sum(r["valor"] for r in MONTHS) / 12)
+    level = series.group(MONTHS, "anio", None)
     assert level[0]["valor"] == pytest.approx(sum(r["valor"] for r in MONTHS) / 12)
     # The highest monthly rate of the year keeps its meaning; a sum of rates means nothing.
     assert series.group(MONTHS, "anio", "maximo", RATES)[0]["valor"] == 20.6

@@ -480,14 +480,27 @@ class SeriesEntry:
     ruta: str = column("Ruta /v1 que publica la serie (con filtro: las filas de esa ruta con esos valores).")
     tabla: str = column("Tabla de esta base donde están sus valores.")
     columna: str = column("Columna de esa tabla con sus valores.")
-    filtro: str = column('Los campos que la nombran, como objeto JSON ({"casa": "blue"}); {} si es la única.')
+    filtro: str = column(
+        'Las columnas de su tabla que la nombran, como objeto JSON ({"casa": "blue"}); {} si es la única.'
+    )
+    entidad: Optional[str] = column(
+        "Quién o qué es, por su nombre: la casa, el fondo, el banco, el indicador del REM (null si es la única de su "
+        "tabla)."
+    )
+    atributos: str = column(
+        'Los campos que la nombran y la describen, por sus nombres, como objeto JSON ({"fondo": "...", '
+        '"categoria": "Mercado de Dinero", "moneda": "USD"}): su valor el último día; /v1/series filtra por ellos '
+        "(?moneda=USD)."
+    )
     ultimaActualizacion: Optional[str] = column(
         "Última vez que upstream publicó su ruta (la versión más reciente guardada, fecha y hora UTC); null si "
         "la ruta no tiene versiones guardadas."
     )
-    cadencia: int = column(
+    cadencia: Optional[int] = column(
         "Días que pueden pasar desde su última observación sin que esté atrasada (declarados en el catálogo según "
-        "su frecuencia y el rezago habitual de quien la publica)."
+        "su frecuencia y el rezago habitual de quien la publica); null si nunca se da por atrasada: la de un fondo, "
+        "un banco o un período del REM, que dejan de tener datos cuando el fondo cierra, el banco deja de ofrecer "
+        "o el período pasa."
     )
     atrasada: bool = column(
         "1 si su última observación tiene más días que su cadencia el día de la construcción (/v1/series lo "
@@ -502,10 +515,11 @@ SERIES = OwnTable(
     "Cada serie numérica de la base: una medida de una tabla para un valor de sus campos que la nombran (una casa, "
     "una moneda), con su unidad, frecuencia, tipo, período cubierto y si está atrasada. Es lo que lista /v1/series "
     "y lo que combina /v1/series/datos; sale del catálogo (catalogo/series.py), así una tabla nueva con serie "
-    "declarada aparece sola. Con búsqueda de texto en título y descripción.",
+    "declarada aparece sola. Con búsqueda de texto (sin tildes ni mayúsculas) en id, título, entidad, atributos, "
+    "unidad, tema y descripción.",
     pk="id",
     label_column="titulo",
-    facets=("tema", "frecuencia", "tipo", "atrasada"),
+    facets=("tema", "frecuencia", "tipo", "tabla", "atrasada"),
 )
 
 

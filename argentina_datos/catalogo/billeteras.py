@@ -5,7 +5,17 @@ from __future__ import annotations
 import re
 
 from argentina_datos.catalogo.campos import CAFCI, FRACCION, PORCENTAJE, UPSTREAM, entidad, fecha, number, text
-from argentina_datos.catalogo.esquema import Children, Dataset, Derivation, PathValue, Route, sourced
+from argentina_datos.catalogo.esquema import (
+    ANNUAL_RATE,
+    DAILY,
+    Children,
+    Dataset,
+    Derivation,
+    PathValue,
+    Route,
+    Series,
+    sourced,
+)
 from argentina_datos.catalogo.fci import fund_card_fields
 from argentina_datos.catalogo.parametros import Param
 from argentina_datos.catalogo.slug import slugify
@@ -125,6 +135,23 @@ LISTADO_VARIABLE = ("nombre", "fondo", "tipo", "tna", "tea", "tope", "fecha", "c
 
 
 DE_LA_ENTIDAD = {"entidad": PathValue("entidad")}
+
+
+def _wallet_rates(route: str, title: str) -> Series:
+    """The yearly rates of each account or wallet, over the dates it published them, for the catalogue of series
+    (not audited as a daily series: a wallet publishes a rate when it changes it)."""
+    return Series(
+        DAILY,
+        by=("entidad",),
+        values=("tna", "tea"),
+        kinds={"tna": ANNUAL_RATE, "tea": ANNUAL_RATE},
+        route=route,
+        title=title,
+        report_late=False,
+        audited=False,
+    )
+
+
 FECHA_ACTUALIZACION = text("fechaActualizacion", "cuándo upstream leyó los datos (ISO 8601, UTC)")
 
 DATASETS: list[Dataset] = [
@@ -173,6 +200,7 @@ DATASETS: list[Dataset] = [
         partitions=[ENTIDAD_OTROS],
         indexes=[("entidad", "fecha")],
         sort=("fecha",),
+        series=_wallet_rates("/v1/finanzas/fci/otros/{entidad}", "Cuenta remunerada o billetera"),
         routes=[
             Route(
                 "/v1/finanzas/fci/otros/{entidad}",
@@ -211,6 +239,7 @@ DATASETS: list[Dataset] = [
         partitions=[ENTIDAD_VARIABLES],
         indexes=[("entidad", "fecha")],
         sort=("fecha",),
+        series=_wallet_rates("/v1/finanzas/fci/variables/{entidad}", "Billetera con rendimiento variable"),
         routes=[
             Route(
                 "/v1/finanzas/fci/variables/{entidad}",

@@ -181,9 +181,10 @@ def _children_renamed(members, old: str, new: str) -> list:
     return out
 
 
-def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Dataset:
+def history(base: Dataset, *, title: str, fields=None, table: str = "", series: Optional[Series] = None) -> Dataset:
     """The dated versions of ``base``, a dataset upstream only publishes as "latest": one per day
-    (the last of the day), derived from the versions store (construccion/historia.py)."""
+    (the last of the day), derived from the versions store (construccion/historia.py); ``series``: the series
+    its versions make (a bank's rate on each day we hold), for the catalogue of series."""
     route = base.sources[0].route
     table = table or base.table + "_historico"
     fields = fields if fields is not None else _children_renamed(base.fields, base.table, table)
@@ -204,6 +205,7 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "") -> Datas
         sort=("fecha",),
         versions_of=base.table,
         derived=base.derived,
+        series=series,
     )
 
 

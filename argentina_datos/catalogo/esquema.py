@@ -228,6 +228,27 @@ class Series:
     # A year-on-year rate: the table of the monthly rate whose last 12 months it compounds (inflacion for
     # inflacion_interanual); the audit compares the two («series en desacuerdo»).
     compounds: str = ""
+    # For the catalogue of series (catalogo/series.py), where the defaults do not say it:
+    # the columns whose value on a series' last day names it in its title (a bank's name for its entidadId);
+    # by default the ``by`` columns
+    labels: Sequence[str] = ()
+    # the columns that describe a series without naming it (a fund's category and currency): their value on its
+    # last day, a filter of /v1/series (?moneda=USD) and a facet of the explorer
+    attributes: Sequence[str] = ()
+    # the unit of one series, from its measure's field and its attributes (a fund's currency, a REM
+    # indicator's unit); by default the field's
+    unit: Optional[Callable[["Field", Mapping[str, Any]], Optional[str]]] = None
+    title: str = ""  # the start of its series' titles; by default the dataset's title
+    route: str = ""  # the /v1 route its series come from, for a table without a list route (a derived table)
+    # A series that stops is a «serie atrasada» finding; not where an entity that stops is no delay (a fund that
+    # closed, a bank that no longer offers, a REM period already past).
+    report_late: bool = True
+    # Words a search finds a series by, besides its own: a naming value containing the key brings its words (the
+    # REM's «Precios minoristas (IPC ...)» is the expected inflation).
+    keywords: Mapping[str, str] = dc_field(default_factory=dict)
+    # Checked by the audit (gaps, a stop, jumps...); not a series declared only for the catalogue of series, such
+    # as the days we happen to hold a version of a snapshot (a gap there is ours, not the source's).
+    audited: bool = True
 
     def kind(self, measure: str) -> str:
         return self.kinds.get(measure, LEVEL)
@@ -367,6 +388,7 @@ class DerivedTable:
     origin: str = ""
     origin_url: str = ""
     sort: Sequence[str] = ()
+    series: Optional[Series] = None  # its series, for the catalogue of series (catalogo/series.py)
 
     @property
     def view_name(self) -> str:

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from argentina_datos.catalogo.campos import history
+from argentina_datos.catalogo.campos import FRACCION, history
 from argentina_datos.catalogo.comisiones import DATASETS as COMISIONES
 from argentina_datos.catalogo.creditos import DATASETS as CREDITOS, hipotecarios_fields
-from argentina_datos.catalogo.esquema import Dataset
+from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, Dataset, Series
 from argentina_datos.catalogo.tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, DATASETS as TASAS, plazo_fijo_fields
+
+
+def _rates(*measures: str, by: tuple[str, ...] = ("entidad",), **kw) -> Series:
+    """The yearly rates each entity offers, as a series over the days we hold a version of: an entity that no
+    longer offers is no late series."""
+    return Series(
+        DAILY,
+        by=by,
+        values=measures,
+        kinds=dict.fromkeys(measures, ANNUAL_RATE),
+        report_late=False,
+        audited=False,
+        **kw,
+    )
 
 
 def _base(datasets: list[Dataset], table: str) -> Dataset:
@@ -18,19 +32,45 @@ DATASETS: list[Dataset] = [
         _base(TASAS, "plazo_fijo"),
         title="Plazo fijo: histórico",
         fields=plazo_fijo_fields("plazo_fijo_historico_tasas"),
+        # entidadId: one bank under the names the source gave it over the years (catalogo/tasas.py)
+        series=_rates("tnaClientes", "tnaNoClientes", by=("entidadId",), labels=("entidad",), title="Plazo fijo"),
     ),
-    history(_base(TASAS, "criptopesos"), title="Criptopesos: histórico", fields=CRIPTOPESOS_FIELDS),
-    history(_base(CREDITOS, "hipotecarios_uva"), title="Hipotecarios UVA: histórico", fields=hipotecarios_fields()),
+    history(
+        _base(TASAS, "criptopesos"),
+        title="Criptopesos: histórico",
+        fields=CRIPTOPESOS_FIELDS,
+        series=_rates("tna", by=("entidad", "token"), title="Criptopesos"),
+    ),
+    history(
+        _base(CREDITOS, "hipotecarios_uva"),
+        title="Hipotecarios UVA: histórico",
+        fields=hipotecarios_fields(),
+        series=_rates("tna", labels=("nombreComercial",), title="Crédito hipotecario UVA"),
+    ),
     history(
         _base(TASAS, "cuentas_remuneradas_usd"),
         title="Cuentas remuneradas en USD: histórico",
         fields=CUENTAS_USD_FIELDS,
+        # tasaFraccion: the source mixes fractions and percentages (catalogo/tasas.py)
+        series=_rates("tasaFraccion", unit=lambda field, named: FRACCION, title="Cuenta remunerada en dólares"),
     ),
     history(_base(TASAS, "plazo_fijo_uva_pago_periodico"), title="Plazo fijo UVA con pago periódico: histórico"),
-    history(_base(TASAS, "plazo_fijo_precancelable"), title="Plazo fijo UVA precancelable: histórico"),
+    history(
+        _base(TASAS, "plazo_fijo_precancelable"),
+        title="Plazo fijo UVA precancelable: histórico",
+        series=_rates("tna", "tea", "tnaPrecancelacion", "teaPrecancelacion", title="Plazo fijo UVA precancelable"),
+    ),
     history(_base(COMISIONES, "remesas"), title="Plataformas de remesas: histórico"),
     history(_base(COMISIONES, "cobros_comisiones"), title="Comisiones de cobro: histórico"),
     history(_base(COMISIONES, "brokers_comisiones"), title="Comisiones de brokers: histórico"),
-    history(_base(CREDITOS, "prestamos_personales"), title="Préstamos personales: histórico"),
-    history(_base(CREDITOS, "prestamos_personales_bcra"), title="Préstamos personales (BCRA): histórico"),
+    history(
+        _base(CREDITOS, "prestamos_personales"),
+        title="Préstamos personales: histórico",
+        series=_rates("tna", "tea", "cftTna", "cftTea", by=("entidad", "producto"), title="Préstamo personal"),
+    ),
+    history(
+        _base(CREDITOS, "prestamos_personales_bcra"),
+        title="Préstamos personales (BCRA): histórico",
+        series=_rates("teaMax", "cftTeaMax", title="Préstamo personal, tope del BCRA"),
+    ),
 ]

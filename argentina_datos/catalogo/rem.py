@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from argentina_datos.catalogo.campos import BCRA, fecha, integer, number, text
-from argentina_datos.catalogo.esquema import Dataset, Derivation, PathValue, Route, sourced
+from argentina_datos.catalogo.esquema import MONTHLY, Dataset, Derivation, PathValue, Route, Series, sourced
 from argentina_datos.catalogo.parametros import LISTADO_MES, MES, year
 
 REM_URL = "https://www.bcra.gob.ar/PublicacionesEstadisticas/Relevamiento_Expectativas_de_Mercado.asp"
@@ -62,6 +62,43 @@ MES_FINANZAS = replace(MES, example="09")
 DEL_INFORME = {"listado": "ultimo", "informe": PathValue(text="{año}-{mes}")}
 
 
+STATISTICS = (
+    "mediana",
+    "promedio",
+    "desvio",
+    "maximo",
+    "minimo",
+    "percentil90",
+    "percentil75",
+    "percentil25",
+    "percentil10",
+)
+
+
+def _expectations(title: str) -> Series:
+    """Each indicator's expectation for each period (its horizon), over the survey dates: one series per sample,
+    indicator, period and statistic (the median and the others as their own), in the indicator's unit.  Not
+    audited as a series (a period past is no stop) nor late."""
+    return Series(
+        MONTHLY,
+        by=("muestra", "indicador", "periodo"),
+        values=STATISTICS,
+        attributes=("periodoTipo", "unidad"),
+        unit=lambda field, named: named.get("unidad") or field.unit,
+        title=title,
+        report_late=False,
+        audited=False,
+        keywords={
+            "Precios minoristas": "inflación, IPC",
+            "Tipo de cambio": "dólar mayorista",
+            "TAMAR": "tasa de interés",
+            "PIB": "actividad económica, crecimiento",
+            "Desocupación": "desempleo",
+            "Resultado Primario": "déficit fiscal",
+        },
+    )
+
+
 def rem_reports(table, title, description, fields, base, listado, month, suffix="", derive=None) -> Dataset:
     """A REM path of upstream's: ``base``/ultimo and one report a month (``listado``: the report, AAAA-MM)."""
     return Dataset(
@@ -72,6 +109,7 @@ def rem_reports(table, title, description, fields, base, listado, month, suffix=
         **sourced(base + "/{listado}", BCRA[0], REM_URL),
         partitions=[listado],
         indexes=[("indicador",)],
+        series=_expectations("REM" + suffix),
         routes=[
             Route(f"/{base}/ultimo", where={"listado": "ultimo"}, summary=f"Último REM{suffix}"),
             Route(

@@ -119,7 +119,7 @@ def scope(layouts: Sequence[Layout], changed: Optional[set[str]]) -> Scope:
         changed = every
     # «serie detenida» counts from the day of the build, and a series stops exactly when its files stop changing
     # (when its dataset is kept): the series tables are checked on every build (0.35 s more for a one-day update)
-    changed = changed | {layout.table for layout in layouts if layout.dataset.series}
+    changed = changed | {layout.table for layout in layouts if layout.dataset.series and layout.dataset.series.audited}
     pairs = {p.layout.table for p in same_record_pairs(layouts) if {p.layout.table, p.reference.table} & changed}
     return Scope(frozenset(changed & every), frozenset(pairs))
 
@@ -147,7 +147,7 @@ def audit(
             (calidad.BUY_ABOVE_SELL, lambda: buy_above_sell(db, layout)),
             (calidad.ENCODING, lambda: broken_encoding(db, layout)),
         ]
-        if layout.dataset.series:
+        if layout.dataset.series and layout.dataset.series.audited:
             checks.append((calidad.GAP, lambda: series_checks(db, layout, calendar, today)))
             checks.append((calidad.STALE, lambda: stale_in_listing(db, layout)))
             checks.append((calidad.FROZEN, lambda: contrastes.frozen_values(db, layout, business)))

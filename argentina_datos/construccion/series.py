@@ -12,7 +12,8 @@ from argentina_datos.almacen import calidad
 from argentina_datos.almacen.propias import SERIES, Finding
 from argentina_datos.respuestas.catalogo_series import Spans, entries
 
-FTS_COLUMNS = ["id", "titulo", "descripcion"]
+# What a search looks in, in this order: bm25 weighs each column (catalogo_series.SEARCH_WEIGHTS).
+FTS_COLUMNS = ["id", "titulo", "entidad", "atributos", "unidad", "tema", "descripcion"]
 
 
 def write(db: sqlite3.Connection, today: dt.date, tokenize: str, known: Spans | None = None) -> list[Finding]:

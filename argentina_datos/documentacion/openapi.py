@@ -18,8 +18,9 @@ import orjson
 from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
-from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
+from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
 from argentina_datos.respuestas import series
+from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 from argentina_datos.respuestas.series import Answers, Param
 
@@ -396,9 +397,20 @@ SERIE = {
         "ruta": {"type": "string", "description": "la ruta /v1 que la publica"},
         "tabla": {"type": "string"},
         "columna": {"type": "string"},
-        "filtro": {"type": "object", "description": "los campos que la nombran en esa ruta o tabla"},
+        "filtro": {"type": "object", "description": "las columnas de su tabla que la nombran"},
+        "entidad": {"type": "string", "nullable": True, "description": "quién: la casa, el fondo, el banco..."},
+        "atributos": {"type": "object", "description": "lo que la nombra y la describe, por nombre"},
         "ultimaActualizacion": {"type": "string", "nullable": True},
-        "cadencia": {"type": "integer", "description": "días sin dato antes de estar atrasada"},
+        "cadencia": {
+            "type": "integer",
+            "nullable": True,
+            "description": "días sin dato antes de estar atrasada; null: nunca atrasada (un fondo, un banco)",
+        },
+        "parciales": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "con agrupar, en /v1/series/datos: los períodos (su primer día) que la serie no cubre enteros",
+        },
         "atrasada": {"type": "boolean", "description": "su último dato tiene más días que su cadencia, hoy"},
         "calidad": {
             "type": "integer",
@@ -409,11 +421,21 @@ SERIE = {
 }
 
 
+# Up to this many ids, the document lists them in the pattern of ``ids``; a catalogue of thousands (funds, banks,
+# the REM) would make a pattern of megabytes: then it says the form of an id (catalogo/series.py's rule), and an
+# id the catalogue does not have is the 400 that names it.
+IDS_IN_PATTERN = 200
+ID_FORM = "[A-Za-z0-9_.~-]+"
+
+
 def _ids_schema(series_ids: Sequence[str]) -> dict:
     if not series_ids:
         return {"type": "string"}
-    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")"
+    one = "(" + "|".join(re.escape(i) for i in series_ids) + ")" if len(series_ids) <= IDS_IN_PATTERN else ID_FORM
     return {"type": "string", "pattern": f"^{one}(,{one}){{0,19}}$"}
+
+
+NAMING_EXAMPLES = {"casa": "blue", "moneda": "USD", "categoria": "mercadoDinero", "muestra": "todos"}
 
 
 def _series_paths(series_ids: Sequence[str] = ()) -> dict:
@@ -422,13 +444,25 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
     catalogue_query = [
         _query(
             "q",
-            "palabras que deben estar en el id, el título o la unidad (sin importar acentos)",
+            "palabras, cada una como comienzo de palabra, en el id, el título, la entidad, los atributos, la unidad, el "
+            "tema o la descripción (sin importar acentos ni mayúsculas); las mejores primero",
             {"type": "string"},
             "blue",
         ),
         _query("tema", "sólo las series de un tema", {"type": "string", "enum": list(THEMES_WITH_SERIES)}, "indices"),
         _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
         _query("tipo", "nivel, tasa, tasa_anual o conteo", {"type": "string", "enum": list(KINDS)}, "tasa"),
+        *(
+            _query(
+                name,
+                f"sólo las series cuyo campo «{name}» es este valor (sin importar mayúsculas)",
+                {"type": "string"},
+                example,
+            )
+            for name, example in ((n, NAMING_EXAMPLES.get(n, "x")) for n in NAMING_FIELDS)
+        ),
+        _query("limite", "series por página", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, PAGE),
+        _query("pagina", "la página, desde 1", {"type": "integer", "minimum": 1, "maximum": 10**6}, 1),
         *query_parameters(Answers(listing=True)),  # formato
     ]
     ids = dict(

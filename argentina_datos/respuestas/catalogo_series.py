@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 import sqlite3
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import parse_qsl
@@ -18,10 +17,10 @@ from urllib.parse import parse_qsl
 import orjson
 
 from argentina_datos.almacen import calidad, controles, historia
-from argentina_datos.almacen.consultas import query_for, table_exists
+from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
-from argentina_datos.catalogo.esquema import KINDS, RATE
-from argentina_datos.catalogo.series import SPECS, THEMES_WITH_SERIES, SeriesSpec
+from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE
+from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import series
 from argentina_datos.respuestas.rutas import ApiError
 from argentina_datos.respuestas.series import BadQuery, Query
@@ -31,11 +30,22 @@ DATA_PATH = "/v1/series/datos"
 PATHS = (LIST_PATH, DATA_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/series.py), for the cache key.
-OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar")
+OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
+PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
+# How much a search word found in each column of the full-text index weighs (bm25), in its column order
+# (construccion/series.py, FTS_COLUMNS): the title and the entity before the rest.
+SEARCH_WEIGHTS = {
+    "id": 2.0,
+    "titulo": 10.0,
+    "entidad": 8.0,
+    "atributos": 3.0,
+    "unidad": 1.0,
+    "tema": 2.0,
+    "descripcion": 1.0,
+}
 FREQUENCIES = tuple(dict.fromkeys(s.frequency for s in SPECS))
-_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 TODAY_VARIABLE = "ARGENTINA_DATOS_HOY"  # the reference date of «atrasada» (tests); today if unset
 
 
@@ -45,48 +55,100 @@ def today() -> dt.date:
     return dt.date.fromisoformat(fixed) if fixed else dt.datetime.now(dt.timezone.utc).date()
 
 
-def late(hasta: Optional[str], cadence: int, on: dt.date) -> bool:
-    """Whether a series whose last observation is ``hasta`` is late on ``on``: more than ``cadence`` days."""
+def late(hasta: Optional[str], cadence: Optional[int], on: dt.date) -> bool:
+    """Whether a series whose last observation is ``hasta`` is late on ``on``: more than ``cadence`` days (None:
+    never late)."""
+    if cadence is None:
+        return False
     return hasta is None or (on - dt.date.fromisoformat(hasta[:10])).days > cadence
 
 
 # ---- the catalogue, as the build writes it --------------------------------------------------
-def _points(conn: sqlite3.Connection, spec: SeriesSpec) -> dict[tuple, list[str]]:
-    """Each series of ``spec`` (its naming values) -> the dates it has a value on, in order."""
-    out: dict[tuple, list[str]] = {}
-    for r in query_for(spec.dataset.table).records(conn, {}):
-        if not isinstance(r, dict):
-            continue
-        day, value = r.get("fecha"), r.get(spec.field.name)
-        key = tuple(r.get(c) for c in spec.by)
-        if (
-            isinstance(day, str)
-            and _calendar_day(day)
-            and series.is_number(value)
-            and all(isinstance(v, str) for v in key)
-        ):
-            out.setdefault(key, []).append(day[:10])
-    return out
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _calendar_day(value: str) -> bool:
     """A date of the calendar (the source has published 2025-02-30: kept, reported, and no observation)."""
-    if not _ISO_DATE.match(value):
-        return False
     try:
-        dt.date.fromisoformat(value[:10])
+        dt.date.fromisoformat(value)
     except ValueError:
         return False
     return True
 
 
-def _last_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    return _published(conn, route, "max")
+def _days_where(conn: sqlite3.Connection, table: str, column: str) -> tuple[str, list[str]]:
+    """SQL: ``column`` starts with a date of the calendar.  The few distinct days of a table are checked here,
+    not each of its rows in SQL (fci_serie: 1.3 million rows, 600 days)."""
+    day = f"substr({column}, 1, 10)"
+    known = [d for (d,) in conn.execute(f"SELECT DISTINCT {day} FROM {_quote(table)} WHERE {column} IS NOT NULL")]
+    bad = [d for d in known if not (isinstance(d, str) and len(d) == 10 and _calendar_day(d))]
+    return f"{column} IS NOT NULL" + (f" AND {day} NOT IN ({', '.join('?' * len(bad))})" if bad else ""), bad
 
 
-def _first_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    first = _published(conn, route, "min")
-    return first[:10] if first else None
+Days = tuple[str, list[str]]  # SQL: a row's date is a day of the calendar (_days_where), and its arguments
+
+
+def _dataset_spans(
+    conn: sqlite3.Connection, specs: list[SeriesSpec], days: Days
+) -> dict[str, dict[tuple, tuple[str, str, int]]]:
+    """The series of the measures ``specs`` of one table: each measure -> each series (its naming columns' stored
+    values) -> its first and last day and its count of days with a number.  One pass over the table."""
+    spec = specs[0]
+    table, keys = spec.dataset.table, [_quote(c) for c in spec.by]
+    where, args = days
+    columns = []
+    for s in specs:
+        has = f"typeof({_quote(s.field.name)}) IN ('integer', 'real')"
+        columns += [f"min(CASE WHEN {has} THEN dia END)", f"max(CASE WHEN {has} THEN dia END)"]
+        columns.append(f"count(DISTINCT CASE WHEN {has} THEN dia END)")
+    measures = "".join(f", {_quote(s.field.name)}" for s in specs)
+    named = "".join(f"{k}, " for k in keys)
+    sql = (
+        f"SELECT {named}{', '.join(columns)} FROM (SELECT {named}substr({_quote(spec.declared.date)}, 1, 10) AS dia"
+        f"{measures} FROM {_quote(table)} WHERE {' AND '.join([where, *(f'{k} IS NOT NULL' for k in keys)])})"
+        + (f" GROUP BY {', '.join(keys)}" if keys else "")
+    )
+    n = len(keys)
+    out: dict[str, dict[tuple, tuple[str, str, int]]] = {s.field.name: {} for s in specs}
+    for row in conn.execute(sql, args):
+        for i, s in enumerate(specs):
+            first, last, count = row[n + 3 * i : n + 3 * i + 3]
+            if first is not None:
+                out[s.field.name][tuple(row[:n])] = (first, last, count)
+    return out
+
+
+def _describer(conn: sqlite3.Connection, spec: SeriesSpec, days: Days) -> Callable[[tuple], dict[str, Any]]:
+    """The columns that name or describe a series of ``spec`` (from its naming columns' stored values), by the
+    names they are shown with, with their value on its last day; an id into a lookup table (``fondo_id``) is
+    shown as the name it stands for (``fondo``)."""
+    by, others = list(spec.by), [c for c in spec.names if c not in spec.by]
+    rows: dict[tuple, dict[str, Any]] = {}
+    if others:
+        day = _quote(spec.declared.date)
+        where, args = days
+        keys = ", ".join(_quote(c) for c in by)
+        # max() makes SQLite take the other columns from the row of the last day
+        sql = (
+            f"SELECT {keys}, {', '.join(_quote(c) for c in others)}, max({day}) FROM {_quote(spec.dataset.table)} "
+            f"WHERE {where} GROUP BY {keys}"
+        )
+        rows = {tuple(r[: len(by)]): dict(zip(others, r[len(by) : -1])) for r in conn.execute(sql, args)}
+    names = {c: _lookup(conn, table, c.removesuffix("_id")) for c, table in spec.lookups.items()}
+
+    def describe(key: tuple) -> dict[str, Any]:
+        values = {**dict(zip(by, key)), **rows.get(key, {})}
+        return {
+            shown: names[c].get(values.get(c), values.get(c)) if c in names else values.get(c)
+            for c, shown in spec.names.items()
+        }
+
+    return describe
+
+
+def _lookup(conn: sqlite3.Connection, table: str, column: str) -> dict[Any, Any]:
+    return dict(conn.execute(f"SELECT id, {_quote(column)} FROM {_quote(table)}").fetchall())
 
 
 def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str]:
@@ -97,42 +159,61 @@ def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str
     return row[0] if row else None
 
 
+def _first_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
+    first = _published(conn, route, "min")
+    return first[:10] if first else None
+
+
 # (table, column) -> each series' naming values -> its first and last day and its count of days
 Spans = Mapping[tuple[str, str], Mapping[tuple, tuple[str, str, int]]]
 
 
-def _spans(conn: sqlite3.Connection, spec: SeriesSpec) -> dict[tuple, tuple[str, str, int]]:
-    spans = {}
-    for key, points in _points(conn, spec).items():
-        days = sorted(set(points))
-        spans[key] = (days[0], days[-1], len(days))
-    return spans
-
-
 def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -> list[SeriesEntry]:
-    """Every series the database has data for, in catalogue order (its naming values sorted).  ``known``: the
-    spans of the series of tables that did not change since they were read (an incremental build's)."""
+    """Every series the database has data for, in catalogue order (by dataset, then by the names of the series,
+    then by measure).  ``known``: the spans of the series of tables that did not change since they were read (an
+    incremental build's)."""
     out = []
     order = []  # each series' place: its dataset's in the catalogue, its naming values, its measure's
+    last_published: dict[str, Optional[str]] = {}
+    taken: set[str] = set()
+    read: dict[str, tuple[Callable[[tuple], dict[str, Any]], dict[str, dict[tuple, tuple[str, str, int]]]]] = {}
     for n, spec in enumerate(SPECS):
-        if not table_exists(conn, spec.dataset.table):
+        table = spec.dataset.table
+        if not table_exists(conn, table):
             continue
         first = next(i for i, s in enumerate(SPECS) if s.dataset is spec.dataset)
-        spans = (known or {}).get((spec.dataset.table, spec.field.name))
-        for key, (desde, hasta, count) in sorted((_spans(conn, spec) if spans is None else spans).items()):
-            order.append((first, key, n))
-            named = dict(zip(spec.by, key))
+        if table not in read:
+            same = [s for s in SPECS if s.dataset is spec.dataset]
+            unknown = [s for s in same if (table, s.field.name) not in (known or {})]
+            days = _days_where(conn, table, _quote(spec.declared.date))
+            read[table] = (_describer(conn, spec, days), _dataset_spans(conn, unknown, days) if unknown else {})
+        describe, computed = read[table]
+        spans = (known or {}).get((table, spec.field.name))
+        if spans is None:
+            spans = computed[spec.field.name]
+        found = []
+        for key, span in spans.items():
+            named = describe(key)
+            found.append(([str(named[spec.names[c]]) for c in spec.by], key, named, span))
+        for shown, key, named, (desde, hasta, count) in sorted(found, key=lambda f: f[0]):
+            order.append((first, shown, n))
             route = spec.route_of(key)
-            title = spec.dataset.title + "".join(f", {v}" for v in key)
-            if not spec.single:
-                title += f": {spec.field.name}"
+            cadence = spec.late_after if spec.declared.report_late else None
+            series_id = spec.series_id(shown)
+            if series_id in taken:  # two names with one slug (the id rule, catalogo/series.py)
+                series_id = disambiguated(series_id, orjson.dumps(shown).decode())
+            taken.add(series_id)
+            labels = [named[spec.names[c]] for c in (spec.declared.labels or spec.by)]
+            if route not in last_published:
+                last_published[route] = _published(conn, route, "max")
             out.append(
                 SeriesEntry(
-                    id=spec.series_id(key),
-                    titulo=title,
-                    descripcion=f"{spec.field.description} ({spec.dataset.title}, tabla {spec.dataset.table})",
+                    id=series_id,
+                    titulo=spec.title(labels),
+                    descripcion=f"{spec.field.description} ({spec.dataset.title}, tabla {spec.dataset.table})"
+                    + (f"; {words}" if (words := spec.keywords(shown)) else ""),
                     tema=spec.theme,
-                    unidad=spec.field.unit,
+                    unidad=spec.unit(named),
                     frecuencia=spec.frequency,
                     tipo=spec.kind,
                     desde=desde,
@@ -142,10 +223,12 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
                     ruta=route,
                     tabla=spec.dataset.table,
                     columna=spec.field.name,
-                    filtro=orjson.dumps(named).decode(),
-                    ultimaActualizacion=_last_published(conn, route),
-                    cadencia=spec.late_after,
-                    atrasada=late(hasta, spec.late_after, on),
+                    filtro=orjson.dumps(dict(zip(spec.by, key))).decode(),
+                    entidad=", ".join(str(v) for v in labels if v is not None) or None,
+                    atributos=orjson.dumps(named).decode(),
+                    ultimaActualizacion=last_published[route],
+                    cadencia=cadence,
+                    atrasada=late(hasta, cadence, on),
                 )
             )
     return [e for _, e in sorted(zip(order, out), key=lambda pair: pair[0])]
@@ -166,6 +249,8 @@ def cache_key(params: dict[str, str]) -> str:
 def _as_json(row: dict, on: dt.date) -> dict:
     out = dict(row)
     out["filtro"] = orjson.loads(row["filtro"])
+    if "atributos" in row:
+        out["atributos"] = orjson.loads(row["atributos"])
     out["atrasada"] = late(row["hasta"], row["cadencia"], on)
     return out
 
@@ -177,8 +262,20 @@ def _choice(params: dict, name: str, choices) -> Optional[str]:
     return value
 
 
+def _page(params: dict, name: str, default: int, most: int) -> int:
+    text = params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= most:
+        raise BadQuery(name, f"«{name}» debe ser un entero de 1 a {most:,}; no «{text[:40]}»".replace(",", "."))
+    return int(text)
+
+
 def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> list[dict]:
-    """The ``series`` table, searched (``q``: every word in its id, title or description) and filtered."""
+    """The ``series`` table, searched (``q``: every word, as the start of a word, in its id, title, entity,
+    attributes, unit, theme or description, without minding accents or capitals; the best matches first),
+    filtered (``tema``, ``frecuencia``, ``tipo`` and the fields that name or describe series: ``moneda=USD``)
+    and paged (``limite`` series from page ``pagina``)."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("q", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
     if "marcar" in params:
@@ -187,18 +284,45 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     for name, choices in (("tema", THEMES_WITH_SERIES), ("frecuencia", FREQUENCIES), ("tipo", KINDS)):
         value = _choice(params, name, choices)
         if value is not None:
-            where.append(f'"{name}" = ?')
+            where.append(f's."{name}" = ?')
             args.append(value)
+    for name in NAMING_FIELDS:
+        if name in params:
+            # Any capitals: moneda=usd finds USD, casa=Blue the blue
+            where.append(f"lower(json_extract(s.atributos, '$.\"{name}\"')) = lower(?)")
+            args.append(params[name])
+    limit = _page(params, "limite", PAGE, MAX_PAGE)
+    offset = (_page(params, "pagina", 1, 10**6) - 1) * limit
     words = (params.get("q") or "").split()
-    if words:
-        # The table's full-text index, as Datasette searches it: every word, as the start of a word
-        # («infla» finds «Inflación»), quoted so that no character of it is FTS syntax.
-        where.append(f"rowid IN (SELECT rowid FROM {SERIES.name}_fts WHERE {SERIES.name}_fts MATCH ?)")
-        args.append(" ".join('"' + w.replace('"', '""') + '"*' for w in words))
-    sql = f"SELECT * FROM {SERIES.name}" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY rowid"
-    cursor = conn.execute(sql, args)
+    filters = "".join(f" AND {w}" for w in where)
+    if not words:
+        sql = f"SELECT s.* FROM {SERIES.name} s WHERE 1{filters} ORDER BY rowid LIMIT ? OFFSET ?"
+        cursor = conn.execute(sql, [*args, limit, offset])
+    else:
+        # The table's full-text index: every word, as the start of a word («infla» finds «Inflación»), quoted so
+        # that no character of it is FTS syntax.
+        match = " ".join('"' + w.replace('"', '""') + '"*' for w in words)
+        rows = _searched(conn, match, filters, args)
+        if rows is None:  # words that thousands of series have: in catalogue order
+            sql = (
+                f"SELECT s.* FROM {SERIES.name} s WHERE s.rowid IN (SELECT rowid FROM {SERIES.name}_fts "
+                f"WHERE {SERIES.name}_fts MATCH ?){filters} ORDER BY rowid LIMIT ? OFFSET ?"
+            )
+            cursor = conn.execute(sql, [match, *args, limit, offset])
+        else:
+            page = rows[offset : offset + limit]
+            cursor = conn.execute(
+                f"SELECT rowid, * FROM {SERIES.name} WHERE rowid IN ({', '.join('?' * len(page))})", page
+            )
+            names = [d[0] for d in cursor.description][1:]
+            by_rowid = {row[0]: row[1:] for row in cursor}
+            return _counted(conn, [_as_json(dict(zip(names, by_rowid[r])), on) for r in page])
     names = [d[0] for d in cursor.description]
-    rows = [_as_json(dict(zip(names, row)), on) for row in cursor]
+    return _counted(conn, [_as_json(dict(zip(names, row)), on) for row in cursor])
+
+
+def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
+    """``rows`` of the catalogue, each with ``calidad``: how many findings are about its series."""
     counts = _finding_counts(conn)
     for row in rows:
         row["calidad"] = sum(n for campo, n in counts.get(_where(row), {}).items() if _about(campo, row["columna"]))
@@ -243,27 +367,40 @@ def _flagged_spans(conn: sqlite3.Connection, entry: dict) -> list[tuple[str, str
     return [(first, last, control) for first, last, control, campo in rows if _about(campo, entry["columna"])]
 
 
-def _period_end(day: str, agrupar: Optional[str]) -> str:
-    """The last day of the period that starts on ``day`` (``day`` itself when not grouped)."""
-    start = dt.date.fromisoformat(day)
-    if agrupar == "semana":
-        return (start + dt.timedelta(days=6)).isoformat()
-    months = {"mes": 1, "trimestre": 3, "anio": 12}.get(agrupar or "")
-    if not months:
-        return day
-    n = start.year * 12 + start.month - 1 + months
-    return (dt.date(n // 12, n % 12 + 1, 1) - dt.timedelta(days=1)).isoformat()
-
-
 def _marks(spans: list[tuple[str, str, str]], days: list[str], agrupar: Optional[str]) -> dict[str, str]:
     """day -> the checks (joined by «; ») whose spans overlap the day or the period it starts."""
     out = {}
     for day in days:
-        end = _period_end(day, agrupar)
+        end = _period_end(day, agrupar) if agrupar else day
         found = list(dict.fromkeys(control for first, last, control in spans if first <= end and last >= day))
         if found:
             out[day] = "; ".join(found)
     return out
+
+
+# A search that thousands of series match («fondo», «fci») is not ranked: bm25 over each of them would take
+# tens of milliseconds, and a word that common does not tell them apart.  Those come in catalogue order.
+RANKED_AT_MOST = 2000
+
+
+def _searched(conn: sqlite3.Connection, match: str, filters: str, args: list) -> Optional[list[int]]:
+    """The rowids of the series that ``match`` and ``filters`` find, best first, or None if there are more than
+    RANKED_AT_MOST.  Best: bm25 with SEARCH_WEIGHTS; the series of one entity (a fund's value, shares and net
+    assets) together, in catalogue order, ranked by the best of them."""
+    fts = f"{SERIES.name}_fts"
+    (count,) = conn.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?", [match]).fetchone()
+    if count > RANKED_AT_MOST:
+        return None
+    weights = ", ".join(str(w) for w in SEARCH_WEIGHTS.values())
+    sql = (
+        f"SELECT s.rowid, s.tabla, s.entidad, bm25({fts}, {weights}) FROM {fts} JOIN {SERIES.name} s "
+        f"ON s.rowid = {fts}.rowid WHERE {fts} MATCH ?{filters}"
+    )
+    scored = conn.execute(sql, [match, *args]).fetchall()
+    best: dict[tuple, float] = {}
+    for _, tabla, entidad, score in scored:
+        best[(tabla, entidad)] = min(score, best.get((tabla, entidad), score))
+    return [r[0] for r in sorted(scored, key=lambda r: (best[(r[1], r[2])], r[0]))]
 
 
 def series_ids(conn: sqlite3.Connection) -> list[str]:
@@ -318,7 +455,7 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     upstream published its route that day."""
     filtro = entry["filtro"]
     if fecha is None:
-        return query_for(entry["tabla"]).records(conn, filtro)
+        return _stored(conn, entry)
     version = historia.version_on(conn, entry["ruta"], fecha)
     if version is None:
         first = _first_published(conn, entry["ruta"])
@@ -329,9 +466,29 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     data = orjson.loads(historia.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
-    return [r for r in data if isinstance(r, dict) and all(r.get(k) == v for k, v in filtro.items())]
+    records = [r for r in data if isinstance(r, dict)]
+    unpublished = [k for k in filtro if records and not any(k in r for r in records)]
+    if unpublished:
+        # A series named by a column the build computes (a bank's entidadId): its table already is the history of
+        # the versions, each day's value as it was published then.
+        raise BadQuery(
+            "fecha",
+            f"«fecha»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no publica; "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «fecha»",
+        )
+    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
 
 
+def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
+    """The series' dated values as its table holds them (its naming columns equal to its ``filtro``), by date."""
+    column, spec = entry["columna"], _SPEC_OF[(entry["tabla"], entry["columna"])]
+    day = _quote(spec.declared.date)
+    where = "".join(f" AND {_quote(c)} IS ?" for c in entry["filtro"])
+    sql = f"SELECT {day}, {_quote(column)} FROM {_quote(entry['tabla'])} WHERE {day} IS NOT NULL{where} ORDER BY {day}"
+    return [{"fecha": d, column: v} for d, v in conn.execute(sql, list(entry["filtro"].values()))]
+
+
+_SPEC_OF = {(s.dataset.table, s.field.name): s for s in SPECS}
 Converter = Callable[[list, set, Query], list]
 
 
@@ -379,6 +536,8 @@ def data(
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+        if not mode:
+            by_id[entry["id"]] = labelled(entry, query, records, _cpi_month(conn, query))
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
     if mark:
@@ -387,4 +546,99 @@ def data(
             marks = _marks(_flagged_spans(conn, by_id[token.partition(":")[0]]), own, query.agrupar)
             for row in rows:
                 row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
-    return {"series": entries_, "datos": rows}
+    return {"series": [by_id[i] for i in ids], "datos": rows}
+
+
+# ---- labels that follow what was done to the numbers ---------------------------------------
+MONTHS = "enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre".split()
+PERIODS = {"semana": "semanal", "mes": "mensual", "trimestre": "trimestral", "anio": "anual"}
+FUNCTIONS = {"promedio": "promedio", "ultimo": "último", "primero": "primero", "minimo": "mínimo"}
+FUNCTIONS |= {"maximo": "máximo", "suma": "suma"}
+FRACTION = "fracción (0.05 = 5 %)"
+# Days a daily series may lack at either end of a period that it still covers whole (a weekend and a holiday).
+DAILY_SLACK = 4
+
+
+def _cpi_month(conn: sqlite3.Connection, query: Query) -> Optional[str]:
+    """The month (AAAA-MM) whose pesos ``ajustar=ipc`` gives: ``base``, or the CPI's last."""
+    if query.ajustar != "ipc":
+        return None
+    if query.base:
+        return query.base
+    if not table_exists(conn, "ipc"):
+        return None
+    (last,) = conn.execute("SELECT max(mes) FROM ipc WHERE valor IS NOT NULL").fetchone()
+    return last
+
+
+def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optional[str]:
+    """The unit of an amount of pesos (``unit``: pesos, pesos por dólar...) after ``ajustar=how``: pesos de enero de
+    2026 por dólar, UVA por cuotaparte, dólares blue del día."""
+    if not unit or not unit.startswith("pesos"):
+        return unit
+    rest = unit.removeprefix("pesos")
+    if how == "ipc":
+        name = f"pesos de {MONTHS[int(month[5:7]) - 1]} de {month[:4]}" if month else "pesos del último mes del IPC"
+    elif how == "uva":
+        name = "UVA"
+    else:
+        name = f"dólares {how.removeprefix('dolar-')} del día"
+    return name + rest
+
+
+def _period_end(start: str, period: str) -> str:
+    day = dt.date.fromisoformat(start)
+    if period == "semana":
+        return (day + dt.timedelta(days=6)).isoformat()
+    months = {"mes": 1, "trimestre": 3, "anio": 12}[period]
+    month = day.month - 1 + months
+    return (dt.date(day.year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)).isoformat()
+
+
+def partial_periods(days: list[str], period: str, frequency: str) -> list[str]:
+    """The periods (their first day) that the observations ``days`` (in order) do not cover whole: the first
+    and the last, when the series starts after the period starts or ends before it ends (a monthly value covers
+    its month; a daily series may lack ``DAILY_SLACK`` days at either end, a weekend and a holiday)."""
+    if not days:
+        return []
+    first, last = dt.date.fromisoformat(days[0][:10]), dt.date.fromisoformat(days[-1][:10])
+    slack = dt.timedelta(days=DAILY_SLACK if frequency != MONTHLY else 0)
+    if frequency == MONTHLY:
+        last = dt.date.fromisoformat(_period_end(last.replace(day=1).isoformat(), "mes"))
+        first = first.replace(day=1)
+    out = []
+    for start in dict.fromkeys((series.period_start(days[0][:10], period), series.period_start(days[-1][:10], period))):
+        begins, ends = dt.date.fromisoformat(start), dt.date.fromisoformat(_period_end(start, period))
+        if first - slack > begins or last + slack < ends:
+            out.append(start)
+    return out
+
+
+def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str]) -> dict:
+    """``entry`` as its numbers are after ``query``: its unit after ``ajustar``, its title and frequency after
+    ``agrupar`` (with ``funcion``: «Inflación anual (compuesta)»), the periods it does not cover whole
+    (``parciales``) and its unit after ``variacion``."""
+    out = dict(entry)
+    if query.ajustar:
+        out["unidad"] = converted_unit(entry["unidad"], query.ajustar, month)
+    if query.agrupar:
+        adjective = PERIODS[query.agrupar]
+        how = "compuesta" if entry["tipo"] == RATE and query.funcion is None else FUNCTIONS[query.funcion or "promedio"]
+        title = entry["titulo"]
+        title = (
+            title.replace(entry["frecuencia"], adjective) if entry["frecuencia"] in title else f"{title}, {adjective}"
+        )
+        out["titulo"] = f"{title} ({how})"
+        out["frecuencia"] = adjective
+        desde, hasta = query.desde or "", query.hasta or "\uffff"
+        days = sorted(
+            r["fecha"][:10] for r in records if series.is_number(r.get("valor")) and desde <= r["fecha"][:10] <= hasta
+        )
+        out["parciales"] = partial_periods(days, query.agrupar, entry["frecuencia"])
+    if query.variacion:
+        out["titulo"] = f"{out['titulo']}, variación {query.variacion}"
+        if query.variacion == "absoluta":
+            out["unidad"] = "puntos porcentuales" if entry["tipo"] == RATE else out["unidad"]
+        elif entry["tipo"] != RATE:
+            out["unidad"] = FRACTION
+    return out

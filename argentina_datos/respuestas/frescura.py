@@ -35,7 +35,9 @@ def by_dataset(conn: sqlite3.Connection, on: dt.date) -> list[DatasetFreshness]:
     """Each dataset of the ``series`` table, in its order; [] when the database has none (an older build)."""
     try:
         rows = conn.execute(
-            f"SELECT tabla, max(hasta), min(cadencia) FROM {SERIES.name} GROUP BY tabla ORDER BY min(rowid)"
+            # A series without a cadence is never late (a fund that closed, a bank that no longer offers it).
+            f"SELECT tabla, max(hasta), min(cadencia) FROM {SERIES.name} WHERE cadencia IS NOT NULL "
+            "GROUP BY tabla ORDER BY min(rowid)"
         ).fetchall()
     except sqlite3.OperationalError as e:
         if "no such table" in str(e):

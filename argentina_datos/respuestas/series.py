@@ -216,11 +216,12 @@ PARAMETERS: tuple[Param, ...] = (
         "funcion",
         "cómo se resumen los campos numéricos del período (sin contar los null; un período sin valores da null), "
         f"redondeados a {DECIMALS} decimales (sin el ruido de los números binarios, `1429.2049999999997` → "
-        "`1429.205`; ningún valor publicado tiene más de 8). En una **tasa** por período (la inflación mensual: "
-        "`tipo` `tasa` en el catálogo de series) el promedio se **compone**: la inflación de un año es "
-        "∏(1 + mensual/100) − 1, en porcentaje (2024: 117,68, no la suma ni el promedio); `suma` de una tasa es "
-        "un 400; `ultimo`, `primero`, `minimo` y `maximo` la dejan como es (la mensual más alta del año). "
-        "Va con `agrupar`; por omisión `promedio`",
+        "`1429.205`; ningún valor publicado tiene más de 8). Sin `funcion`, una **tasa** por período (la inflación "
+        "mensual: `tipo` `tasa` en el catálogo de series) se **compone**: la inflación de un año es "
+        "∏(1 + mensual/100) − 1, en porcentaje (2024: 117,68), y lo demás se promedia; `funcion=promedio` es "
+        "el promedio simple también de una tasa (la inflación mensual promedio del año: 6,825 en 2024); `suma` "
+        "de una tasa es un 400; `ultimo`, `primero`, `minimo` y `maximo` la dejan como es (la mensual más alta "
+        "del año). Va con `agrupar`",
         "promedio",
         "/v1/finanzas/indices/riesgo-pais?agrupar=anio&funcion=maximo",
         _MEASURED,
@@ -229,7 +230,6 @@ PARAMETERS: tuple[Param, ...] = (
         offers=lambda a, value: not (a.rates and value == "suma"),
         unoffered="la suma de una tasa por período no significa nada; sin «funcion», agrupar la compone",
         needs=("agrupar", None, "«funcion» va con «agrupar» (semana, mes, trimestre o anio)"),
-        default="promedio",
         group="agrupacion",
     ),
     Param(
@@ -417,13 +417,13 @@ def apply(
     if not query.variacion:  # as before these parameters: the range first, then the periods
         records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
         if query.agrupar:
-            records = group(records, query.agrupar, query.funcion or "promedio", rates)
+            records = group(records, query.agrupar, query.funcion, rates)
         return records
     # A change needs the record it is measured against, which may lie before the range: the whole
     # series is grouped and turned into changes, and only then cut to the range.
     records = [r for r in data if isinstance(r, dict) and _day(r)]
     if query.agrupar:
-        records = group(records, query.agrupar, query.funcion or "promedio", rates)
+        records = group(records, query.agrupar, query.funcion, rates)
     measures = measures_of(records)
     if records and not measures:
         raise BadQuery("variacion", "«variacion»: los registros de esta ruta no tienen medidas numéricas")
@@ -478,12 +478,12 @@ def series_of(record: dict, measures: set[str]) -> tuple:
     return tuple((k, orjson.dumps(v)) for k, v in record.items() if k != "fecha" and k not in measures)
 
 
-def group(records: list[dict], period: str, function: str, rates: frozenset[str] = frozenset()) -> list[dict]:
+def group(records: list[dict], period: str, function: Optional[str], rates: frozenset[str] = frozenset()) -> list[dict]:
     """One record per period and series.  A series is told by the record's fields that are not
     numbers (casa, moneda, ...) and by its ids (actaId), fecha aside; the other numeric fields are
     aggregated over the period's records, ignoring nulls (a period where a field is always null
-    gives null).  A rate per period (``rates``, in percent) is compounded where ``function`` would
-    average it: the year of monthly inflations is ∏(1 + x/100) − 1; adding rates means nothing (400)."""
+    gives null).  Without ``function`` a rate per period (``rates``, in percent) is compounded (the year of
+    monthly inflations is ∏(1 + x/100) − 1) and the rest averaged; adding rates means nothing (400)."""
     numeric = measures_of(records)
     if function == "suma" and numeric & rates:
         raise BadQuery(
@@ -495,7 +495,7 @@ def group(records: list[dict], period: str, function: str, rates: frozenset[str]
     for r in sorted(records, key=lambda r: _day(r) or ""):  # stable: same-day records keep the list's order
         series = series_of(r, numeric)
         groups.setdefault((period_start(_day(r) or "", period), series), []).append(r)
-    aggregate = AGGREGATES[function]
+    aggregate = AGGREGATES[function or "promedio"]
     out = []
     for (start, _), members in groups.items():
         first = members[0]
@@ -505,7 +505,7 @@ def group(records: list[dict], period: str, function: str, rates: frozenset[str]
                 record[key] = start
             elif key in numeric:
                 values = [m[key] for m in members if _is_number(m.get(key))]
-                how = variaciones.compounded if key in rates and function == "promedio" else aggregate
+                how = variaciones.compounded if key in rates and function is None else aggregate
                 record[key] = rounded(how(values)) if values else None
             else:
                 record[key] = first.get(key)

@@ -12,6 +12,9 @@ rest of the package uses Datasette's documented plugin hooks only.
   query's cursor in the thread that ran it (see ``execute_fn``);
 - ``ServedDatabase.execute``: without Datasette's own log line for each failed query (0.65's
   ``log_sql_errors``, on by default);
+- ``ServedDatabase.primary_keys``: a table whose records carry their own id (a senator's ``id``, a count's
+  ``senadorId``) is named by it in Datasette's URLs and links, not by its rowid (``/argentina/senadores/471`` is
+  the senator whose id is 471): 0.65 takes a table's key only from its SQLite schema;
 - ``replace_execute``: a wrapper around ``Datasette.execute`` (the facets' shared time budget);
 - ``check_version``: refuses to run these on a Datasette they were not written for;
 - ``COPIED_TEMPLATES``: the Datasette page templates that web/paginas/templates/ holds translated
@@ -113,8 +116,28 @@ def served_datasette_class() -> type[Datasette]:
     return ServedDatasette
 
 
+def own_keys() -> dict[str, list[str]]:
+    """The tables whose records carry their own id, as the catalogue declares it (their natural key is that one
+    field: ``id`` or ``...Id``) -> that column.  Not the tables with child tables: their rows are named by
+    ``fila``, which the child tables point to."""
+    from argentina_datos.catalogo import DATASETS
+
+    return {
+        d.table: list(d.unique)
+        for d in DATASETS
+        if len(d.unique) == 1 and (d.unique[0] == "id" or d.unique[0].endswith("Id")) and not d.has_children
+    }
+
+
+OWN_KEYS = own_keys()
+
+
 class ServedDatabase(Database):
     """A read-only Database for the file a path names now."""
+
+    async def primary_keys(self, table):
+        own = OWN_KEYS.get(table)
+        return list(own) if own else await super().primary_keys(table)
 
     async def execute(self, sql, params=None, truncate=False, custom_time_limit=None, page_size=None, **kwargs):
         # A query that fails is the user's SQL (?sql=, _where=), answered as a 400 page, or a bug, a 500

@@ -28,6 +28,62 @@
     return body;
   }
 
+  // The fields a search can be narrowed by, from what the found series carry: their theme, and what names or
+  // describes them (a fund's category and currency, a bank, the REM's sample).
+  const FACETS = [
+    ["tema", "tema", (s) => s.tema],
+    ["categoria", "categoría", (s) => s.atributos.categoria],
+    ["moneda", "moneda", (s) => s.atributos.moneda],
+    ["entidad", "entidad", (s) => (s.tabla === "fci_serie" ? undefined : s.atributos.entidad)],
+    ["muestra", "muestra", (s) => s.atributos.muestra],
+  ];
+  const filters = new Map(); // facet -> value, sent to /v1/series
+  let asked = 0; // the last search sent: an older answer arriving later is dropped
+
+  function showChosen() {
+    const box = $("series-elegidas");
+    box.textContent = chosen.size ? "Elegidas: " : "";
+    for (const [id, title] of chosen) {
+      const drop = Object.assign(document.createElement("button"), { type: "button", textContent: "×", title: "quitar " + id });
+      drop.addEventListener("click", () => {
+        chosen.delete(id);
+        showChosen();
+        const box = document.querySelector(`#series-lista input[value="${CSS.escape(id)}"]`);
+        if (box) box.checked = false;
+      });
+      box.append(Object.assign(document.createElement("span"), { textContent: title + " " }), drop, " ");
+    }
+  }
+
+  function showFacets(series) {
+    const place = $("series-facetas");
+    place.textContent = "";
+    for (const [name, label, of] of FACETS) {
+      const counts = new Map();
+      for (const s of series) {
+        const value = of(s);
+        if (value !== undefined && value !== null) counts.set(value, (counts.get(value) || 0) + 1);
+      }
+      if (filters.has(name) && !counts.has(filters.get(name))) counts.set(filters.get(name), 0);
+      if (!counts.size || (series.length < 2 && !filters.has(name))) continue;
+      const set = document.createElement("fieldset");
+      set.append(Object.assign(document.createElement("legend"), { textContent: label }));
+      for (const [value, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
+        const on = filters.get(name) === String(value);
+        const button = Object.assign(document.createElement("button"), { type: "button", textContent: `${value} (${n})` });
+        button.dataset.faceta = name;
+        button.setAttribute("aria-pressed", String(on));
+        button.addEventListener("click", () => {
+          if (on) filters.delete(name);
+          else filters.set(name, String(value));
+          search($("series-q").value);
+        });
+        set.append(button);
+      }
+      place.append(set);
+    }
+  }
+
   function showList(series) {
     const list = $("series-lista");
     list.textContent = "";
@@ -37,7 +93,11 @@
       box.type = "checkbox";
       box.value = s.id;
       box.checked = chosen.has(s.id);
-      box.addEventListener("change", () => (box.checked ? chosen.set(s.id, s.titulo) : chosen.delete(s.id)));
+      box.addEventListener("change", () => {
+        if (box.checked) chosen.set(s.id, s.titulo);
+        else chosen.delete(s.id);
+        showChosen();
+      });
       label.append(box, " " + s.titulo + " ", Object.assign(document.createElement("code"), { textContent: s.id }));
       label.append(` (${s.unidad || "sin unidad"}, ${s.frecuencia}, ${s.desde} a ${s.hasta})`);
       if (s.atrasada) label.append(" ", Object.assign(document.createElement("span"), { className: "atrasada", textContent: "atrasada" }));
@@ -49,10 +109,18 @@
 
   async function search(q) {
     say("");
+    const p = new URLSearchParams({ limite: "200" });
+    if (q) p.set("q", q);
+    for (const [name, value] of filters) p.set(name, value);
+    const mine = ++asked;
     try {
-      showList(await fetchJson("/v1/series" + (q ? "?q=" + encodeURIComponent(q) : "")));
+      const series = await fetchJson("/v1/series?" + p.toString());
+      if (mine !== asked) return;
+      $("series-cuantas").textContent = series.length >= 200 ? "las primeras 200; afine la búsqueda" : `${series.length} series`;
+      showFacets(series);
+      showList(series);
     } catch (e) {
-      say(e.message);
+      if (mine === asked) say(e.message);
     }
   }
 
@@ -72,7 +140,9 @@
     say("");
     if (!chosen.size) return say("Elija al menos una serie.");
     const p = query();
-    history.replaceState(null, "", "?" + p.toString());
+    const page = new URLSearchParams(p);
+    if ($("series-indice").value) page.set("indice", $("series-indice").value);
+    history.replaceState(null, "", "?" + page.toString());
     const csv = new URLSearchParams(p);
     csv.set("formato", "csv");
     $("series-csv").href = "/v1/series/datos?" + csv.toString();
@@ -83,6 +153,7 @@
       marked.set("marcar", "calidad");
       const answer = await fetchJson("/v1/series/datos?" + marked.toString());
       for (const s of answer.series) chosen.set(s.id, s.titulo);
+      showChosen();
       draw(answer);
     } catch (e) {
       $("series-grafico").textContent = "";
@@ -91,21 +162,32 @@
   }
 
   function draw(answer) {
-    const titles = Object.fromEntries(answer.series.map((s) => [s.id, s.titulo + (s.unidad ? " (" + s.unidad + ")" : "")]));
+    // «Comparar: índice»: each series over its first value in the range, times 100, so a fund in pesos and the
+    // dollar share one axis (did the fund beat the dollar?).
+    const indexed = $("series-indice").value === "100";
+    const first = {};
+    for (const row of answer.datos) {
+      for (const s of answer.series) if (first[s.id] === undefined && row[s.id]) first[s.id] = row[s.id];
+    }
+    const unit = (s) => (indexed ? "índice, primer valor = 100" : s.unidad);
+    const titles = Object.fromEntries(answer.series.map((s) => [s.id, s.titulo + (unit(s) ? " (" + unit(s) + ")" : "")]));
     // Series of different units (pesos, percent) on one axis flatten each other: one chart per series then.
-    const units = new Set(answer.series.map((s) => s.unidad));
+    const units = new Set(answer.series.map(unit));
+    const partial = Object.fromEntries(answer.series.map((s) => [s.id, new Set(s.parciales || [])]));
     const values = [];
     const doubts = new Set();
     let doubtful = 0;
     for (const row of answer.datos) {
       for (const s of answer.series) {
-        if (row[s.id] === null || row[s.id] === undefined) continue;
+        const value = row[s.id];
+        if (value === null || value === undefined) continue;
+        const parcial = partial[s.id].has(row.fecha);
         const dudoso = row[s.id + ":calidad"] || null;
         if (dudoso) {
           doubtful += 1;
           for (const c of dudoso.split("; ")) doubts.add(c);
         }
-        values.push({ fecha: row.fecha, serie: titles[s.id], valor: row[s.id], dudoso });
+        values.push({ fecha: row.fecha, serie: titles[s.id], valor: indexed ? (value / first[s.id]) * 100 : value, parcial, dato: parcial ? "período parcial" : "completo", dudoso });
       }
     }
     $("series-dudosos").textContent = doubtful
@@ -114,31 +196,44 @@
       : "";
     const encoding = {
       x: { field: "fecha", type: "temporal", title: "fecha" },
-      y: { field: "valor", type: "quantitative", title: "valor" },
+      y: { field: "valor", type: "quantitative", title: indexed ? "índice (primer valor = 100)" : "valor" },
       color: { field: "serie", type: "nominal", title: "serie", legend: { orient: "bottom", labelLimit: 600 } },
     };
-    const width = Math.max(400, $("series-grafico").clientWidth - 80);
-    // The flagged points drawn over the line: red diamonds, with the findings' checks in their tooltip.
+    // A period the series does not cover whole (its first or last: «parciales» of /v1/series/datos) is drawn as
+    // a hollow point, said in its tooltip.
     const layer = [
-      { mark: { type: "line", point: true, tooltip: true } },
+      { mark: { type: "line" }, encoding },
+      {
+        mark: { type: "point", tooltip: true, filled: true },
+        encoding: {
+          ...encoding,
+          fillOpacity: { condition: { test: "datum.parcial", value: 0 }, value: 1 },
+          size: { condition: { test: "datum.parcial", value: 80 }, value: 25 },
+          tooltip: [{ field: "serie" }, { field: "fecha", type: "temporal" }, { field: "valor", format: ",.4~f" }, { field: "dato" }],
+        },
+      },
+      // The flagged points drawn over the line: red diamonds, with the findings' checks in their tooltip.
       {
         transform: [{ filter: "datum.dudoso" }],
         mark: { type: "point", shape: "diamond", filled: true, size: 70, color: "#c0392b" },
         encoding: {
+          ...encoding,
           color: { value: "#c0392b" },
-          tooltip: [{ field: "fecha", type: "temporal" }, { field: "valor", type: "quantitative" }, { field: "serie" }, { field: "dudoso", title: "calidad" }],
+          tooltip: [{ field: "fecha", type: "temporal" }, { field: "valor", format: ",.4~f" }, { field: "serie" }, { field: "dudoso", title: "calidad" }],
         },
       },
     ];
+    $("series-parciales").hidden = !values.some((v) => v.parcial);
+    const width = Math.max(400, $("series-grafico").clientWidth - 80);
     const spec =
       units.size > 1
         ? {
             data: { values },
             facet: { row: { field: "serie", type: "nominal", title: null, header: { labelAngle: 0, labelAlign: "left", labelAnchor: "start", labelOrient: "top" } } },
-            spec: { width, height: 200, encoding, layer },
+            spec: { width, height: 200, layer },
             resolve: { scale: { y: "independent" } },
           }
-        : { width, height: 340, data: { values }, encoding, layer };
+        : { width, height: 340, data: { values }, layer };
     spec.$schema = "https://vega.github.io/schema/vega-lite/v5.json";
     vegaEmbed("#series-grafico", spec, { actions: false, formatLocale: FORMAT_LOCALE, timeFormatLocale: TIME_LOCALE });
   }
@@ -147,10 +242,17 @@
     const start = new URLSearchParams(location.search);
     for (const name of PARAMS) if (start.get(name)) $("series-" + name).value = start.get(name);
     $("series-q").value = start.get("q") || "";
+    if (start.get("indice")) $("series-indice").value = start.get("indice");
     for (const id of (start.get("ids") || "").split(",").filter(Boolean)) chosen.set(id, id);
     $("series-buscar").addEventListener("submit", (e) => {
       e.preventDefault();
       search($("series-q").value);
+    });
+    // Search as one types: a pause of 200 ms after the last key.
+    let typing;
+    $("series-q").addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => search($("series-q").value), 200);
     });
     $("series-ver").addEventListener("submit", (e) => {
       e.preventDefault();
