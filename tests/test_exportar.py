@@ -25,6 +25,7 @@ from servidor_nginx import Nginx, deploy_server, find_nginx
 from test_conformance import MIRROR_FILES, answer_difference
 from test_por_fecha import FAMILIES, by_date
 
+from argentina_datos.almacen import publicados
 from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
 from argentina_datos.web.v1.api import V1
@@ -131,6 +132,13 @@ def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path)
     before = tree_files(out)
     with sqlite3.connect(small_db) as conn:
         conn.execute("UPDATE cotizaciones_dolares SET venta = 1052 WHERE fecha = '2025-01-03'")
+        published = publicados.body(conn, "/v1/cotizaciones/dolares")
+        assert published is not None
+        records = orjson.loads(published)
+        for r in records:
+            if r["fecha"] == "2025-01-03":
+                r["venta"] = 1052
+        publicados.write(conn, [("/v1/cotizaciones/dolares", "cotizaciones_dolares", orjson.dumps(records))])
     report = exportar_v1.export(small_db, out)
     after = tree_files(out)
     changed = sorted(f for f in after if after[f] != before.get(f))

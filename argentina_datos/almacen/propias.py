@@ -137,22 +137,31 @@ FUENTES = OwnTable(
 
 
 @dataclass(frozen=True)
-class StoredDocument:
+class PublishedFile:
+    """A file as upstream published it."""
+
     ruta: str = column("Ruta /v1 del archivo.")
-    json: str = column("El archivo completo, como texto JSON.")
+    tabla: str = column(
+        "Tabla de esta base donde quedaron sus registros; «documentos» para un archivo que el catálogo todavía no "
+        "describe como tabla, «cortes» para uno que ninguna tabla lee y cuya ruta /v1 el catálogo calcula de una lista."
+    )
+    gzip: bytes = column("El archivo tal como lo publicó la fuente, byte por byte, comprimido con gzip (nivel 6).")
 
 
-DOCUMENTOS = OwnTable(
-    "documentos",
-    StoredDocument,
-    "Archivos sin tabla todavía",
-    "Archivos que la fuente publica y que el catálogo todavía no describe como tabla (rutas nuevas de upstream), "
-    "guardados enteros, tal como llegaron: la API /v1 responde su ruta con este texto. Para consultarlos con SQL, "
-    "las funciones json_extract y json_each de SQLite.",
+PUBLICADOS = OwnTable(
+    "publicados",
+    PublishedFile,
+    "Archivos tal como los publicó la fuente",
+    "Cada archivo que la fuente dio al construir la base, byte por byte (espacios incluidos), comprimido con gzip: "
+    "la API /v1 responde la ruta de cada uno con estos bytes, y a quien acepta gzip, con estos mismos bytes "
+    "comprimidos. Las tablas de datos son una proyección de estos archivos para consultar con SQL; las versiones "
+    "anteriores están en versiones y versiones_registros.",
     pk="ruta",
     label_column="ruta",
+    facets=("tabla",),
     source=UPSTREAM[0],
     source_url=UPSTREAM[1],
+    hidden=True,
 )
 
 
@@ -477,7 +486,7 @@ EXTRAS = OwnTable(
 TABLES = (
     SERIES,
     FUENTES,
-    DOCUMENTOS,
+    PUBLICADOS,
     CAMBIOS,
     VERSIONES,
     REGISTROS_VERSIONES,

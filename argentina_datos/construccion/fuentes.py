@@ -16,6 +16,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import historia as stored
+from argentina_datos.almacen import historia as stored, publicados
 from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.propias import (
     AUSENTES,
@@ -43,7 +44,6 @@ from argentina_datos.almacen.propias import (
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
-from argentina_datos.respuestas.responder import Responder
 
 if TYPE_CHECKING:
     import httpx  # imported by HttpSource when used: 70 ms of every build from a directory
@@ -238,7 +238,6 @@ class PreviousBuild:
         self.failed: dict[str, str] = {}  # route -> the day builds began to fail to read it
         self.facts: dict[str, Optional[str]] = {}  # its _construccion table: clave -> valor
         self._conn = None
-        self._responder: Optional[Responder] = None
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             columns = {r[1] for r in conn.execute(f"PRAGMA table_info({FUENTES.name})")}
@@ -370,20 +369,18 @@ class PreviousBuild:
         return out
 
     def body(self, route: str) -> Optional[bytes]:
-        """The file as the previous build stored it: its route's answer there."""
+        """The file as the previous build stored it (its store of what upstream published); None if it had none."""
         with self._lock:
             if self._conn is None:
                 return None
-            if self._responder is None:
-                self._responder = Responder()  # the previous build's files are its /v1 answers
-            answer = self._responder.answer(self._conn, "/" + route)
-        if answer.status >= 500:
-            # It has the file but cannot give it (a table that fails, a bug): read as "it had none", the file's rows
-            # would be dropped and calidad would say there was no previous copy.
-            raise PreviousUnreadable(
-                f"{self.path}: no puede dar su copia de /{route} ({answer.message}); sin ella se perderían sus registros"
-            )
-        return answer.json() if answer.status == 200 else None
+            try:
+                return publicados.body(self._conn, "/" + route)
+            except (sqlite3.Error, zlib.error) as e:
+                # It has the file but cannot give it: read as "it had none", the file's rows would be dropped and
+                # calidad would say there was no previous copy.
+                raise PreviousUnreadable(
+                    f"{self.path}: no puede dar su copia de /{route} ({e}); sin ella se perderían sus registros"
+                ) from None
 
 
 class HttpSource:

@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from argentina_datos.almacen.propias import PUBLICADOS
 from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
 from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 
@@ -68,8 +69,9 @@ DATE = "fecha"
 
 
 def tables(conn: sqlite3.Connection) -> list[str]:
-    """The tables to export: not SQLite's, not the build's own (``_...``), not full-text indexes; and the views
-    that name a table's ids (``<tabla>_vista``), so an analyst reads fci_valores without four joins."""
+    """The tables to export: not SQLite's, not the build's own (``_...``), not the files as published (compressed
+    bytes: the static /v1 tree is their export), not full-text indexes; and the views that name a table's ids
+    (``<tabla>_vista``), so an analyst reads fci_valores without four joins."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
     virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
     views = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")]
@@ -77,7 +79,9 @@ def tables(conn: sqlite3.Connection) -> list[str]:
         [
             name
             for name, _ in rows
-            if not name.startswith(("sqlite_", "_")) and not any(name == v or name.startswith(v + "_") for v in virtual)
+            if not name.startswith(("sqlite_", "_"))
+            and name != PUBLICADOS.name
+            and not any(name == v or name.startswith(v + "_") for v in virtual)
         ]
         + [name for name in views if name.endswith(VIEW_SUFFIX)]
     )

@@ -1,5 +1,5 @@
-"""The answer to a /v1 path and query, as data: its status and either the JSON-ready object or,
-for a file upstream publishes that no catalogue route describes, its bytes as they came."""
+"""The answer to a /v1 path and query, as data: its status and either the bytes of the file upstream published at
+that path, as they came (and as stored, compressed), or the JSON-ready object of an answer computed from records."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from typing import Any, Optional
 
 import orjson
 
-from argentina_datos.almacen import historia
-from argentina_datos.almacen.documentos import document
+from argentina_datos.almacen import historia, publicados
 from argentina_datos.respuestas import catalogo_series, conversiones, series
 from argentina_datos.respuestas.rutas import ApiError, Router
 from argentina_datos.respuestas.series import BadQuery, Query
@@ -27,7 +26,8 @@ YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the 
 class Answer:
     status: int
     data: Any = None  # the JSON-ready answer (status 200)
-    raw: Optional[bytes] = None  # or the bytes of a stored document, answered as they came
+    raw: Optional[bytes] = None  # or the bytes of a file upstream published, answered as they came
+    gzip: Optional[bytes] = None  # ... and the same compressed, as stored (served as they are to gzip clients)
     message: str = ""  # an error's explanation (status >= 400)
     param: Optional[str] = None  # the parameter at fault, if one is
 
@@ -160,6 +160,8 @@ class Responder:
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
+            if query.empty and (stored := publicados.stored(conn, path)) is not None:
+                return _published(stored)  # the common case: a file upstream has, asked for as it is named
             found = self.router.match_strict(path)
             if found is None and query.fecha is not None:
                 versioned = self.version(conn, path, query)
@@ -167,14 +169,15 @@ class Responder:
                     return versioned
             if found is None:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
-                body = document(conn, path)
+                body = publicados.body(conn, path)
                 if body is not None:
                     return _as_published(body, query, path)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
+            stored = publicados.stored(conn, path)
             if query.empty:
-                return Answer(200, endpoint.answer(conn, values, path))
+                return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
             answers = series.Answers.of(endpoint, path in self._versioned_routes(conn))
             answers.refuse(query, path)
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
@@ -184,9 +187,15 @@ class Responder:
 
             if query.fecha is not None and (versioned := self.version(conn, path, query, treat)) is not None:
                 return versioned
+            if stored is not None:  # what upstream published, cut, grouped or converted
+                return Answer(200, treat(orjson.loads(publicados.decompress(stored))))
             return Answer(200, treat(endpoint.answer(conn, values, path)))
         except Exception as e:
             return _failure(e, path)
+
+
+def _published(stored: bytes) -> Answer:
+    return Answer(200, raw=publicados.decompress(stored), gzip=stored)
 
 
 def _failure(e: Exception, path: str) -> Answer:

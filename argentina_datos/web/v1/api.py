@@ -123,7 +123,9 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
         return make_response(200, to_csv(answer.data), csv=True)
     if query.formato == "ics":
         return make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
-    return make_response(200, answer.json())
+    response = make_response(200, answer.json())
+    response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
+    return response
 
 
 def max_age_setting() -> int:
