@@ -208,7 +208,7 @@ def published_on(route: str, day: str, tmp_path) -> list[dict]:
 
 @pytest.mark.skipif(not BUNDLE.is_file(), reason="sin el paquete de versiones de upstream")
 async def test_country_risk_as_published_before_the_2025_revision(ds, tmp_path):
-    url = "/v1/series/datos?ids=riesgo_pais&fecha=2024-12-31&desde=2003-06-02&hasta=2003-06-02"
+    url = "/v1/series/datos?ids=riesgo_pais&publicado=2024-12-31&desde=2003-06-02&hasta=2003-06-02"
     got = await get(ds, url)
     then = [
         r
@@ -288,10 +288,10 @@ async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, p
 
 
 async def test_a_day_before_the_stored_versions_is_a_404(ds):
-    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&fecha=2001-01-01")
-    assert response.status_code == 404 and response.json()["parametro"] == "fecha"
+    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&publicado=2001-01-01")
+    assert response.status_code == 404 and response.json()["parametro"] == "publicado"
     assert "sus versiones empiezan el 2024-" in response.json()["mensaje"]
-    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&fecha=2025-01-01")
+    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&publicado=2025-01-01")
     assert unversioned.status_code == 404 and "no tiene versiones guardadas" in unversioned.json()["mensaje"]
 
 

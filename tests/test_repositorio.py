@@ -518,7 +518,7 @@ def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, mon
 
     def on(day: str, route: str = UVA):
         with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
-            got = Responder().answer(conn, "/" + route, parse(f"fecha={day}"))
+            got = Responder().answer(conn, "/" + route, parse(f"publicado={day}"))
             return got.status, orjson.loads(got.json())
 
     assert on("2025-01-02") == (200, FILES[UVA]) and on("2025-01-03") == (200, revised)
@@ -582,7 +582,7 @@ def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_
     commit(upstream, {UVA: FILES[UVA]}, "una lista")
     build(out, f"git+file://{upstream}", cache, "--historia-desde", "2025-01-01")
     with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
-        old = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-02&desde=2016-01-01"))
-        new = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-03&desde=2016-04-01"))
+        old = Responder().answer(conn, "/" + UVA, parse("publicado=2025-01-02&desde=2016-01-01"))
+        new = Responder().answer(conn, "/" + UVA, parse("publicado=2025-01-03&desde=2016-04-01"))
     assert old.status == 400 and "desde" in old.message, (old.status, old.message)
     assert new.status == 200 and orjson.loads(new.json()) == FILES[UVA][1:]

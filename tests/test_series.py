@@ -48,7 +48,8 @@ def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
     assert q.empty and q.key() == ""
     assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes&funcion=promedio"
     assert series.parse("formato=json").key() == ""
-    assert series.parse("fecha=").key() == "?fecha="  # not the plain answer's key: it gets its own 400
+    with pytest.raises(series.BadQuery, match="fecha"):  # an empty value is a value: a 400, not the plain answer
+        series.parse("fecha=")
 
 
 def test_aggregates_are_rounded_without_the_noise_of_binary_floats():
@@ -272,12 +273,20 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "agrupacion",
         "variacion",
         "ajuste",
+        "fecha",
         "formato",
     }
     # agrupacion and variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
-    assert query("/v1/finanzas/indices/riesgo-pais") == {"desde", "hasta", "agrupacion", "variacion", "formato"}
+    assert query("/v1/finanzas/indices/riesgo-pais") == {
+        "desde",
+        "hasta",
+        "agrupacion",
+        "variacion",
+        "fecha",
+        "formato",
+    }
     # nothing to group in a list of holidays, which is also a calendar
-    assert query("/v1/feriados/{año}") == {"desde", "hasta", "formato"}
+    assert query("/v1/feriados/{año}") == {"desde", "hasta", "fecha", "formato"}
     formato = next(p for p in paths["/v1/feriados/{año}"]["get"]["parameters"] if p["name"] == "formato")
     assert formato["schema"]["enum"] == ["json", "csv", "ics"]
     ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
@@ -397,7 +406,7 @@ def test_every_route_refuses_exactly_the_parameters_its_openapi_leaves_out(conn)
 
     router = Router()
     responder = Responder(router)
-    paths = build_document(router)["paths"]
+    paths = build_document(router, versioned=responder.versioned_paths(conn))["paths"]
     refused = 0
     for endpoint in router.endpoints:
         path = endpoint.path
@@ -405,7 +414,7 @@ def test_every_route_refuses_exactly_the_parameters_its_openapi_leaves_out(conn)
             path = path.replace("{" + p.name + "}", p.example)
         declared = {q["name"] for q in paths[endpoint.path]["get"]["parameters"] if q["in"] == "query"}
         for p in series.PARAMETERS:
-            if (p.group or p.name) in declared or p.ignored_elsewhere:
+            if (p.group or p.name) in declared:
                 continue
             needed = f"{p.needs[0]}={p.needs[1] or series.BY_NAME[p.needs[0]].example}&" if p.needs else ""
             value = "csv" if p.name == "formato" else p.example

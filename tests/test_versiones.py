@@ -59,7 +59,7 @@ def cambios(db):
 
 async def at(db, route, fecha=None, status=200):
     ds = datasette_for(db)
-    r = await ds.client.get(f"/{route}" + (f"?fecha={fecha}" if fecha else ""))
+    r = await ds.client.get(f"/{route}" + (f"?publicado={fecha}" if fecha else ""))
     assert r.status_code == status, r.text
     return orjson.loads(r.content)
 
@@ -81,14 +81,14 @@ async def test_versions_accumulate_from_build_to_build(fuentes):
         ("2026-03-12", "2026-03-10", 1, 1, 1, "fecha y nombre"),
     ]
 
-    assert await at(db, PF) == CURRENT_2  # without ?fecha=: what upstream publishes
+    assert await at(db, PF) == CURRENT_2  # without ?publicado=: what upstream publishes
     assert await at(db, PF, "2024-01-15") == X
     assert await at(db, PF, "2024-02-01") == Y
     assert await at(db, PF, "2026-03-11") == CURRENT_1
     assert await at(db, PF, "2030-01-01") == CURRENT_2
     error = await at(db, PF, "2023-12-31", 404)
-    assert error["parametro"] == "fecha"
-    assert (await at(db, PF, "2024-13-01", 400))["parametro"] == "fecha"
+    assert error["parametro"] == "publicado"
+    assert (await at(db, PF, "2024-13-01", 400))["parametro"] == "publicado"
 
 
 async def test_an_unchanged_file_adds_no_version_and_the_build_is_up_to_date(fuentes):
@@ -113,11 +113,20 @@ async def test_a_version_is_dated_by_the_file_s_own_update_date(tmp_path):
     assert await at(db, REMESAS, "2026-03-05") == remesas
 
 
-async def test_fecha_is_ignored_where_it_does_not_apply(fuentes):
+async def test_publicado_is_a_400_where_there_are_no_versions_and_fecha_a_day_of_the_records(fuentes):
     source, history, db = fuentes
-    write(source / "v1/finanzas/indices/uva" / "index.json", [{"fecha": "2016-03-31", "valor": 14.05}])
+    days = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+    write(source / "v1/finanzas/indices/uva" / "index.json", days)
     Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    assert await at(db, "v1/finanzas/indices/uva", "2016/03/31") == [{"fecha": "2016-03-31", "valor": 14.05}]
+    assert (await at(db, "v1/finanzas/indices/uva", "2016-03-31", 400))["parametro"] == "publicado"
+    client = datasette_for(db).client
+    for fecha in ("2016/03/31", "2016-03-31"):
+        assert (await client.get(f"/v1/finanzas/indices/uva?fecha={fecha}")).json() == days[:1]
+    assert (await client.get("/v1/finanzas/indices/uva?fecha=2016-04")).json() == days[1:]
+    assert (await client.get("/v1/finanzas/indices/uva?fecha=2016")).json() == days
+    for bad in ("2016-3-31", "hoy", "2016-02-30"):
+        r = await client.get(f"/v1/finanzas/indices/uva?fecha={bad}")
+        assert r.status_code == 400 and r.json()["parametro"] == "fecha", bad
 
 
 UVA = "v1/finanzas/tasas/plazoFijoUvaPagoPeriodico"

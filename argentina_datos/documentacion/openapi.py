@@ -322,6 +322,9 @@ def _value_schema(p: Param, answers: Answers) -> dict:
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
     if p.form == "mes":
         return {"$ref": "#/components/schemas/MesIPC"}
+    if p.form == "periodo":  # a day (also as in the paths, AAAA/MM/DD), a month or a year
+        day, slashed = calendar_date_regex("-"), calendar_date_regex("/")
+        return {"type": "string", "pattern": f"^(?:{day}|{slashed}|[0-9]{{4}}-(?:0[1-9]|1[0-2])|[0-9]{{4}})$"}
     return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
 
 
@@ -480,7 +483,7 @@ def build_document(
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
     database's CPI, the values ``base`` takes (without them, any month AAAA-MM).  ``versioned``: the routes
-    with stored versions (Responder.versioned_paths), which take ``fecha``."""
+    with stored versions (Responder.versioned_paths), which take ``publicado``."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):

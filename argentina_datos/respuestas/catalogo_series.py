@@ -245,8 +245,8 @@ def parse_ids(params: dict[str, str]) -> list[str]:
 
 
 def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> list[dict]:
-    """The series' records (each with fecha and its column), as the database has them or, with ``fecha``, as
-    upstream published its route that day."""
+    """The series' records (each with fecha and its column), as the database has them or, with ``fecha`` (the
+    parameter ``publicado``), as upstream published its route that day."""
     filtro = entry["filtro"]
     if fecha is None:
         return query_for(entry["tabla"]).records(conn, filtro)
@@ -255,7 +255,7 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
         first = _first_published(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
-            404, f"«fecha» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "fecha"
+            404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
         )
     data = orjson.loads(historia.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
@@ -279,8 +279,8 @@ def data(
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     by_id = dict(zip(ids, entries_))
-    if query.fecha is not None:
-        query.checked_fecha()
+    if query.publicado is not None:
+        query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
         if not_pesos:
@@ -288,7 +288,7 @@ def data(
                 "ajustar", f"«ajustar={query.ajustar}» convierte montos en pesos; no lo son: {', '.join(not_pesos)}"
             )
     convert = converter() if query.ajustar and converter is not None else None
-    plain = query.replaced(ajustar=None, base=None, fecha=None, formato=None)
+    plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     for token in tokens:
         entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
@@ -296,7 +296,7 @@ def data(
         column = entry["columna"]
         records = [
             {"fecha": r["fecha"], "valor": r.get(column)}
-            for r in _records(conn, entry, query.fecha)
+            for r in _records(conn, entry, query.publicado)
             if isinstance(r.get("fecha"), str)
         ]
         if convert is not None:

@@ -126,7 +126,7 @@ class Responder:
         try:
             on = catalogo_series.today()
             if path == catalogo_series.LIST_PATH:
-                if query.filters or query.fecha is not None or query.formato == "ics":
+                if query.filters or query.publicado is not None or query.formato == "ics":
                     param = next(n for n, v in query.given if v != "csv")
                     raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
                 return Answer(200, catalogo_series.catalogue(conn, params, on))
@@ -148,14 +148,14 @@ class Responder:
         return sorted({f[0].path for f in found if f is not None})
 
     def version(self, conn: sqlite3.Connection, path: str, query: Query, treat=None) -> Optional[Answer]:
-        """With ``?fecha=``, on a route with stored versions: the version in force that day, as published
+        """With ``?publicado=``, on a route with stored versions: the version in force that day, as published
         (``treat``: what the query does to its records, on a catalogue route)."""
         if path not in self._versioned_routes(conn):
             return None
-        fecha = query.checked_fecha()
-        version = historia.version_on(conn, path, fecha)
+        day = query.checked_publicado()
+        version = historia.version_on(conn, path, day)
         if version is None:
-            raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {fecha}", "fecha")
+            raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
         return _as_published(historia.document(conn, path, version), query, path, treat)
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
@@ -163,7 +163,7 @@ class Responder:
             if query.empty and (stored := publicados.stored(conn, path)) is not None:
                 return _published(stored)  # the common case: a file upstream has, asked for as it is named
             found = self.router.match_strict(path)
-            if found is None and query.fecha is not None:
+            if found is None and query.publicado is not None:
                 versioned = self.version(conn, path, query)
                 if versioned is not None:
                     return versioned
@@ -171,6 +171,8 @@ class Responder:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
                 body = publicados.body(conn, path)
                 if body is not None:
+                    if query.publicado is not None:  # a route with versions was answered above
+                        raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
                     return _as_published(body, query, path)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
@@ -185,7 +187,7 @@ class Responder:
             def treat(data):
                 return series.apply(data, query, adjust, answers.rates, path, answers)
 
-            if query.fecha is not None and (versioned := self.version(conn, path, query, treat)) is not None:
+            if query.publicado is not None and (versioned := self.version(conn, path, query, treat)) is not None:
                 return versioned
             if stored is not None:  # what upstream published, cut, grouped or converted
                 return Answer(200, treat(orjson.loads(publicados.decompress(stored))))
