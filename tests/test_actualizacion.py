@@ -63,7 +63,6 @@ def counts(db):
         out = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
         # versions accumulate: their fuentes rows are compared apart
         out["fuentes"] = con.execute("SELECT count(*) FROM fuentes WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
-        out["_extra"] = con.execute("SELECT count(*) FROM _extra WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
         return out
 
 

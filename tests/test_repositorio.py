@@ -202,7 +202,7 @@ REPEATED = {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-0
 
 @pytest.fixture
 def with_inflation(upstream) -> Path:
-    # a field the catalogue does not declare: its row's extra (the _extra table) is kept with the table, or dropped
+    # a field the catalogue does not declare: its file as published (the publicados table) is kept with the table, or dropped
     months = [{"fecha": "2024-11-30", "valor": 2.4, "nota": "provisoria"}, {"fecha": "2024-12-31", "valor": 2.7}]
     commit(upstream, {INFLACION: months, DOLARES: FILES[DOLARES] + [REPEATED]}, "ipc")
     return upstream

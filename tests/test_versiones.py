@@ -5,14 +5,13 @@ from the versions store (construccion/historia.py)."""
 
 import datetime as dt
 import json
-import re
 import sqlite3
 
 import orjson
 import pytest
 
 from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource, PreviousUnreadable
+from argentina_datos.construccion.fuentes import DirectorySource
 from argentina_datos.web.servidor import datasette_for
 
 PF = "v1/finanzas/tasas/plazoFijo"
@@ -157,44 +156,3 @@ async def test_the_historico_tables_are_derived_from_the_versions_store(tmp_path
     con.close()
     assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
     assert await at(db, UVA) == [uva_bank(0.5)]
-
-
-@pytest.mark.lento
-async def test_the_days_a_build_from_before_the_store_kept_are_not_lost(fuentes):
-    # A build from before #31 kept the days it read over HTTP only in its *_historico table: the next build,
-    # without the history tree, takes them into the versions store instead of dropping them.
-    source, history, db = fuentes
-    Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    with sqlite3.connect(db) as con:
-        for table in ("versiones", "versiones_registros", "revisiones"):
-            con.execute(f"DROP TABLE {table}")
-    con.close()
-    write(source / PF / "index.json", CURRENT_2)
-    Builder(DirectorySource(source), db, today=DAY_2).run()
-    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
-    with sqlite3.connect(db) as con:
-        origins = con.execute(f"SELECT origen FROM versiones WHERE ruta = '/{PF}' ORDER BY publicado").fetchall()
-    con.close()
-    assert origins == [("construcción anterior",)] * 3 + [("fuente actual",)]
-    assert await at(db, PF, "2024-01-15") == X
-    assert await at(db, PF, "2026-03-11") == CURRENT_1
-
-
-@pytest.mark.lento
-def test_days_kept_only_in_a_historico_table_that_cannot_be_read_stop_the_build(fuentes):
-    # The same build from before #31, its *_historico table of an older shape still (a column today's lacks): its
-    # days cannot be taken into the store, and building on would drop them, so the build stops, naming the table
-    # and the days, and the database stays as it was.
-    source, history, db = fuentes
-    Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    with sqlite3.connect(db) as con:
-        for table in ("versiones", "versiones_registros", "revisiones"):
-            con.execute(f"DROP TABLE {table}")
-        con.execute('ALTER TABLE plazo_fijo_historico RENAME COLUMN "tnaClientes" TO "tna"')
-    con.close()
-    before = db.read_bytes()
-    write(source / PF / "index.json", CURRENT_2)
-    days = "3 días que no están en las versiones (2024-01-01, 2024-02-01, 2026-03-10)"
-    with pytest.raises(PreviousUnreadable, match=re.escape(f"{db}: la tabla plazo_fijo_historico guarda {days}")):
-        Builder(DirectorySource(source), db, today=DAY_2).run()
-    assert db.read_bytes() == before

@@ -454,34 +454,6 @@ SERIES = OwnTable(
 )
 
 
-@dataclass(frozen=True)
-class RowExtra:
-    """What a row of a dataset's table needs besides its columns for /v1 to give back its record exactly."""
-
-    tabla: str = column("Tabla de la fila (la de un conjunto de datos o una de sus tablas hijas).")
-    fila: str = column(
-        "La fila, por su clave como lista JSON: [rowid], [fila] o, en una tabla con orden, sus columnas de ruta "
-        "y su orden."
-    )
-    extra: str = column(
-        "Lista JSON, en orden: [ruta] por cada clave que el registro no traía, [ruta, valor] por cada valor que su "
-        "columna no guarda tal como vino (un campo nuevo, un valor de otro tipo, un entero con decimales) y "
-        '{"orden": ...} si sus claves venían en otro orden que el del catálogo.'
-    )
-
-
-EXTRAS = OwnTable(
-    "_extra",
-    RowExtra,
-    "Lo que /v1 necesita para devolver cada registro exacto",
-    "Para cada fila de una tabla de datos cuyo registro no es exactamente como lo declara el catálogo: las claves "
-    "que no traía, lo que trajo de más o de otro tipo y el orden de sus claves. Sólo lo lee /v1, para devolver "
-    "cada registro byte por byte como lo publicó upstream; lo raro también está en la tabla calidad. Las filas "
-    "que no están aquí son sus registros tal como los declara el catálogo.",
-    unique=("tabla", "fila"),
-    hidden=True,
-)
-
 # In the order the database page lists them.
 TABLES = (
     SERIES,
@@ -495,5 +467,4 @@ TABLES = (
     AUSENTES,
     CALIDAD,
     CONSTRUCCION,
-    EXTRAS,
 )

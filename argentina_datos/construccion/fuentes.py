@@ -27,7 +27,6 @@ import orjson
 import sqlite_utils
 
 from argentina_datos.almacen import historia as stored, publicados
-from argentina_datos.almacen.consultas import RecordQuery, envelope
 from argentina_datos.almacen.propias import (
     AUSENTES,
     CALIDAD,
@@ -337,36 +336,6 @@ class PreviousBuild:
             return [
                 (when, origin, commit, stored.document(self._conn, route, vid)) for vid, when, origin, commit in rows
             ]
-
-    def historico_days(self, history: Dataset, skip: set[str]) -> list[tuple[str, bytes]]:
-        """The days a build from before the versions store (#31) kept of a latest-only route only in its
-        ``*_historico`` table (``history``: the days it read over HTTP), other than those in ``skip``, each as the file
-        rebuilt from its rows.  A build since derives that table from the store, which holds all its days.  Days it
-        lists but whose rows cannot be read (a table of an older shape) stop the build: building on would drop them."""
-        days = sorted({route[-10:] for route in self.tables.get(history.table, [])} - skip)
-        if not days:
-            return []
-        route = history.sources[0].route.removesuffix("/{fecha}")
-        query = RecordQuery(history)
-        out = []
-        with self._lock:
-            assert self._conn is not None
-            try:
-                for day in days:
-                    records = query.records(self._conn, {"fecha": day})
-                    if history.envelope_list:
-                        kept = {**(envelope(self._conn, f"/{route}/{day}") or {}), history.envelope_list: records}
-                        out.append((day, orjson.dumps(kept)))
-                    else:
-                        out.append((day, orjson.dumps(records)))
-            except sqlite3.Error as e:
-                named = ", ".join(days) if len(days) <= 10 else f"{', '.join(days[:5])} … {days[-1]}"
-                raise PreviousUnreadable(
-                    f"{self.path}: la tabla {history.table} guarda {len(days)} días que no están en las versiones "
-                    f"({named}) y no se pueden leer ({e}); construir sobre ella los perdería. Restaure una copia legible "
-                    "o use --sin-anterior para empezar de cero sin ellos"
-                ) from None
-        return out
 
     def body(self, route: str) -> Optional[bytes]:
         """The file as the previous build stored it (its store of what upstream published); None if it had none."""

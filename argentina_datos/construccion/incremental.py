@@ -30,9 +30,8 @@ from argentina_datos.construccion.fuentes import PreviousBuild
 SCHEMA = "esquema"  # the _construccion fact: the fingerprint of the code that wrote the database
 DATASETS_FACT = "conjuntos"  # the _construccion fact: {table: [stamp of its files, rows]} of each dataset read whole
 # Rebuilt by every build, incremental or not: the build's own tables (series and versions read every table); but the
-# files published and the rows' extras (each table's kept or dropped with the table, the documents' with them).
-KEPT_BY_TABLE = (propias.PUBLICADOS, propias.EXTRAS)
-REBUILT = [t.name for t in propias.TABLES if t not in KEPT_BY_TABLE]
+# files published (each table's kept or dropped with the table, the documents' with them).
+REBUILT = [t.name for t in propias.TABLES if t is not propias.PUBLICADOS]
 
 
 def catalogue_fingerprint() -> str:
@@ -124,9 +123,8 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
     tables += REBUILT
     with sqlite_utils.Database(db).atomic():
         marks = ", ".join("?" for _ in dropped)
-        for own in KEPT_BY_TABLE:
-            if own.name in tables_of(db):
-                db.execute(f"DELETE FROM {quote(own.name)} WHERE tabla IN ({marks})", dropped)
+        if publicados.TABLE in tables_of(db):
+            db.execute(f"DELETE FROM {quote(publicados.TABLE)} WHERE tabla IN ({marks})", dropped)
         for view in views:
             db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
         for table in tables:

@@ -4,7 +4,7 @@ The types are the ones ``argentina_datos.leer`` gives (lectura.py): the columns 
 dates (text ``AAAA-MM-DD``) are Parquet dates, its dates and times (diputados, ISO 8601 with an offset) UTC
 timestamps, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
 counts and ids ``INTEGER`` -> int64, text -> string.  The build's own tables (``_construccion``,
-``_extra``, ...) and the full-text search indexes are left out; the views that name a table's ids (``fci_valores_vista``,
+``_fallidos``, ...), the files as published (``publicados``) and the full-text search indexes are left out; the views that name a table's ids (``fci_valores_vista``,
 ``fci_serie_vista``) are exported as tables.  A table with ``fecha`` is sorted by it (then by its own order),
 and its file says so (``sorting_columns``): a date filter skips the row groups outside its days.  Each column carries its description from the catalogue (the one
 Datasette shows) in the Parquet field metadata (key ``description``), and each file the table's title,
@@ -12,7 +12,7 @@ description and origin in its schema metadata.
 
 Nothing is lost: a date column with a value that is not a calendar date ``AAAA-MM-DD`` (a time, an empty
 text, 2025-02-30), or a typed column holding a value of another type (which the build does not write: such
-a value is kept apart, in the ``_extra`` table that only /v1 reads), is exported as text, and the export names it.
+its column is NULL, and the file as published keeps it), is exported as text, and the export names it.
 """
 
 from __future__ import annotations

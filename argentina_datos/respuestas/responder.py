@@ -13,8 +13,9 @@ from typing import Any, Optional
 import orjson
 
 from argentina_datos.almacen import historia, publicados
+from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.respuestas import catalogo_series, conversiones, series
-from argentina_datos.respuestas.rutas import ApiError, Router
+from argentina_datos.respuestas.rutas import ApiError, Endpoint, Router
 from argentina_datos.respuestas.series import BadQuery, Query
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class Responder:
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
         self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
         self._versioned: Optional[frozenset[str]] = None  # routes with stored versions (the versiones table)
+        self._versioned_tables: Optional[frozenset[str]] = None  # tables with a file that has stored versions
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -142,10 +144,26 @@ class Responder:
             self._versioned = historia.versioned_routes(conn)
         return self._versioned
 
+    def _tables_with_versions(self, conn: sqlite3.Connection) -> frozenset[str]:
+        if self._versioned_tables is None:
+            routes = self._versioned_routes(conn)
+            rows = conn.execute(f"SELECT DISTINCT ruta, tabla FROM {FUENTES.name}") if routes else []
+            self._versioned_tables = frozenset(tabla for ruta, tabla in rows if ruta in routes)
+        return self._versioned_tables
+
+    def _has_versions(self, conn: sqlite3.Connection, endpoint: Endpoint, path: str) -> bool:
+        """A route with stored versions, or one computed from a list that has them (``publicado`` applies)."""
+        if path in self._versioned_routes(conn):
+            return True
+        return endpoint.computed and bool(set(endpoint.reads) & self._tables_with_versions(conn))
+
     def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
-        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
+        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose
+        answer is computed from a list that has them (/ultimo)."""
         found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
-        return sorted({f[0].path for f in found if f is not None})
+        tables = self._tables_with_versions(conn)
+        computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
+        return sorted({f[0].path for f in found if f is not None} | computed)
 
     def version(self, conn: sqlite3.Connection, path: str, query: Query, treat=None) -> Optional[Answer]:
         """With ``?publicado=``, on a route with stored versions: the version in force that day, as published
@@ -180,15 +198,19 @@ class Responder:
             stored = publicados.stored(conn, path)
             if query.empty:
                 return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
-            answers = series.Answers.of(endpoint, path in self._versioned_routes(conn))
+            answers = series.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
             answers.refuse(query, path)
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):
                 return series.apply(data, query, adjust, answers.rates, path, answers)
 
-            if query.publicado is not None and (versioned := self.version(conn, path, query, treat)) is not None:
-                return versioned
+            if query.publicado is not None:
+                versioned = self.version(conn, path, query, treat)
+                if versioned is not None:
+                    return versioned
+                # a cut of a list with versions: the same cut of the list as published that day
+                return Answer(200, treat(endpoint.answer(conn, values, path, query.checked_publicado())))
             if stored is not None:  # what upstream published, cut, grouped or converted
                 return Answer(200, treat(orjson.loads(publicados.decompress(stored))))
             return Answer(200, treat(endpoint.answer(conn, values, path)))
