@@ -12,8 +12,8 @@ ones (exploded, they are unknown parameters too)."""
 import schemathesis
 
 from argentina_datos.documentacion.openapi import build_document
+from argentina_datos.respuestas.consulta import PARAMETERS
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.respuestas.series import PARAMETERS
 
 SERIES_DATA = "/v1/series/datos"
 OBJECT_PARAMETERS = {p.group for p in PARAMETERS if p.group}  # agrupacion, ajuste

@@ -230,7 +230,7 @@ def test_the_blue_series_is_late(conn, monkeypatch):
 
     def blue_on(day: dt.date) -> bool:
         monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, day.isoformat())
-        response = V1().compute_series(conn, "/v1/series", {"q": "blue venta"}, catalogo_series.series.Query())
+        response = V1().compute_series(conn, "/v1/series", {"q": "blue venta"}, catalogo_series.consulta.Query())
         return orjson.loads(response.body)[0]["atrasada"]
 
     assert blue_on(last + dt.timedelta(days=5)) is False

@@ -160,8 +160,8 @@ async def test_any_folder_of_the_history_tree_is_a_route_s_past(tmp_path):
 def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, tmp_path):
     from paths import BUNDLE
 
+    from argentina_datos.respuestas.consulta import parse
     from argentina_datos.respuestas.responder import Responder
-    from argentina_datos.respuestas.series import parse
 
     if not BUNDLE.is_file():
         pytest.skip(f"sin paquete de versiones en {BUNDLE}")

@@ -504,7 +504,7 @@ def test_the_default_source_is_upstreams_repository_when_git_is_installed(monkey
 def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, monkeypatch):
     """A git source's commits are versions of the files upstream overwrote: on a first build since
     --historia-desde, on each later one since the build before; ?fecha= answers each, revisiones names the change."""
-    from argentina_datos.respuestas.series import parse
+    from argentina_datos.respuestas.consulta import parse
 
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     git(upstream, "config", "uploadpack.allowFilter", "true")  # a partial clone: old blobs fetched when read
@@ -573,7 +573,7 @@ def test_a_series_whose_files_stop_changing_is_found_stopped_by_an_incremental_b
 
 def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_path, monkeypatch):
     """?fecha= with desde (or agrupar...) on a day whose version was no list: a 400, not an empty list."""
-    from argentina_datos.respuestas.series import parse
+    from argentina_datos.respuestas.consulta import parse
 
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-02T12:00:00Z")

@@ -12,7 +12,7 @@ import pytest
 from ayudas import mirror_file
 from paths import UPSTREAM
 
-from argentina_datos.respuestas import series, variaciones
+from argentina_datos.respuestas import consulta, variaciones
 
 pytestmark = pytest.mark.mirror
 
@@ -135,13 +135,13 @@ def test_29_february_looks_at_28_february_a_year_before():
         {"fecha": "2023-02-28", "v": 110.0},
         {"fecha": "2024-02-29", "v": 121.0},
     ]
-    out = variaciones.changes(records, "interanual", series.series_of, {"v"})
+    out = variaciones.changes(records, "interanual", consulta.series_of, {"v"})
     assert out[2]["v"] == pytest.approx(0.1) and out[0]["v"] is None
 
 
 def test_a_relative_change_from_zero_or_null_is_null():
     records = [{"fecha": "2024-01-01", "v": 0}, {"fecha": "2024-01-02", "v": 5}, {"fecha": "2024-01-03", "v": None}]
-    out = variaciones.changes(records, "relativa", series.series_of, {"v"})
+    out = variaciones.changes(records, "relativa", consulta.series_of, {"v"})
     assert [r["v"] for r in out] == [None, None, None]
-    out = variaciones.changes(records, "absoluta", series.series_of, {"v"})
+    out = variaciones.changes(records, "absoluta", consulta.series_of, {"v"})
     assert [r["v"] for r in out] == [None, 5, None]

@@ -19,15 +19,15 @@ from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, THEMES_WITH_SERIES
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import consulta
+from argentina_datos.respuestas.consulta import Answers, Param
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.respuestas.series import Answers, Param
 
 OPENAPI_PATH = "/v1/openapi.json"
 # The documentation page that carries the route table of --markdown, between these two markers.
 ROUTE_TABLE_PAGE = "docs/api.md"
 ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
-# ... and the table of query parameters of --parametros (respuestas/series.py's PARAMETERS).
+# ... and the table of query parameters of --parametros (respuestas/consulta.py's PARAMETERS).
 PARAMETER_TABLE_MARKERS = ("<!-- parametros:inicio -->\n", "<!-- parametros:fin -->")
 
 ERROR_SCHEMA = {
@@ -316,7 +316,7 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
     }
 
 
-# ---- the query parameters, from respuestas/series.py's table ------------------------------
+# ---- the query parameters, from respuestas/consulta.py's table ------------------------------
 def _value_schema(p: Param, answers: Answers) -> dict:
     if p.form == "fecha":
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
@@ -361,7 +361,7 @@ def _object_parameter(name: str, members: list[Param], answers: Answers) -> dict
 
 def query_parameters(answers: Answers) -> list[dict]:
     """The query parameters of a route that answers ``answers``: those of the table that it takes."""
-    taken = [p for p in series.PARAMETERS if p.takes(answers)]
+    taken = [p for p in consulta.PARAMETERS if p.takes(answers)]
     out = []
     for p in taken:
         if not p.group:
@@ -605,9 +605,9 @@ def markdown_table(router: Router) -> str:
 
 
 def parameters_table() -> str:
-    """The table of query parameters of docs/api.md, one row per entry of respuestas/series.py's PARAMETERS."""
+    """The table of query parameters of docs/api.md, one row per entry of respuestas/consulta.py's PARAMETERS."""
     lines = ["| parámetro | valores | qué hace | en qué rutas | ejemplo |", "|---|---|---|---|---|"]
-    for p in series.PARAMETERS:
+    for p in consulta.PARAMETERS:
         values = " · ".join(f"`{c}`" for c in p.choices) if p.choices else f"`{p.values_text()}`"
         if p.needs is not None:
             other, value, _ = p.needs

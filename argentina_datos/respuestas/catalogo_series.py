@@ -2,7 +2,7 @@
 
 The build writes the catalogue (``entries``) into the ``series`` table; ``/v1/series`` lists it, searched
 and filtered; ``/v1/series/datos?ids=a,b`` gives the values of several series side by side, one row per
-date, each series cut, converted, grouped and changed as its kind allows (respuestas/series.py), or as
+date, each series cut, converted, grouped and changed as its kind allows (respuestas/consulta.py), or as
 upstream published them on a past day (``fecha=``, from the versions store).
 """
 
@@ -22,15 +22,15 @@ from argentina_datos.almacen.consultas import query_for, table_exists
 from argentina_datos.almacen.propias import SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, RATE
 from argentina_datos.catalogo.series import SPECS, THEMES_WITH_SERIES, SeriesSpec
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import consulta
+from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError
-from argentina_datos.respuestas.series import BadQuery, Query
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
 PATHS = (LIST_PATH, DATA_PATH)
 MAX_IDS = 20
-# The parameters of the two routes (besides those of respuestas/series.py), for the cache key.
+# The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
 OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo")
 FREQUENCIES = tuple(dict.fromkeys(s.frequency for s in SPECS))
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -60,7 +60,7 @@ def _points(conn: sqlite3.Connection, spec: SeriesSpec) -> dict[tuple, list[str]
         if (
             isinstance(day, str)
             and _calendar_day(day)
-            and series.is_number(value)
+            and consulta.is_number(value)
             and all(isinstance(v, str) for v in key)
         ):
             out.setdefault(key, []).append(day[:10])
@@ -153,7 +153,7 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
 def own_params(query_string: bytes | str) -> dict[str, str]:
     """The parameters of the series routes (the last of each wins)."""
     if isinstance(query_string, bytes):
-        query_string = query_string.decode("utf-8", "replace")  # as series.parse reads it
+        query_string = query_string.decode("utf-8", "replace")  # as consulta.parse reads it
     return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n in OWN_NAMES}
 
 
@@ -233,7 +233,7 @@ def parse_ids(params: dict[str, str]) -> list[str]:
         raise BadQuery("ids", "«ids» no nombra ninguna serie")
     if len(ids) > MAX_IDS:
         raise BadQuery("ids", f"«ids» nombra {len(ids)} series: el máximo es {MAX_IDS}")
-    changes = series.BY_NAME["variacion"].choices
+    changes = consulta.BY_NAME["variacion"].choices
     for token in ids:
         mode = token.partition(":")[2]
         if ":" in token and mode not in changes:
@@ -303,7 +303,7 @@ def data(
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
         try:
-            done = series.apply(records, asked, rates=rates) if asked.filters else records
+            done = consulta.apply(records, asked, rates=rates) if asked.filters else records
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}

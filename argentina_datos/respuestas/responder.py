@@ -14,9 +14,9 @@ import orjson
 
 from argentina_datos.almacen import historia, publicados
 from argentina_datos.almacen.propias import FUENTES
-from argentina_datos.respuestas import catalogo_series, conversiones, series
+from argentina_datos.respuestas import catalogo_series, consulta, conversiones
+from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError, Endpoint, Router
-from argentina_datos.respuestas.series import BadQuery, Query
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
     if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
     # today's catalogue shape treats a past version only when that version is a list too; else its data decides
-    treated = treat(data) if treat is not None and isinstance(data, list) else series.apply(data, query, route=path)
+    treated = treat(data) if treat is not None and isinstance(data, list) else consulta.apply(data, query, route=path)
     return Answer(200, treated)
 
 
@@ -114,7 +114,7 @@ class Responder:
                 self._cpi = {}
         return sorted(self._cpi)
 
-    def _adjuster(self, conn: sqlite3.Connection, answers: series.Answers, query: Query):
+    def _adjuster(self, conn: sqlite3.Connection, answers: consulta.Answers, query: Query):
         """What ``ajustar`` does on this route: its amounts of pesos in pesos of ``base``, in UVA or in dollars."""
         convert = self.converter(conn, query)
         return lambda records: convert(records, set(answers.pesos), query)
@@ -198,12 +198,12 @@ class Responder:
             stored = publicados.stored(conn, path)
             if query.empty:
                 return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
-            answers = series.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
+            answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
             answers.refuse(query, path)
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):
-                return series.apply(data, query, adjust, answers.rates, path, answers)
+                return consulta.apply(data, query, adjust, answers.rates, path, answers)
 
             if query.publicado is not None:
                 versioned = self.version(conn, path, query, treat)

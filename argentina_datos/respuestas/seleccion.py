@@ -23,7 +23,7 @@ from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.registros import keyed_records
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.catalogo.parametros import group_name, template_regex
-from argentina_datos.respuestas.series import BadQuery
+from argentina_datos.respuestas.consulta import BadQuery
 
 INDEXES = 64  # the indexes kept: the lists per-date and per-id routes cut, by the columns they cut by, and room
 Item = tuple[dict, Any]  # (the values of its file's path, the record as published)
