@@ -9,6 +9,7 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen import publicados
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
 from argentina_datos.catalogo import BY_TABLE
@@ -127,7 +128,7 @@ def envelope(conn: sqlite3.Connection, ruta: str) -> Optional[dict]:
 
 def published(conn: sqlite3.Connection, ruta: str) -> bool:
     """Whether upstream published a file at ``ruta`` (an empty list is an answer, not a 404)."""
-    return conn.execute(f"SELECT 1 FROM {FUENTES.name} WHERE ruta = ? LIMIT 1", [ruta]).fetchone() is not None
+    return publicados.stored(conn, ruta) is not None
 
 
 def table_exists(conn: sqlite3.Connection, table: str) -> bool:

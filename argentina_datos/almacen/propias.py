@@ -128,7 +128,7 @@ FUENTES = OwnTable(
     "cuántos registros trajo y su huella. Sirve para saber de cuándo es cada dato.",
     pk="id",
     id_description="Número del archivo en el orden en que se leyó.",
-    unique=("ruta", "tabla"),
+    unique=("tabla", "ruta"),  # by table first: /v1 selects the files of a list (respuestas/seleccion.py)
     label_column="ruta",
     facets=("tabla",),
     source=UPSTREAM[0],
