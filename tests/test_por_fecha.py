@@ -148,3 +148,7 @@ async def test_fecha_answers_the_records_of_a_day_month_or_year_and_publicado_is
     assert (status, body["parametro"]) == (400, "fecha")
     status, body = await get(ds, "/v1/feriados/2025?publicado=2024-12-31")
     assert (status, body["parametro"]) == (400, "publicado")
+    # a value without versions of a route that has them for others (the blue's, not the turista's): a 404
+    assert (await get(ds, "/v1/cotizaciones/dolares/blue?publicado=2024-12-31"))[0] == 200
+    status, body = await get(ds, "/v1/cotizaciones/dolares/turista?publicado=2024-12-31")
+    assert (status, body["parametro"]) == (404, "publicado")

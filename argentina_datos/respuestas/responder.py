@@ -75,6 +75,7 @@ class Responder:
         self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
         self._versioned: Optional[frozenset[str]] = None  # routes with stored versions (the versiones table)
         self._versioned_tables: Optional[frozenset[str]] = None  # tables with a file that has stored versions
+        self._versioned_templates: Optional[frozenset[str]] = None  # the routes ``publicado`` applies to
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -152,10 +153,11 @@ class Responder:
         return self._versioned_tables
 
     def _has_versions(self, conn: sqlite3.Connection, endpoint: Endpoint, path: str) -> bool:
-        """A route with stored versions, or one computed from a list that has them (``publicado`` applies)."""
-        if path in self._versioned_routes(conn):
-            return True
-        return endpoint.computed and bool(set(endpoint.reads) & self._tables_with_versions(conn))
+        """Whether ``publicado`` applies: a route with stored versions, or of a template that has them (its other
+        values a 404 naming it, as a day before the first version), or computed from a list that has them."""
+        if self._versioned_templates is None:
+            self._versioned_templates = frozenset(self.versioned_paths(conn))
+        return path in self._versioned_routes(conn) or endpoint.path in self._versioned_templates
 
     def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
         """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose
@@ -209,6 +211,8 @@ class Responder:
                 versioned = self.version(conn, path, query, treat)
                 if versioned is not None:
                     return versioned
+                if not endpoint.computed:  # /v1/cotizaciones/dolares/turista, when only other casas have versions
+                    raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
                 # a cut of a list with versions: the same cut of the list as published that day
                 return Answer(200, treat(endpoint.answer(conn, values, path, query.checked_publicado())))
             if stored is not None:  # what upstream published, cut, grouped or converted
