@@ -60,18 +60,10 @@ class RecordQuery:
             args.append(value)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
 
-    def records(
-        self, conn: sqlite3.Connection, where: dict, *, last: bool = False, limit: Optional[int] = None
-    ) -> list:
+    def records(self, conn: sqlite3.Connection, where: dict) -> list:
         lay = self.layout
         sql_where, args = self._where(where)
-        order = ", ".join(f"{c} DESC" if last else c for c in self.order)
-        sql = f"{self._sql()}{sql_where} ORDER BY {order}"
-        if last:
-            limit = 1
-        if limit:
-            sql += f" LIMIT {int(limit)}"
-        rows = conn.execute(sql, args).fetchall()
+        rows = conn.execute(f"{self._sql()}{sql_where} ORDER BY {', '.join(self.order)}", args).fetchall()
         codec = lay.codec
         if codec.scalar:  # a list of bare values
             return [r[0] for r in rows]
