@@ -29,8 +29,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from argentina_datos.respuestas.catalogo_series import LIST_PATH  # noqa: E402
+from argentina_datos.respuestas.consulta import Query  # noqa: E402
 from argentina_datos.respuestas.responder import Responder  # noqa: E402
-from argentina_datos.respuestas.series import Query  # noqa: E402
 
 MIX = [
     "q=plazo fijo galicia",

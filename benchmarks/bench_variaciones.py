@@ -21,8 +21,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from argentina_datos.respuestas.consulta import parse  # noqa: E402
 from argentina_datos.respuestas.responder import Responder  # noqa: E402
-from argentina_datos.respuestas.series import parse  # noqa: E402
 from argentina_datos.web.v1.api import V1  # noqa: E402
 
 ROUTE = "/v1/cotizaciones/dolares/blue"

@@ -74,7 +74,7 @@ def assert_catalogue_routes(conn: sqlite3.Connection, routes, tables, families) 
         endpoint.parse(match)
         assert set(endpoint.datasets) <= set(tables), route
     prefixes = ["/" + f.strip("/") for f in families]
-    stored = [r for (r,) in conn.execute("SELECT ruta FROM documentos")]
+    stored = [r for (r,) in conn.execute("SELECT ruta FROM publicados WHERE tabla = 'documentos'")]
     assert not [r for r in stored if any(r == p or r.startswith(p + "/") for p in prefixes)]
 
 

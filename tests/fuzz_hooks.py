@@ -2,8 +2,10 @@
 range whose desde is after its hasta is a 400 (tests/test_api_errors.py checks it); schemathesis would
 otherwise count it, valid to the schema of each parameter alone, as wrongly refused.  On
 /v1/series/datos, what is valid depends on the series named in ``ids`` (a conversion only of amounts of
-pesos, no sum nor ratio of a rate, ``fecha`` only where the series' route has versions that day:
-tests/test_catalogo_series.py checks those 400s): there the fuzzing leaves those parameters out.  An
+pesos, no sum nor ratio of a rate): there the fuzzing leaves those parameters out.  ``publicado`` is valid
+where the route itself (/v1/cotizaciones/dolares/blue, not /turista, under the same template) or its list has
+versions, a 400 elsewhere (tests/test_versiones.py, tests/test_por_fecha.py and tests/test_catalogo_series.py
+check them): left out everywhere.  An
 exploded object parameter (agrupacion, ajuste) never appears under its own name in a query string: a value
 that is not an object comes out as ``ajuste=true``, an unknown parameter, which the server ignores as
 upstream does; such cases are left out, and so are those where an object's members are not its declared
@@ -17,8 +19,8 @@ import zlib
 import schemathesis
 
 from argentina_datos.documentacion.openapi import build_document
+from argentina_datos.respuestas.consulta import BY_NAME, PARAMETERS, BadQuery
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.respuestas.series import BY_NAME, PARAMETERS, BadQuery
 
 SERIES_DATA = "/v1/series/datos"
 OBJECT_PARAMETERS = {p.group for p in PARAMETERS if p.group}  # agrupacion, ajuste
@@ -74,6 +76,8 @@ def filter_query(ctx, query):
         return True
     if any(name in query for name in OBJECT_PARAMETERS) or not set(query) <= DECLARED:
         return False
+    if "publicado" in query:
+        return False
     desde, hasta = query.get("desde"), query.get("hasta")
     if isinstance(desde, str) and isinstance(hasta, str):
         try:  # as the days they stand for: desde=2025-03-15&hasta=2025-03 is a range, 2025-03-15 to 03-31
@@ -83,10 +87,5 @@ def filter_query(ctx, query):
             pass  # a value its schema allows and the server refuses would be a failure to report: kept
     operation = getattr(ctx, "operation", None)
     if operation is not None and operation.path == SERIES_DATA:
-        return not (
-            "ajustar" in query
-            or "fecha" in query
-            or query.get("funcion") == "suma"
-            or query.get("variacion") == "relativa"
-        )
+        return not ("ajustar" in query or query.get("funcion") == "suma" or query.get("variacion") == "relativa")
     return True

@@ -63,7 +63,6 @@ def counts(db):
         out = {t: con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
         # versions accumulate: their fuentes rows are compared apart
         out["fuentes"] = con.execute("SELECT count(*) FROM fuentes WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
-        out["_extra"] = con.execute("SELECT count(*) FROM _extra WHERE tabla NOT LIKE '%historico%'").fetchone()[0]
         return out
 
 
@@ -109,7 +108,7 @@ async def test_no_change_update_and_one_day_update(tmp_path, capsys):
     from argentina_datos.web.servidor import datasette_for
 
     ds = datasette_for(out)
-    old = await ds.client.get(f"/{PF}?fecha={(TODAY - dt.timedelta(days=1)).isoformat()}")
+    old = await ds.client.get(f"/{PF}?publicado={(TODAY - dt.timedelta(days=1)).isoformat()}")
     assert old.json()[0]["tnaClientes"] == 0.3
     assert (await ds.client.get(f"/{PF}")).json()[0]["tnaClientes"] == 0.29
     # the updated file equals a fresh build of the same mirror

@@ -213,7 +213,7 @@ def published_on(route: str, day: str, tmp_path) -> list[dict]:
 
 @pytest.mark.skipif(not BUNDLE.is_file(), reason="sin el paquete de versiones de upstream")
 async def test_country_risk_as_published_before_the_2025_revision(ds, tmp_path):
-    url = "/v1/series/datos?ids=riesgo_pais&fecha=2024-12-31&desde=2003-06-02&hasta=2003-06-02"
+    url = "/v1/series/datos?ids=riesgo_pais&publicado=2024-12-31&desde=2003-06-02&hasta=2003-06-02"
     got = await get(ds, url)
     then = [
         r
@@ -235,7 +235,7 @@ def test_the_blue_series_is_late(conn, monkeypatch):
 
     def blue_on(day: dt.date) -> bool:
         monkeypatch.setenv(catalogo_series.TODAY_VARIABLE, day.isoformat())
-        response = V1().compute_series(conn, "/v1/series", {"q": "blue venta"}, catalogo_series.series.Query())
+        response = V1().compute_series(conn, "/v1/series", {"q": "blue venta"}, catalogo_series.consulta.Query())
         return orjson.loads(response.body)[0]["atrasada"]
 
     assert blue_on(last + dt.timedelta(days=5)) is False
@@ -295,10 +295,10 @@ async def test_unknown_ids_and_meaningless_combinations_are_json_400s(ds, url, p
 
 
 async def test_a_day_before_the_stored_versions_is_a_404(ds):
-    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&fecha=2001-01-01")
-    assert response.status_code == 404 and response.json()["parametro"] == "fecha"
+    response = await ds.client.get("/v1/series/datos?ids=riesgo_pais&publicado=2001-01-01")
+    assert response.status_code == 404 and response.json()["parametro"] == "publicado"
     assert "sus versiones empiezan el 2024-" in response.json()["mensaje"]
-    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&fecha=2025-01-01")
+    unversioned = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&publicado=2025-01-01")
     assert unversioned.status_code == 404 and "no tiene versiones guardadas" in unversioned.json()["mensaje"]
 
 
@@ -413,7 +413,7 @@ async def test_a_bank_rate_is_a_series_over_the_days_we_hold(ds):
     values = [r for r in got["datos"] if r[found[0]["id"]] is not None]
     assert len(values) > 1
     # Already the history of the published versions: a past version of it is a 400 that says so, not an empty list.
-    response = await ds.client.get(f"/v1/series/datos?ids={found[0]['id']}&fecha={values[-1]['fecha']}")
+    response = await ds.client.get(f"/v1/series/datos?ids={found[0]['id']}&publicado={values[-1]['fecha']}")
     assert response.status_code == 400 and "entidadId" in response.json()["mensaje"]
 
 

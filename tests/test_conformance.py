@@ -84,8 +84,8 @@ def served_by_endpoint(router, route: str) -> bool:
 
 
 async def test_whole_mirror_conforms(ds):
-    """Every file of the mirror is a route we answer with exactly that file's JSON. Files of routes
-    no catalogue dataset describes yet are answered from the documents table: they are listed."""
+    """Every file of the mirror is a route we answer with exactly that file's bytes (whitespace included). Files
+    of routes no catalogue dataset describes yet are answered all the same: they are listed."""
     from argentina_datos.respuestas.rutas import Router
 
     router = Router()
@@ -94,16 +94,29 @@ async def test_whole_mirror_conforms(ds):
         route = "/" + str(path.parent.relative_to(UPSTREAM))
         if not served_by_endpoint(router, route):
             as_documents.append(route)
-        expected = orjson.loads(path.read_bytes())
+        expected = path.read_bytes()
         response = await ds.client.get(route)
         total += 1
-        diff = answer_difference(route, response.status_code, response.content, expected)
-        if diff:
-            failures.append(diff)
+        if response.status_code != 200 or response.content != expected:
+            diff = answer_difference(route, response.status_code, response.content, orjson.loads(expected))
+            failures.append(diff or f"{route}: the same JSON, other bytes")
     families = sorted({re.sub(r"/[0-9][^/]*", "/N", r) for r in as_documents})
     print(
-        f"conformance: {total - len(failures)}/{total} equal; {len(as_documents)} of them answered from the "
-        f"documents table (no catalogue dataset yet), in {len(families)} families:\n  " + "\n  ".join(families)
+        f"conformance: {total - len(failures)}/{total} byte-identical; {len(as_documents)} of them with no "
+        f"catalogue dataset yet, in {len(families)} families:\n  " + "\n  ".join(families)
     )
     assert total == len(MIRROR_FILES) > 100
     assert not failures, f"{len(failures)}/{total} routes differ:\n" + "\n".join(failures[:40])
+
+
+async def test_a_gzip_client_gets_the_stored_compressed_bytes(ds, conn, v1_response):
+    from argentina_datos.almacen import publicados
+
+    route = "/v1/cotizaciones/dolares"
+    response = await ds.client.get(route, headers={"Accept-Encoding": "gzip"})
+    assert response.headers["content-encoding"] == "gzip"
+    assert response.content == (UPSTREAM / route.strip("/") / "index.json").read_bytes()
+    stored = publicados.stored(conn, route)
+    assert stored is not None and int(response.headers["content-length"]) == len(stored)
+    # the response carries the build's compressed bytes from the start: nothing is compressed per request
+    assert v1_response(route)._gzipped == stored

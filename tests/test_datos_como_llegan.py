@@ -11,6 +11,7 @@ from ayudas import UVA_DIAS, write_file
 from paths import UPSTREAM
 from test_conformance import strictly_equal
 
+from argentina_datos.almacen import publicados
 from argentina_datos.construccion import cli
 from argentina_datos.web.servidor import datasette_for
 
@@ -87,18 +88,17 @@ async def test_odd_records_are_kept_reported_and_served_back_exactly(capsys, tmp
 
 
 def test_a_wrong_type_is_not_written_into_the_typed_column(capsys, tmp_path):
-    """A researcher's SUM over valor must not meet text: the odd value lives in the _extra table, which
-    names the row by its key (here its rowid)."""
+    """A researcher's SUM over valor must not meet text: the odd value's column is NULL (and reported), and the
+    file as upstream published it, the odd value in it, is in the store /v1 answers from."""
     fuente = tmp_path / "fuente"
-    write_file(fuente, UVA_RUTA, [UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}])
+    published = [UVA[0], {"fecha": "2016-04-01", "valor": "14,06"}]
+    write_file(fuente, UVA_RUTA, published)
     construir(capsys, fuente, tmp_path / "a.db")
     with sqlite3.connect(tmp_path / "a.db") as con:
-        rows = con.execute(
-            "SELECT valor, typeof(valor), x.extra FROM uva u "
-            "LEFT JOIN _extra x ON x.tabla = 'uva' AND x.fila = json_array(u.rowid) ORDER BY fecha"
-        ).fetchall()
-    assert rows[0] == (14.05, "real", None)
-    assert rows[1][:2] == (None, "null") and json.loads(rows[1][2]) == [[["valor"], "14,06"]]
+        rows = con.execute("SELECT valor, typeof(valor) FROM uva ORDER BY fecha").fetchall()
+        stored = publicados.body(con, "/" + UVA_RUTA.strip("/"))
+    assert rows == [(14.05, "real"), (None, "null")]
+    assert stored is not None and json.loads(stored) == published
 
 
 def test_one_warning_per_dataset_and_field_with_a_count(capsys, tmp_path):

@@ -138,13 +138,13 @@ def test_a_bad_day_in_a_directory_keeps_yesterdays_rows_and_answers(tmp_path, fu
 
 
 def test_a_previous_copy_that_cannot_be_given_back_stops_the_build(tmp_path, fuente):
-    # The previous build has the file but cannot answer it (a table that fails: here a column renamed away). Read
+    # The previous build has the file but cannot give it back (its store fails: here a column renamed away). Read
     # as "it had none", a bad day would drop the file's rows and calidad would say there was no previous copy: the
     # build stops instead, naming it, and the database stays as it was.
     out = tmp_path / "argentina.db"
     build(out, fuente)
     with sqlite3.connect(out) as con:
-        con.execute("ALTER TABLE uva RENAME COLUMN valor TO v")
+        con.execute("ALTER TABLE publicados RENAME COLUMN gzip TO g")
     con.close()
     before = out.read_bytes()
     write_file(fuente, UVA, HTML)

@@ -7,7 +7,7 @@ import orjson
 import pytest
 from ayudas import write_file
 
-from argentina_datos.almacen import documentos
+from argentina_datos.almacen import publicados
 from argentina_datos.construccion import cli
 from argentina_datos.web.servidor import datasette_for
 
@@ -50,7 +50,7 @@ def test_an_unknown_file_that_is_not_json_stops_the_build_naming_it(tmp_path, ca
 def test_routes_an_endpoint_derives_are_not_documents(conn):
     """A senator's trips or a year of international trips come from the trips' tables (today the
     catalogue describes the whole mirror, and the documents table is empty)."""
-    rutas = {r[0] for r in conn.execute("SELECT ruta FROM documentos")}
+    rutas = {r[0] for r in conn.execute("SELECT ruta FROM publicados WHERE tabla = 'documentos'")}
     derived = [
         r
         for r in rutas
@@ -63,13 +63,22 @@ def test_routes_an_endpoint_derives_are_not_documents(conn):
 
 
 def test_every_file_of_the_mirror_has_a_catalogue_table(conn):
-    """The documents table is the safety net for routes upstream adds tomorrow: on the mirror, empty."""
-    assert conn.execute("SELECT ruta FROM documentos").fetchall() == []
+    """Documents are the safety net for routes upstream adds tomorrow: on the mirror, none."""
+    assert conn.execute("SELECT ruta FROM publicados WHERE tabla = 'documentos'").fetchall() == []
 
 
-def test_a_documents_table_that_fails_is_not_read_as_no_such_file():
+def test_a_store_that_fails_is_not_read_as_no_such_file():
     conn = sqlite3.connect(":memory:")
-    assert documentos.document(conn, "/v1/x") is None  # a database from before the table: no such file
-    conn.execute(f"CREATE TABLE {documentos.TABLE} (ruta TEXT)")  # there, but it cannot give the file
-    with pytest.raises(sqlite3.OperationalError, match="json"):
-        documentos.document(conn, "/v1/x")
+    assert publicados.body(conn, "/v1/x") is None  # a build of part of the catalogue that read no file
+    conn.execute(f"CREATE TABLE {publicados.TABLE} (ruta TEXT)")  # there, but it cannot give the file
+    with pytest.raises(sqlite3.OperationalError, match="gzip"):
+        publicados.body(conn, "/v1/x")
+
+
+def test_the_store_keeps_the_bytes_and_compresses_them_the_same_way_every_time():
+    conn = sqlite3.connect(":memory:")
+    body = b'[\n  {\n    "fecha": "2024-01-02",\n    "valor": 1.0\n  }\n]'
+    publicados.write(conn, [("/v1/x", "t", body)])
+    assert publicados.body(conn, "/v1/x") == body
+    assert publicados.stored(conn, "/v1/x") == publicados.compress(body)  # no timestamp in the gzip header
+    assert publicados.body(conn, "/v1/y") is None

@@ -10,6 +10,7 @@ table survives a Parquet round trip with its row count and its types."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -25,6 +26,7 @@ from servidor_nginx import Nginx, deploy_server, find_nginx
 from test_conformance import MIRROR_FILES, answer_difference
 from test_por_fecha import FAMILIES, by_date
 
+from argentina_datos.almacen import publicados
 from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 from argentina_datos.publicacion import cli, exportar_parquet, exportar_v1
 from argentina_datos.web.v1.api import V1
@@ -136,12 +138,22 @@ def test_a_tree_written_before_content_times_gets_them_without_rewriting(small_d
     assert report.written == 0 and tree_files(out) == expected
 
 
+def republish(db, route: str, change) -> None:
+    """``route``'s file as a build would store it had upstream published each record ``change``d."""
+    with sqlite3.connect(db) as conn:
+        published = publicados.body(conn, route)
+        assert published is not None
+        body = orjson.dumps([change(r) for r in orjson.loads(published)])
+        publicados.write(conn, [(route, "cotizaciones_dolares", body)])
+        conn.execute("UPDATE fuentes SET sha256 = ? WHERE ruta = ?", [hashlib.sha256(body).hexdigest(), route])
+    conn.close()
+
+
 def test_a_changed_row_rewrites_only_the_files_of_its_routes(small_db, tmp_path):
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)
     before = tree_files(out)
-    with sqlite3.connect(small_db) as conn:
-        conn.execute("UPDATE cotizaciones_dolares SET venta = 1052 WHERE fecha = '2025-01-03'")
+    republish(small_db, "/v1/cotizaciones/dolares", lambda r: {**r, "venta": 1052} if r["fecha"] == "2025-01-03" else r)
     report = exportar_v1.export(small_db, out)
     after = tree_files(out)
     changed = sorted(f for f in after if after[f] != before.get(f))
@@ -174,8 +186,7 @@ def test_the_files_of_a_route_gone_are_removed(small_db, tmp_path):
 def test_an_interrupted_export_leaves_no_half_written_file(small_db, tmp_path, monkeypatch):
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)
-    with sqlite3.connect(small_db) as conn:
-        conn.execute("UPDATE cotizaciones_dolares SET compra = 999")
+    republish(small_db, "/v1/cotizaciones/dolares", lambda r: {**r, "compra": 999})
     old = (out / "v1/cotizaciones/dolares/index.json").read_bytes()
 
     class Cut:

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 from servidor_datos import ServeDatos
 
-from argentina_datos.respuestas.series import PARAMETERS
+from argentina_datos.respuestas.consulta import PARAMETERS
 
 FUZZ_SECONDS = int(os.environ.get("ARGENTINA_DATOS_FUZZ_SECONDS", "45"))
 SEED = 20251123  # a fixed seed: a finding reproduces on the next run

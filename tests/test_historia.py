@@ -67,7 +67,7 @@ def built(tmp_path):
 
 
 async def at(db, route, fecha, status=200):
-    r = await datasette_for(db).client.get(f"/{route}?fecha={fecha}")
+    r = await datasette_for(db).client.get(f"/{route}?publicado={fecha}")
     assert r.status_code == status, r.text
     return orjson.loads(r.content), r.content
 
@@ -85,7 +85,7 @@ async def test_fecha_answers_the_last_version_published_that_day(built):
     body = (await at(db, RIESGO, "2024-03-04"))[1]
     assert body == orjson.dumps(V3)  # the bytes as published, key order included
     error, _ = await at(db, RIESGO, "2024-02-29", 404)
-    assert error["parametro"] == "fecha"
+    assert error["parametro"] == "publicado"
 
 
 @pytest.mark.lento
@@ -160,8 +160,8 @@ async def test_any_folder_of_the_history_tree_is_a_route_s_past(tmp_path):
 def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, tmp_path):
     from paths import BUNDLE
 
+    from argentina_datos.respuestas.consulta import parse
     from argentina_datos.respuestas.responder import Responder
-    from argentina_datos.respuestas.series import parse
 
     if not BUNDLE.is_file():
         pytest.skip(f"sin paquete de versiones en {BUNDLE}")
@@ -194,7 +194,7 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
                 capture_output=True,
                 check=True,
             ).stdout
-            answer = responder.answer(conn, f"/{route}", parse(f"fecha={d}"))
+            answer = responder.answer(conn, f"/{route}", parse(f"publicado={d}"))
             assert answer.status == 200, (route, d, answer.message)
             assert answer.json() == orjson.dumps(orjson.loads(blob)), (route, d)
             checked += 1

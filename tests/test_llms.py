@@ -4,8 +4,8 @@ and the MCP endpoint; served as text by the plugin."""
 from datasette.app import Datasette
 
 from argentina_datos.documentacion.llms import MCP_TOOLS, llms_txt
+from argentina_datos.respuestas.consulta import PARAMETERS
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.respuestas.series import PARAMETERS
 
 
 def test_it_names_every_route_parameter_and_the_series_layer():

@@ -8,8 +8,6 @@ from mcp import Client
 from paths import TEST_DB
 from servidor_datos import ServeDatos
 
-from argentina_datos.web.complementos.agentes import API_VINTAGE_PARAM
-
 pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
 OURS = {"buscar_series", "datos_series", "consultar_api", "calidad_de_serie"}
@@ -116,7 +114,7 @@ async def test_publicado_is_the_apis_vintage_parameter(server):
         then = await client.call_tool(
             "datos_series", {"ids": "riesgo_pais", "publicado": "2025-06-30", "desde": "2025"}
         )
-    status, body = v1(server, f"/v1/series/datos?ids=riesgo_pais&{API_VINTAGE_PARAM}=2025-06-30&desde=2025")
+    status, body = v1(server, "/v1/series/datos?ids=riesgo_pais&publicado=2025-06-30&desde=2025")
     if status == 200:
         assert not then.is_error and text(then).encode() == body
     else:  # no version that old in this mirror: the same 404, as a tool error

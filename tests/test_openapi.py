@@ -60,7 +60,7 @@ async def test_served_document_is_the_generated_one(ds, conn):
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json; charset=utf-8"
     # With the database's year maxima (the spec's, or the last year with data), its CPI's months and the routes
-    # with stored versions (which take ?fecha=).
+    # with stored versions (which take ?publicado=).
     responder = Responder(ROUTER)
     versioned = responder.versioned_paths(conn)
     ids = catalogo_series.series_ids(conn)  # the values /v1/series/datos?ids= takes
@@ -68,7 +68,8 @@ async def test_served_document_is_the_generated_one(ds, conn):
     assert "cotizaciones_dolares.blue.venta" in ids
     assert "/v1/cotizaciones/dolares/{casa}" in versioned and "/v1/feriados/{año}" not in versioned
     fecha = [p for p in orjson.loads(response.content)["paths"]["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]]
-    assert any(p["name"] == "fecha" and p["in"] == "query" for p in fecha)
+    assert any(p["name"] == "publicado" and p["in"] == "query" for p in fecha)
+    assert any(p["name"] == "fecha" and p["in"] == "query" for p in fecha)  # the records of a day, month or year
     assert len(orjson.loads(response.content)["components"]["schemas"]["MesIPC"]["enum"]) > 100
     assert orjson.loads(response.content) == orjson.loads(orjson.dumps(served))
 

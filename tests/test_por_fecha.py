@@ -110,3 +110,45 @@ def test_the_house_lists_still_disagree_in_calidad(conn):
     ).fetchall()
     assert ("2024-05-30", "/v1/cotizaciones/dolares/oficial") in found
     assert ("2024-05-31", "/v1/cotizaciones/dolares/oficial") in found
+
+
+async def get(ds, url: str):
+    r = await ds.client.get(url)
+    return r.status_code, r.json()
+
+
+async def test_publicado_answers_a_cut_as_its_list_was_published_that_day(ds, conn):
+    """/ultimo has no versions of its own: as published on a day it is the last record of the list's version of
+    that day (from the versions store), not today's."""
+    from argentina_datos.almacen import historia
+
+    route = "/v1/finanzas/indices/riesgo-pais"
+    version = historia.version_on(conn, route, "2024-12-31")
+    assert version is not None
+    then = orjson.loads(historia.document(conn, route, version))
+    status, body = await get(ds, route + "/ultimo?publicado=2024-12-31")
+    assert status == 200 and body == then[-1] and body["fecha"] <= "2024-12-31"
+    assert (await get(ds, route + "/ultimo"))[1] == mirror_file(route + "/ultimo") != body  # today's is another day's
+    status, body = await get(ds, route + "/ultimo?publicado=2000-01-01")
+    assert (status, body["parametro"]) == (404, "publicado")
+
+
+async def test_fecha_answers_the_records_of_a_day_month_or_year_and_publicado_is_refused_without_versions(ds):
+    route = "/v1/finanzas/indices/riesgo-pais"
+    records = mirror_file(route)
+    for fecha, prefix in (
+        ("2024-12-31", "2024-12-31"),
+        ("2024/12/31", "2024-12-31"),
+        ("2024-12", "2024-12"),
+        ("2024", "2024"),
+    ):
+        status, body = await get(ds, f"{route}?fecha={fecha}")
+        assert status == 200 and body == [r for r in records if r["fecha"].startswith(prefix)] != [], fecha
+    status, body = await get(ds, route + "/ultimo?fecha=2024-12-31")  # one record, not a list: said, not ignored
+    assert (status, body["parametro"]) == (400, "fecha")
+    status, body = await get(ds, "/v1/feriados/2025?publicado=2024-12-31")
+    assert (status, body["parametro"]) == (400, "publicado")
+    # a value without versions of a route that has them for others (the blue's, not the turista's): a 404
+    assert (await get(ds, "/v1/cotizaciones/dolares/blue?publicado=2024-12-31"))[0] == 200
+    status, body = await get(ds, "/v1/cotizaciones/dolares/turista?publicado=2024-12-31")
+    assert (status, body["parametro"]) == (404, "publicado")

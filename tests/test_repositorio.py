@@ -225,7 +225,7 @@ REPEATED = {"casa": "blue", "compra": 1000, "venta": 1020.5, "fecha": "2025-01-0
 
 @pytest.fixture
 def with_inflation(upstream) -> Path:
-    # a field the catalogue does not declare: its row's extra (the _extra table) is kept with the table, or dropped
+    # a field the catalogue does not declare: its file as published (the publicados table) is kept with the table, or dropped
     months = [{"fecha": "2024-11-30", "valor": 2.4, "nota": "provisoria"}, {"fecha": "2024-12-31", "valor": 2.7}]
     commit(upstream, {INFLACION: months, DOLARES: FILES[DOLARES] + [REPEATED]}, "ipc")
     return upstream
@@ -542,7 +542,7 @@ def test_the_help_names_the_successor_repository_as_the_default(capsys):
 def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, monkeypatch):
     """A git source's commits are versions of the files upstream overwrote: on a first build since
     --historia-desde, on each later one since the build before; ?fecha= answers each, revisiones names the change."""
-    from argentina_datos.respuestas.series import parse
+    from argentina_datos.respuestas.consulta import parse
 
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     git(upstream, "config", "uploadpack.allowFilter", "true")  # a partial clone: old blobs fetched when read
@@ -556,7 +556,7 @@ def test_the_repositorys_history_is_a_source_of_versions(upstream, tmp_path, mon
 
     def on(day: str, route: str = UVA):
         with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
-            got = Responder().answer(conn, "/" + route, parse(f"fecha={day}"))
+            got = Responder().answer(conn, "/" + route, parse(f"publicado={day}"))
             return got.status, orjson.loads(got.json())
 
     assert on("2025-01-02") == (200, FILES[UVA]) and on("2025-01-03") == (200, revised)
@@ -611,7 +611,7 @@ def test_a_series_whose_files_stop_changing_is_found_stopped_by_an_incremental_b
 
 def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_path, monkeypatch):
     """?fecha= with desde (or agrupar...) on a day whose version was no list: a 400, not an empty list."""
-    from argentina_datos.respuestas.series import parse
+    from argentina_datos.respuestas.consulta import parse
 
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     monkeypatch.setenv("GIT_COMMITTER_DATE", "2025-01-02T12:00:00Z")
@@ -620,8 +620,8 @@ def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_
     commit(upstream, {UVA: FILES[UVA]}, "una lista")
     build(out, f"git+file://{upstream}", cache, "--historia-desde", "2025-01-01")
     with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
-        old = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-02&desde=2016-01-01"))
-        new = Responder().answer(conn, "/" + UVA, parse("fecha=2025-01-03&desde=2016-04-01"))
+        old = Responder().answer(conn, "/" + UVA, parse("publicado=2025-01-02&desde=2016-01-01"))
+        new = Responder().answer(conn, "/" + UVA, parse("publicado=2025-01-03&desde=2016-04-01"))
     assert old.status == 400 and "desde" in old.message, (old.status, old.message)
     assert new.status == 200 and orjson.loads(new.json()) == FILES[UVA][1:]
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from paths import UPSTREAM
 
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import consulta
 from argentina_datos.web.v1.csv import to_csv
 
 JSON_TYPE = "application/json; charset=utf-8"
@@ -34,16 +34,16 @@ JSON_TYPE = "application/json; charset=utf-8"
     ],
 )
 def test_bad_values_name_their_parameter(query, param):
-    with pytest.raises(series.BadQuery) as e:
-        series.parse(query)
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.parse(query)
     assert e.value.param == param
 
 
 def test_a_range_without_records_is_an_empty_answer_and_a_reversed_one_is_an_error():
-    q = series.parse("desde=2024-05-01&hasta=2024-05-31")
-    assert series.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
-    with pytest.raises(series.BadQuery, match="«desde» \\(2024-05-01\\) es posterior a «hasta» \\(2024-04-01\\)"):
-        series.parse("desde=2024-05-01&hasta=2024-04-01")
+    q = consulta.parse("desde=2024-05-01&hasta=2024-05-31")
+    assert consulta.apply([{"fecha": "2024-04-15", "valor": 1}], q) == []
+    with pytest.raises(consulta.BadQuery, match="«desde» \\(2024-05-01\\) es posterior a «hasta» \\(2024-04-01\\)"):
+        consulta.parse("desde=2024-05-01&hasta=2024-04-01")
 
 
 @pytest.mark.parametrize(
@@ -57,46 +57,49 @@ def test_a_range_without_records_is_an_empty_answer_and_a_reversed_one_is_an_err
     ],
 )
 def test_a_month_or_a_year_is_its_first_day_in_desde_and_its_last_in_hasta(query, desde, hasta):
-    q = series.parse(query)
+    q = consulta.parse(query)
     assert (q.desde, q.hasta) == (desde, hasta)
     # the same days, the same answer: one cache key whichever way they were written
-    assert q.key() == series.parse(f"desde={desde}&hasta={hasta}").key()
+    assert q.key() == consulta.parse(f"desde={desde}&hasta={hasta}").key()
 
 
 def test_a_month_keeps_the_records_of_all_its_days():
     records = [{"fecha": f"2025-{m:02d}-{d:02d}", "valor": m} for m in range(1, 13) for d in (1, 28)]
-    kept = series.apply(records, series.parse("desde=2025-01&hasta=2025-06"))
+    kept = consulta.apply(records, consulta.parse("desde=2025-01&hasta=2025-06"))
     assert [r["fecha"] for r in kept] == [r["fecha"] for r in records[:12]]
-    with pytest.raises(series.BadQuery, match="«desde» \\(2025-07-01\\) es posterior a «hasta» \\(2025-06-30\\)"):
-        series.parse("desde=2025-07&hasta=2025-06")
+    with pytest.raises(consulta.BadQuery, match="«desde» \\(2025-07-01\\) es posterior a «hasta» \\(2025-06-30\\)"):
+        consulta.parse("desde=2025-07&hasta=2025-06")
 
 
 def test_unknown_parameters_are_ignored_and_share_the_plain_answer():
-    q = series.parse(b"casa=blue&a%C3%B1o=2025&_=123")
+    q = consulta.parse(b"casa=blue&a%C3%B1o=2025&_=123")
     assert q.empty and q.key() == ""
-    assert series.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes"
-    assert series.parse("formato=json").key() == ""
-    assert series.parse("fecha=").key() == "?fecha="  # not the plain answer's key: it gets its own 400
+    assert consulta.parse("agrupar=mes&desde=2024-01-01&x=1").key() == "?desde=2024-01-01&agrupar=mes"
+    assert consulta.parse("formato=json").key() == ""
+    with pytest.raises(consulta.BadQuery, match="fecha"):  # an empty value is a value: a 400, not the plain answer
+        consulta.parse("fecha=")
 
 
 def test_aggregates_are_rounded_without_the_noise_of_binary_floats():
-    mean = series.group(
+    mean = consulta.group(
         [{"fecha": "2024-01-01", "v": 1429.2}, {"fecha": "2024-01-02", "v": 1429.21}], "mes", "promedio"
     )
     assert mean == [{"fecha": "2024-01-01", "v": 1429.205}]
-    total = series.group([{"fecha": "2024-01-01", "v": 81.8}, {"fecha": "2024-01-09", "v": 0.1}], "mes", "suma")
+    total = consulta.group([{"fecha": "2024-01-01", "v": 81.8}, {"fecha": "2024-01-09", "v": 0.1}], "mes", "suma")
     assert total == [{"fecha": "2024-01-01", "v": 81.9}]
     # an integer stays one, and a value at the published precision is left as it is
-    assert series.group([{"fecha": "2024-01-01", "v": 3}, {"fecha": "2024-01-02", "v": 5}], "mes", "suma")[0]["v"] == 8
-    assert series.rounded(0.12345678) == 0.12345678
+    assert (
+        consulta.group([{"fecha": "2024-01-01", "v": 3}, {"fecha": "2024-01-02", "v": 5}], "mes", "suma")[0]["v"] == 8
+    )
+    assert consulta.rounded(0.12345678) == 0.12345678
 
 
 def test_period_starts():
-    assert series.period_start("2024-02-29", "semana") == "2024-02-26"  # a Thursday -> Monday
-    assert series.period_start("2024-02-26", "semana") == "2024-02-26"
-    assert series.period_start("2024-02-29", "mes") == "2024-02-01"
-    assert series.period_start("2024-11-05", "trimestre") == "2024-10-01"
-    assert series.period_start("2024-11-05", "anio") == "2024-01-01"
+    assert consulta.period_start("2024-02-29", "semana") == "2024-02-26"  # a Thursday -> Monday
+    assert consulta.period_start("2024-02-26", "semana") == "2024-02-26"
+    assert consulta.period_start("2024-02-29", "mes") == "2024-02-01"
+    assert consulta.period_start("2024-11-05", "trimestre") == "2024-10-01"
+    assert consulta.period_start("2024-11-05", "anio") == "2024-01-01"
 
 
 SMALL = [
@@ -108,14 +111,14 @@ SMALL = [
 
 
 def test_group_keeps_the_keys_and_aggregates_numbers_per_series():
-    out = series.group(SMALL, "mes", "promedio")
+    out = consulta.group(SMALL, "mes", "promedio")
     assert out == [
         {"casa": "a", "compra": 3.0, "venta": 2.0, "fecha": "2024-01-01"},
         {"casa": "b", "compra": 10.0, "venta": None, "fecha": "2024-01-01"},
         {"casa": "a", "compra": 3.0, "venta": 4.0, "fecha": "2024-02-01"},
     ]
-    assert [r["compra"] for r in series.group(SMALL, "mes", "ultimo")] == [1, 10, 3]  # by date, not list order
-    assert [r["compra"] for r in series.group(SMALL, "anio", "suma")] == [9, 10]
+    assert [r["compra"] for r in consulta.group(SMALL, "mes", "ultimo")] == [1, 10, 3]  # by date, not list order
+    assert [r["compra"] for r in consulta.group(SMALL, "anio", "suma")] == [9, 10]
 
 
 def test_ids_tell_series_apart_and_are_never_averaged():
@@ -123,7 +126,7 @@ def test_ids_tell_series_apart_and_are_never_averaged():
         {"actaId": 7, "afirmativos": 40, "fecha": "2024-05-02"},
         {"actaId": 9, "afirmativos": 30, "fecha": "2024-05-03"},
     ]
-    out = series.group(votes, "mes", "promedio")
+    out = consulta.group(votes, "mes", "promedio")
     assert [(r["actaId"], r["afirmativos"]) for r in out] == [(7, 40.0), (9, 30.0)]
 
 
@@ -311,12 +314,20 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "agrupacion",
         "variacion",
         "ajuste",
+        "fecha",
         "formato",
     }
     # agrupacion and variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
-    assert query("/v1/finanzas/indices/riesgo-pais") == {"desde", "hasta", "agrupacion", "variacion", "formato"}
+    assert query("/v1/finanzas/indices/riesgo-pais") == {
+        "desde",
+        "hasta",
+        "agrupacion",
+        "variacion",
+        "fecha",
+        "formato",
+    }
     # nothing to group in a list of holidays, which is also a calendar
-    assert query("/v1/feriados/{año}") == {"desde", "hasta", "formato"}
+    assert query("/v1/feriados/{año}") == {"desde", "hasta", "fecha", "formato"}
     formato = next(p for p in paths["/v1/feriados/{año}"]["get"]["parameters"] if p["name"] == "formato")
     assert formato["schema"]["enum"] == ["json", "csv", "ics"]
     ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
@@ -339,14 +350,14 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
 
 @pytest.mark.parametrize("raw", ["desde=mañana".encode(), b"desde=ma%C3%B1ana"])
 def test_a_query_string_is_read_as_utf8_raw_or_percent_encoded(raw):
-    with pytest.raises(series.BadQuery) as e:
-        series.parse(raw)
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.parse(raw)
     assert e.value.param == "desde" and "«mañana»" in str(e.value)
 
 
 def test_bytes_that_are_not_utf8_still_give_a_message():
-    with pytest.raises(series.BadQuery) as e:
-        series.parse(b"desde=ma\xf1ana")  # latin-1: not UTF-8
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.parse(b"desde=ma\xf1ana")  # latin-1: not UTF-8
     assert "«ma\ufffdana»" in str(e.value)
 
 
@@ -356,13 +367,13 @@ def test_grouping_or_changes_of_records_without_measures_is_refused_naming_the_r
         {"fecha": "2025-03-03", "tipo": "inamovible", "nombre": "Carnaval"},
         {"fecha": "2025-03-04", "tipo": "inamovible", "nombre": "Carnaval"},
     ]
-    with pytest.raises(series.BadQuery) as e:
-        series.apply(holidays, series.parse(query), route="/v1/feriados/2025")
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.apply(holidays, consulta.parse(query), route="/v1/feriados/2025")
     assert e.value.param == query.split("=")[0]
     assert "/v1/feriados/2025" in str(e.value) and "medidas numéricas" in str(e.value)
     # the same records with a measure are grouped
     measured = [{**h, "valor": i} for i, h in enumerate(holidays)]
-    assert series.apply(measured, series.parse(query))
+    assert consulta.apply(measured, consulta.parse(query))
 
 
 # ---- the table of query parameters: parsing, the 400s, OpenAPI and the docs read it ---------
@@ -381,7 +392,7 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
     from argentina_datos.documentacion.openapi import build_document, parameters_table
     from argentina_datos.respuestas.rutas import Router
 
-    fake = series.Param(
+    fake = consulta.Param(
         "cifras",
         "los valores con tantas cifras decimales",
         "2",
@@ -390,18 +401,18 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
         lambda a: a.dated and a.measured,
         choices=("0", "2", "4"),
     )
-    table = (*series.PARAMETERS[:-1], fake, series.PARAMETERS[-1])
-    monkeypatch.setattr(series, "PARAMETERS", table)
-    monkeypatch.setattr(series, "BY_NAME", {p.name: p for p in table})
+    table = (*consulta.PARAMETERS[:-1], fake, consulta.PARAMETERS[-1])
+    monkeypatch.setattr(consulta, "PARAMETERS", table)
+    monkeypatch.setattr(consulta, "BY_NAME", {p.name: p for p in table})
     # parsing: its values, a 400 naming it and its value, its place in the cache key
-    assert series.parse("cifras=2").cifras == "2"
-    with pytest.raises(series.BadQuery) as e:
-        series.parse("cifras=3")
+    assert consulta.parse("cifras=2").cifras == "2"
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.parse("cifras=3")
     assert e.value.param == "cifras" and "«3»" in str(e.value)
-    assert series.parse("formato=csv&cifras=4&desde=2024-01-01").key() == "?desde=2024-01-01&cifras=4&formato=csv"
+    assert consulta.parse("formato=csv&cifras=4&desde=2024-01-01").key() == "?desde=2024-01-01&cifras=4&formato=csv"
     # a route that does not take it: a 400 naming it and the route
-    with pytest.raises(series.BadQuery) as e:
-        series.Answers(listing=True).refuse(series.parse("cifras=2"), "/v1/presidentes")
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.Answers(listing=True).refuse(consulta.parse("cifras=2"), "/v1/presidentes")
     assert e.value.param == "cifras" and "/v1/presidentes" in str(e.value)
     # OpenAPI: declared exactly where it applies, with its values
     paths = build_document(Router())["paths"]
@@ -416,9 +427,9 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
 
 
 def test_the_cache_key_follows_the_table_and_replaced_keeps_its_order():
-    q = series.parse("formato=csv&ajustar=ipc&base=2020-01&agrupar=mes&desde=2024-01-01")
+    q = consulta.parse("formato=csv&ajustar=ipc&base=2020-01&agrupar=mes&desde=2024-01-01")
     assert [n for n, _ in q.given] == [
-        p for p in series.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde"}
+        p for p in consulta.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde"}
     ]
     plain = q.replaced(ajustar=None, base=None, formato=None)
     assert plain.key() == "?desde=2024-01-01&agrupar=mes"
@@ -436,32 +447,32 @@ def test_every_route_refuses_exactly_the_parameters_its_openapi_leaves_out(conn)
 
     router = Router()
     responder = Responder(router)
-    paths = build_document(router)["paths"]
+    paths = build_document(router, versioned=responder.versioned_paths(conn))["paths"]
     refused = 0
     for endpoint in router.endpoints:
         path = endpoint.path
         for p in endpoint.params:
             path = path.replace("{" + p.name + "}", p.example)
         declared = {q["name"] for q in paths[endpoint.path]["get"]["parameters"] if q["in"] == "query"}
-        for p in series.PARAMETERS:
-            if (p.group or p.name) in declared or p.ignored_elsewhere:
+        for p in consulta.PARAMETERS:
+            if (p.group or p.name) in declared:
                 continue
-            needed = f"{p.needs[0]}={p.needs[1] or series.BY_NAME[p.needs[0]].example}&" if p.needs else ""
+            needed = f"{p.needs[0]}={p.needs[1] or consulta.BY_NAME[p.needs[0]].example}&" if p.needs else ""
             value = "csv" if p.name == "formato" else p.example
-            answer = responder.answer(conn, path, series.parse(f"{needed}{p.name}={value}"))
+            answer = responder.answer(conn, path, consulta.parse(f"{needed}{p.name}={value}"))
             assert answer.status == 400 and answer.param in (p.name, p.needs and p.needs[0]), (path, p.name, answer)
             refused += 1
     assert refused > 100
 
 
 def test_a_route_offers_only_the_values_that_mean_something_there():
-    rates = series.Answers(listing=True, dated=True, measured=True, rates=frozenset({"valor"}))
+    rates = consulta.Answers(listing=True, dated=True, measured=True, rates=frozenset({"valor"}))
     for query, param in [("agrupar=mes&funcion=suma", "funcion"), ("variacion=relativa", "variacion")]:
-        with pytest.raises(series.BadQuery) as e:
-            rates.refuse(series.parse(query), "/v1/finanzas/indices/inflacion")
+        with pytest.raises(consulta.BadQuery) as e:
+            rates.refuse(consulta.parse(query), "/v1/finanzas/indices/inflacion")
         assert e.value.param == param and "/v1/finanzas/indices/inflacion" in str(e.value)
-    rates.refuse(series.parse("agrupar=mes&funcion=maximo&variacion=interanual"), "/v1/finanzas/indices/inflacion")
-    with pytest.raises(series.BadQuery, match="feriados") as e:
-        series.Answers(listing=True).refuse(series.parse("formato=ics"), "/v1/presidentes")
+    rates.refuse(consulta.parse("agrupar=mes&funcion=maximo&variacion=interanual"), "/v1/finanzas/indices/inflacion")
+    with pytest.raises(consulta.BadQuery, match="feriados") as e:
+        consulta.Answers(listing=True).refuse(consulta.parse("formato=ics"), "/v1/presidentes")
     assert e.value.param == "formato"
-    series.Answers(listing=True, calendar=True).refuse(series.parse("formato=ics"), "/v1/feriados")
+    consulta.Answers(listing=True, calendar=True).refuse(consulta.parse("formato=ics"), "/v1/feriados")

@@ -9,7 +9,7 @@ import math
 import icalendar
 import pytest
 
-from argentina_datos.respuestas import conversiones, series, variaciones
+from argentina_datos.respuestas import consulta, conversiones, variaciones
 from argentina_datos.web.v1.ics import to_ics
 
 MONTHS = [
@@ -24,54 +24,54 @@ def compounded(values) -> float:
 
 
 def test_grouping_a_rate_compounds_it_and_a_level_is_averaged():
-    year = series.group(MONTHS, "anio", None, RATES)
+    year = consulta.group(MONTHS, "anio", None, RATES)
     assert year == [{"fecha": "2024-01-01", "valor": pytest.approx(compounded(r["valor"] for r in MONTHS))}]
     assert round(year[0]["valor"], 2) == 117.68
     # Asked for, the mean of the monthly rates: a real figure, not ignored (issue 43).
-    mean = series.group(MONTHS, "anio", "promedio", RATES)
+    mean = consulta.group(MONTHS, "anio", "promedio", RATES)
     assert mean[0]["valor"] == pytest.approx(sum(r["valor"] for r in MONTHS) / 12)
-    level = series.group(MONTHS, "anio", None)
+    level = consulta.group(MONTHS, "anio", None)
     assert level[0]["valor"] == pytest.approx(sum(r["valor"] for r in MONTHS) / 12)
     # The highest monthly rate of the year keeps its meaning; a sum of rates means nothing.
-    assert series.group(MONTHS, "anio", "maximo", RATES)[0]["valor"] == 20.6
-    with pytest.raises(series.BadQuery) as e:
-        series.group(MONTHS, "anio", "suma", RATES)
+    assert consulta.group(MONTHS, "anio", "maximo", RATES)[0]["valor"] == 20.6
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.group(MONTHS, "anio", "suma", RATES)
     assert e.value.param == "funcion"
 
 
 def test_accumulated_rate_compounds_from_january_and_year_on_year_over_twelve_months():
     records = [{"fecha": "2023-12-28", "valor": 25.5}] + MONTHS
     measures = {"valor"}
-    ytd = variaciones.changes(records, "acumulada", series.series_of, measures, RATES)
+    ytd = variaciones.changes(records, "acumulada", consulta.series_of, measures, RATES)
     assert ytd[0]["valor"] == pytest.approx(25.5)
     assert [r["valor"] for r in ytd[1:]] == pytest.approx(
         [compounded(r["valor"] for r in MONTHS[: i + 1]) for i in range(12)]
     )
-    yoy = variaciones.changes(records, "interanual", series.series_of, measures, RATES)
+    yoy = variaciones.changes(records, "interanual", consulta.series_of, measures, RATES)
     assert yoy[-1]["valor"] == pytest.approx(compounded(r["valor"] for r in MONTHS))  # 2024-12: its 12 months
     assert yoy[1]["valor"] is None  # 2024-01: the twelve months before it are not all there
-    points = variaciones.changes(records, "absoluta", series.series_of, measures, RATES)
+    points = variaciones.changes(records, "absoluta", consulta.series_of, measures, RATES)
     assert points[-1]["valor"] == pytest.approx(2.7 - 2.4)  # percentage points
 
 
 def test_relative_change_of_a_rate_and_grouping_without_measures_are_400s():
-    with pytest.raises(series.BadQuery) as e:
-        series.apply(MONTHS, series.parse("variacion=relativa"), rates=RATES)
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.apply(MONTHS, consulta.parse("variacion=relativa"), rates=RATES)
     assert e.value.param == "variacion"
     holidays = [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}]
-    with pytest.raises(series.BadQuery) as e:
-        series.apply(holidays, series.parse("agrupar=mes"))
+    with pytest.raises(consulta.BadQuery) as e:
+        consulta.apply(holidays, consulta.parse("agrupar=mes"))
     assert e.value.param == "agrupar"
 
 
 @pytest.mark.parametrize("value", ["dolar", "dolar-", "usd", "ipc2"])
 def test_ajustar_takes_ipc_uva_or_a_dollar_house(value):
     for good in ("ipc", "uva", "dolar-blue"):
-        assert series.parse(f"ajustar={good}").ajustar == good
-    with pytest.raises(series.BadQuery):
-        series.parse(f"ajustar={value}")
-    with pytest.raises(series.BadQuery):
-        series.parse("ajustar=uva&base=2024-01")  # base is the month of the CPI's pesos
+        assert consulta.parse(f"ajustar={good}").ajustar == good
+    with pytest.raises(consulta.BadQuery):
+        consulta.parse(f"ajustar={value}")
+    with pytest.raises(consulta.BadQuery):
+        consulta.parse("ajustar=uva&base=2024-01")  # base is the month of the CPI's pesos
 
 
 def test_amounts_divided_by_the_value_of_their_day_or_the_last_before():
@@ -82,10 +82,10 @@ def test_amounts_divided_by_the_value_of_their_day_or_the_last_before():
 
 def test_no_conversion_across_the_change_of_currency():
     records = [{"fecha": "1991-12-31", "valor": 10.0}, {"fecha": "1992-01-02", "valor": 1.0}]
-    with pytest.raises(series.BadQuery, match="austral") as e:
-        conversiones.check_currency(records, {"valor"}, series.parse("ajustar=uva"))
+    with pytest.raises(consulta.BadQuery, match="austral") as e:
+        conversiones.check_currency(records, {"valor"}, consulta.parse("ajustar=uva"))
     assert e.value.param == "ajustar"
-    conversiones.check_currency(records, {"valor"}, series.parse("ajustar=uva&desde=1992-01-01"))
+    conversiones.check_currency(records, {"valor"}, consulta.parse("ajustar=uva&desde=1992-01-01"))
 
 
 def test_holidays_as_an_icalendar_that_a_parser_reads():

@@ -7,12 +7,12 @@ import io
 import sqlite3
 
 import numpy as np
-import orjson
 import pandas as pd
 import pytest
 from ayudas import mirror_file
+from paths import UPSTREAM
 
-from argentina_datos.respuestas import series, variaciones
+from argentina_datos.respuestas import consulta, variaciones
 
 pytestmark = pytest.mark.mirror
 
@@ -123,7 +123,7 @@ async def test_real_terms_and_year_on_year_together_and_as_csv(ds, db_path):
 
 async def test_cached_apart_and_without_them_the_plain_answer(ds):
     plain = await get(ds, "/v1/finanzas/indices/uva")
-    assert plain.content == orjson.dumps(mirror_file("/v1/finanzas/indices/uva"))
+    assert plain.content == (UPSTREAM / "v1/finanzas/indices/uva/index.json").read_bytes()
     changed = await get(ds, "/v1/finanzas/indices/uva?variacion=relativa")
     assert changed.content != plain.content
     assert (await get(ds, "/v1/finanzas/indices/uva?variacion=relativa&otro=1")).content == changed.content
@@ -135,13 +135,13 @@ def test_29_february_looks_at_28_february_a_year_before():
         {"fecha": "2023-02-28", "v": 110.0},
         {"fecha": "2024-02-29", "v": 121.0},
     ]
-    out = variaciones.changes(records, "interanual", series.series_of, {"v"})
+    out = variaciones.changes(records, "interanual", consulta.series_of, {"v"})
     assert out[2]["v"] == pytest.approx(0.1) and out[0]["v"] is None
 
 
 def test_a_relative_change_from_zero_or_null_is_null():
     records = [{"fecha": "2024-01-01", "v": 0}, {"fecha": "2024-01-02", "v": 5}, {"fecha": "2024-01-03", "v": None}]
-    out = variaciones.changes(records, "relativa", series.series_of, {"v"})
+    out = variaciones.changes(records, "relativa", consulta.series_of, {"v"})
     assert [r["v"] for r in out] == [None, None, None]
-    out = variaciones.changes(records, "absoluta", series.series_of, {"v"})
+    out = variaciones.changes(records, "absoluta", consulta.series_of, {"v"})
     assert [r["v"] for r in out] == [None, 5, None]

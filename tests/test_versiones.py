@@ -5,14 +5,13 @@ from the versions store (construccion/historia.py)."""
 
 import datetime as dt
 import json
-import re
 import sqlite3
 
 import orjson
 import pytest
 
 from argentina_datos.construccion.constructor import Builder
-from argentina_datos.construccion.fuentes import DirectorySource, PreviousUnreadable
+from argentina_datos.construccion.fuentes import DirectorySource
 from argentina_datos.web.servidor import datasette_for
 
 PF = "v1/finanzas/tasas/plazoFijo"
@@ -59,7 +58,7 @@ def cambios(db):
 
 async def at(db, route, fecha=None, status=200):
     ds = datasette_for(db)
-    r = await ds.client.get(f"/{route}" + (f"?fecha={fecha}" if fecha else ""))
+    r = await ds.client.get(f"/{route}" + (f"?publicado={fecha}" if fecha else ""))
     assert r.status_code == status, r.text
     return orjson.loads(r.content)
 
@@ -81,14 +80,14 @@ async def test_versions_accumulate_from_build_to_build(fuentes):
         ("2026-03-12", "2026-03-10", 1, 1, 1, "fecha y nombre"),
     ]
 
-    assert await at(db, PF) == CURRENT_2  # without ?fecha=: what upstream publishes
+    assert await at(db, PF) == CURRENT_2  # without ?publicado=: what upstream publishes
     assert await at(db, PF, "2024-01-15") == X
     assert await at(db, PF, "2024-02-01") == Y
     assert await at(db, PF, "2026-03-11") == CURRENT_1
     assert await at(db, PF, "2030-01-01") == CURRENT_2
     error = await at(db, PF, "2023-12-31", 404)
-    assert error["parametro"] == "fecha"
-    assert (await at(db, PF, "2024-13-01", 400))["parametro"] == "fecha"
+    assert error["parametro"] == "publicado"
+    assert (await at(db, PF, "2024-13-01", 400))["parametro"] == "publicado"
 
 
 async def test_an_unchanged_file_adds_no_version_and_the_build_is_up_to_date(fuentes):
@@ -113,11 +112,20 @@ async def test_a_version_is_dated_by_the_file_s_own_update_date(tmp_path):
     assert await at(db, REMESAS, "2026-03-05") == remesas
 
 
-async def test_fecha_is_ignored_where_it_does_not_apply(fuentes):
+async def test_publicado_is_a_400_where_there_are_no_versions_and_fecha_a_day_of_the_records(fuentes):
     source, history, db = fuentes
-    write(source / "v1/finanzas/indices/uva" / "index.json", [{"fecha": "2016-03-31", "valor": 14.05}])
+    days = [{"fecha": "2016-03-31", "valor": 14.05}, {"fecha": "2016-04-01", "valor": 14.06}]
+    write(source / "v1/finanzas/indices/uva" / "index.json", days)
     Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    assert await at(db, "v1/finanzas/indices/uva", "2016/03/31") == [{"fecha": "2016-03-31", "valor": 14.05}]
+    assert (await at(db, "v1/finanzas/indices/uva", "2016-03-31", 400))["parametro"] == "publicado"
+    client = datasette_for(db).client
+    for fecha in ("2016/03/31", "2016-03-31"):
+        assert (await client.get(f"/v1/finanzas/indices/uva?fecha={fecha}")).json() == days[:1]
+    assert (await client.get("/v1/finanzas/indices/uva?fecha=2016-04")).json() == days[1:]
+    assert (await client.get("/v1/finanzas/indices/uva?fecha=2016")).json() == days
+    for bad in ("2016-3-31", "hoy", "2016-02-30"):
+        r = await client.get(f"/v1/finanzas/indices/uva?fecha={bad}")
+        assert r.status_code == 400 and r.json()["parametro"] == "fecha", bad
 
 
 UVA = "v1/finanzas/tasas/plazoFijoUvaPagoPeriodico"
@@ -148,44 +156,3 @@ async def test_the_historico_tables_are_derived_from_the_versions_store(tmp_path
     con.close()
     assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
     assert await at(db, UVA) == [uva_bank(0.5)]
-
-
-@pytest.mark.lento
-async def test_the_days_a_build_from_before_the_store_kept_are_not_lost(fuentes):
-    # A build from before #31 kept the days it read over HTTP only in its *_historico table: the next build,
-    # without the history tree, takes them into the versions store instead of dropping them.
-    source, history, db = fuentes
-    Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    with sqlite3.connect(db) as con:
-        for table in ("versiones", "versiones_registros", "revisiones"):
-            con.execute(f"DROP TABLE {table}")
-    con.close()
-    write(source / PF / "index.json", CURRENT_2)
-    Builder(DirectorySource(source), db, today=DAY_2).run()
-    assert versions(db) == ["2024-01-01", "2024-02-01", "2026-03-10", "2026-03-12"]
-    with sqlite3.connect(db) as con:
-        origins = con.execute(f"SELECT origen FROM versiones WHERE ruta = '/{PF}' ORDER BY publicado").fetchall()
-    con.close()
-    assert origins == [("construcción anterior",)] * 3 + [("fuente actual",)]
-    assert await at(db, PF, "2024-01-15") == X
-    assert await at(db, PF, "2026-03-11") == CURRENT_1
-
-
-@pytest.mark.lento
-def test_days_kept_only_in_a_historico_table_that_cannot_be_read_stop_the_build(fuentes):
-    # The same build from before #31, its *_historico table of an older shape still (a column today's lacks): its
-    # days cannot be taken into the store, and building on would drop them, so the build stops, naming the table
-    # and the days, and the database stays as it was.
-    source, history, db = fuentes
-    Builder(DirectorySource(source, history), db, today=DAY_1).run()
-    with sqlite3.connect(db) as con:
-        for table in ("versiones", "versiones_registros", "revisiones"):
-            con.execute(f"DROP TABLE {table}")
-        con.execute('ALTER TABLE plazo_fijo_historico RENAME COLUMN "tnaClientes" TO "tna"')
-    con.close()
-    before = db.read_bytes()
-    write(source / PF / "index.json", CURRENT_2)
-    days = "3 días que no están en las versiones (2024-01-01, 2024-02-01, 2026-03-10)"
-    with pytest.raises(PreviousUnreadable, match=re.escape(f"{db}: la tabla plazo_fijo_historico guarda {days}")):
-        Builder(DirectorySource(source), db, today=DAY_2).run()
-    assert db.read_bytes() == before

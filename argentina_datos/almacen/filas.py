@@ -1,7 +1,7 @@
 """Records to rows, in one place: the rows of a dataset's main table, of its child tables (nested lists)
-and of its lookup tables (repeated texts as ids), each row's extra where a record is not exactly as
-declared (the ``_extra`` table, which only /v1 reads: the tables hold data only), and what each record did
-not fit (a finding for the calidad table).  The builder's loader reads the files; this writes what they hold.
+and of its lookup tables (repeated texts as ids), and what each record did not fit (a finding for the
+calidad table).  The builder's loader reads the files (and stores them as they came); this writes their
+projection for SQL.
 
 The column-at-a-time path (Codec.encode_columns, _insert_columns) is what makes the big datasets fast;
 tests/test_registros_columnas.py pins it to the record-by-record one.
@@ -14,13 +14,8 @@ import sqlite3
 from itertools import compress, repeat
 from typing import Optional, Sequence
 
-import orjson
-import sqlite_utils
-
 from argentina_datos.almacen import calidad
-from argentina_datos.almacen.propias import EXTRAS
 from argentina_datos.almacen.tablas import ChildLayout, Layout, quote
-from argentina_datos.catalogo.esquema import ORDER
 
 
 class RowWriter:
@@ -37,14 +32,10 @@ class RowWriter:
         self.findings: list[calidad.Finding] = []
         self._date_columns = _date_positions(layout.codec)
         self._route = ""
-        self._extras: list[tuple[str, str, str]] = []  # (table, row key, extra), written with each file's rows
 
     def create_tables(self) -> None:
         for statement in self.layout.create_sql():
             self.db.execute(statement)
-        lite = sqlite_utils.Database(self.db)
-        if not lite.table(EXTRAS.name).exists():  # the first dataset of a build creates it
-            EXTRAS.create(lite)
 
     def finish(self) -> None:
         """The lookup tables, once every file is written."""
@@ -57,7 +48,6 @@ class RowWriter:
     def write(self, records: list, partitions: dict, route: str) -> None:
         """The rows of one file's records (its path values in ``partitions``); ``route`` names it in findings."""
         self._route = route
-        self._extras = []  # none left over from a file that failed
         layout = self.layout
         prefix = [
             self._lookup(p.name, partitions[p.name]) if p.name in layout.lookups else partitions[p.name]
@@ -74,13 +64,9 @@ class RowWriter:
         rows = []
         child_rows: dict[str, list] = {}
         encoded = []
-        extras: list[tuple[int, str]] = []  # (position, extra)
         for i, record in enumerate(records):
             values, children, deviations = layout.codec.encode(record)
             encoded.append(values)
-            if values[-1] is not None:
-                extras.append((i, values[-1]))
-            values = values[:-1]
             for d in deviations:
                 self._report(d.problem, i, d.field or None, d.value, d.describe())
             for name, expected in shared.items():
@@ -109,14 +95,6 @@ class RowWriter:
             rows.append(row)
         self._check_dates(layout.codec, encoded, None)
         cols = layout.insert_columns
-        if extras:
-            if layout.row_key == ["rowid"]:
-                first = self._next_rowid()  # the rows go in in order, in one INSERT
-                keys = [[first + i] for i, _ in extras]
-            else:
-                at = [cols.index(c) for c in layout.row_key]
-                keys = [[rows[i][j] for j in at] for i, _ in extras]
-            self._extras += [(layout.table, _key(k), extra) for k, (_, extra) in zip(keys, extras)]
         self.db.executemany(
             f"INSERT INTO {quote(layout.table)} ({', '.join(map(quote, cols))}) VALUES ({', '.join('?' * len(cols))})",
             rows,
@@ -129,7 +107,6 @@ class RowWriter:
                     f"VALUES ({', '.join('?' * len(cols))})",
                     child_rows[child.table],
                 )
-        self._write_extras()
 
     def _insert_columns(self, records: list, prefix: list, shared: dict, columns: list[list]) -> bool:
         """What the record-by-record loop of ``_insert`` does, a column at a time.
@@ -142,7 +119,6 @@ class RowWriter:
         for name, expected in shared.items():
             if columns[layout.field_columns.index(name)].count(expected) != n:
                 return False
-        extras = columns.pop()
         for j, column_name in enumerate(layout.field_columns):
             if column_name in layout.lookups:
                 ids = self.lookup_ids[column_name]
@@ -159,8 +135,6 @@ class RowWriter:
         # every row is left to its default, and the rows with no value in the mostly-NULL columns
         # are inserted without them.
         cols = layout.insert_columns
-        if extras.count(None) != n:
-            self._keep_column_extras(prefix, columns, extras)
         names = cols[: len(prefix)]
         constants = [_literal(value) for value in prefix]
         dense: list[tuple[str, Sequence]] = []
@@ -180,38 +154,7 @@ class RowWriter:
                 lean = list(map(operator.and_, lean, map(operator.is_, values, repeat(None))))
             self._insert_rows(names, constants, dense, lean, n)
             self._insert_rows(names, constants, dense + sparse, list(map(operator.not_, lean)), n)
-        self._write_extras()
         return True
-
-    def _keep_column_extras(self, prefix: list, columns: list[list], extras: list) -> None:
-        """The extras of a file written a column at a time (no children there: a row is named by its key or
-        its rowid)."""
-        layout = self.layout
-        at = list(compress(range(len(extras)), map(operator.is_not, extras, repeat(None))))
-        if layout.row_key == ["rowid"]:
-            first = self._next_rowid()  # one INSERT of every row, in order (_insert_columns)
-            keys = [[first + i] for i in at]
-        else:
-            constant = dict(zip(layout.insert_columns, prefix))
-            column = dict(zip(map(layout.stored, layout.field_columns), columns))
-            keys = [
-                [i if c == ORDER else constant[c] if c in constant else column[c][i] for c in layout.row_key]
-                for i in at
-            ]
-        self._extras.extend((layout.table, _key(k), extras[i]) for k, i in zip(keys, at))
-
-    def _next_rowid(self) -> int:
-        """The rowid the next row of the dataset's table gets: one past the largest (SQLite's rule for a
-        row inserted without one)."""
-        return self.db.execute(f"SELECT coalesce(max(rowid), 0) + 1 FROM {quote(self.layout.table)}").fetchone()[0]
-
-    def _write_extras(self) -> None:
-        if self._extras:
-            names = [f.name for f in EXTRAS.fields()]
-            self.db.executemany(
-                f"INSERT INTO {quote(EXTRAS.name)} ({', '.join(map(quote, names))}) VALUES (?, ?, ?)", self._extras
-            )
-            self._extras = []
 
     def _insert_rows(self, names, constants, columns, rows: Optional[list], n: int) -> None:
         """One INSERT of the rows ``rows`` selects (all n without it): the constants, then each column."""
@@ -234,14 +177,12 @@ class RowWriter:
                 values, grandchildren, deviations = child.codec.encode(item)
                 encoded.append(values)
                 own_id = self.next_id[child.table]
-                if values[-1] is not None:
-                    self._extras.append((child.table, _key([own_id]), values[-1]))
                 where = prefix + (f"{'.'.join(child.path)}[{pos}]",)
                 for d in deviations:
                     field = ".".join(where + d.path)
                     self._report(d.problem, record_at, field, d.value, f"{'.'.join(where)}: {d.describe()}")
                 self.next_id[child.table] += 1
-                out.setdefault(child.table, []).append((own_id, parent_id, pos, *values[:-1]))
+                out.setdefault(child.table, []).append((own_id, parent_id, pos, *values))
                 self._collect_children(grandchildren, own_id, out, where, record_at)
             self._check_dates(child.codec, encoded, record_at, ".".join(prefix + child.path))
 
@@ -282,11 +223,6 @@ class RowWriter:
                 return None
             found = ids[value] = len(ids) + 1
         return found
-
-
-def _key(values: list) -> str:
-    """A row's key in the ``_extra`` table (consultas.py reads it the same way)."""
-    return orjson.dumps(values).decode()
 
 
 def _literal(value) -> str:

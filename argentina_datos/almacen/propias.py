@@ -128,7 +128,7 @@ FUENTES = OwnTable(
     "cuántos registros trajo y su huella. Sirve para saber de cuándo es cada dato.",
     pk="id",
     id_description="Número del archivo en el orden en que se leyó.",
-    unique=("ruta", "tabla"),
+    unique=("tabla", "ruta"),  # by table first: /v1 selects the files of a list (respuestas/seleccion.py)
     label_column="ruta",
     facets=("tabla",),
     source=UPSTREAM[0],
@@ -137,22 +137,31 @@ FUENTES = OwnTable(
 
 
 @dataclass(frozen=True)
-class StoredDocument:
+class PublishedFile:
+    """A file as upstream published it."""
+
     ruta: str = column("Ruta /v1 del archivo.")
-    json: str = column("El archivo completo, como texto JSON.")
+    tabla: str = column(
+        "Tabla de esta base donde quedaron sus registros; «documentos» para un archivo que el catálogo todavía no "
+        "describe como tabla, «cortes» para uno que ninguna tabla lee y cuya ruta /v1 el catálogo calcula de una lista."
+    )
+    gzip: bytes = column("El archivo tal como lo publicó la fuente, byte por byte, comprimido con gzip (nivel 6).")
 
 
-DOCUMENTOS = OwnTable(
-    "documentos",
-    StoredDocument,
-    "Archivos sin tabla todavía",
-    "Archivos que la fuente publica y que el catálogo todavía no describe como tabla (rutas nuevas de upstream), "
-    "guardados enteros, tal como llegaron: la API /v1 responde su ruta con este texto. Para consultarlos con SQL, "
-    "las funciones json_extract y json_each de SQLite.",
+PUBLICADOS = OwnTable(
+    "publicados",
+    PublishedFile,
+    "Archivos tal como los publicó la fuente",
+    "Cada archivo que la fuente dio al construir la base, byte por byte (espacios incluidos), comprimido con gzip: "
+    "la API /v1 responde la ruta de cada uno con estos bytes, y a quien acepta gzip, con estos mismos bytes "
+    "comprimidos. Las tablas de datos son una proyección de estos archivos para consultar con SQL; las versiones "
+    "anteriores están en versiones y versiones_registros.",
     pk="ruta",
     label_column="ruta",
+    facets=("tabla",),
     source=UPSTREAM[0],
     source_url=UPSTREAM[1],
+    hidden=True,
 )
 
 
@@ -523,39 +532,11 @@ SERIES = OwnTable(
 )
 
 
-@dataclass(frozen=True)
-class RowExtra:
-    """What a row of a dataset's table needs besides its columns for /v1 to give back its record exactly."""
-
-    tabla: str = column("Tabla de la fila (la de un conjunto de datos o una de sus tablas hijas).")
-    fila: str = column(
-        "La fila, por su clave como lista JSON: [rowid], [fila] o, en una tabla con orden, sus columnas de ruta "
-        "y su orden."
-    )
-    extra: str = column(
-        "Lista JSON, en orden: [ruta] por cada clave que el registro no traía, [ruta, valor] por cada valor que su "
-        "columna no guarda tal como vino (un campo nuevo, un valor de otro tipo, un entero con decimales) y "
-        '{"orden": ...} si sus claves venían en otro orden que el del catálogo.'
-    )
-
-
-EXTRAS = OwnTable(
-    "_extra",
-    RowExtra,
-    "Lo que /v1 necesita para devolver cada registro exacto",
-    "Para cada fila de una tabla de datos cuyo registro no es exactamente como lo declara el catálogo: las claves "
-    "que no traía, lo que trajo de más o de otro tipo y el orden de sus claves. Sólo lo lee /v1, para devolver "
-    "cada registro byte por byte como lo publicó upstream; lo raro también está en la tabla calidad. Las filas "
-    "que no están aquí son sus registros tal como los declara el catálogo.",
-    unique=("tabla", "fila"),
-    hidden=True,
-)
-
 # In the order the database page lists them.
 TABLES = (
     SERIES,
     FUENTES,
-    DOCUMENTOS,
+    PUBLICADOS,
     CAMBIOS,
     VERSIONES,
     REGISTROS_VERSIONES,
@@ -566,5 +547,4 @@ TABLES = (
     CONTROLES,
     CIFRAS,
     CONSTRUCCION,
-    EXTRAS,
 )

@@ -1,15 +1,13 @@
 """Records <-> rows.
 
 One codec per record shape turns an API record into a row tuple (and the rows
-of its child tables), checking every value against the declared kind, and turns
-a row back into exactly the record it came from: absent keys stay absent, nulls
-stay null, integers stay integers.  NUMBER columns are REAL (a division never
-truncates); a whole REAL reads back as an integer, because the JSON upstream writes
-has no whole number with decimals (``4.0``): one that does is a deviation, kept.
-What does not fit the declared shape is not refused: it is kept in the row's
-``extra`` (the last item of an encoded row, stored apart from the row: filas.py) and reported as a
-Deviation.  A row's extra also lists the keys a record omits, and its keys' order when the record gives
-them in another one: a row without extra is the record as the catalogue declares it.
+of its child tables), checking every value against the declared kind.  The rows are a
+projection for SQL, pandas and Parquet: what upstream published is kept as it came in the
+store of its files (publicados.py), and /v1 answers from there.  NUMBER columns are REAL (a
+division never truncates); a whole REAL reads back as an integer for our own extensions
+(series, conversions), because the JSON upstream writes has no whole number with decimals.
+What does not fit the declared shape is not refused: its column is NULL and it is reported as a
+Deviation (a row of the calidad table).
 """
 
 from __future__ import annotations
@@ -35,7 +33,7 @@ from argentina_datos.catalogo.esquema import (
 )
 
 NONE = type(None)
-# Past 2**53 a REAL (a double) no longer holds every integer: such a value is kept in the row's extra.
+# Past 2**53 a REAL (a double) no longer holds every integer: such a value is a deviation, its column NULL.
 MAX_EXACT = 2**53
 
 
@@ -49,7 +47,7 @@ _ABSENT = _Absent()
 @dataclass(frozen=True)
 class Deviation:
     """Something a record carries that its declared shape does not foresee.  It does not stop a
-    build: the value is kept as it came (in its column, or in the row's extra) and the deviation
+    build: the file is kept as it came (publicados.py), the value in its column where it fits, and the deviation
     becomes a row of the ``calidad`` table."""
 
     path: tuple  # keys from the record down to the value; () is the record itself
@@ -59,11 +57,6 @@ class Deviation:
     @property
     def field(self) -> str:
         return ".".join(self.path)
-
-    @property
-    def kept_in_extra(self) -> bool:
-        """A null in a field that should not be null is already in its column, as NULL."""
-        return self.problem != FORBIDDEN_NULL
 
     def describe(self) -> str:
         where = f"«{self.field}»" if self.path else "el registro"
@@ -81,58 +74,6 @@ class Deviation:
         return f"{where} es {_type_name(self.value)} ({shown})"
 
 
-def extra_json(
-    deviations: Sequence[Deviation], order: Optional[dict] = None, omitted: Sequence[list] = ()
-) -> Optional[str]:
-    """The extra of a row: [path] for each optional key the record omits, then [path, value] to set and [path]
-    to remove, in record order; then, when the record's keys came in another order than the catalogue's,
-    {"orden": {level: [keys]}} (a level is the dotted path of a nested object, "" the record itself)."""
-    kept: list = [[path] for path in omitted]
-    kept += [[list(d.path)] if d.problem == MISSING else [list(d.path), d.value] for d in deviations if d.kept_in_extra]
-    if order:
-        kept.append({ORDER_KEY: order})
-    return orjson.dumps(kept).decode() if kept else None
-
-
-ORDER_KEY = "orden"
-
-
-def _reorder(record: dict, order: dict) -> dict:
-    """``record`` with each level's keys in the order the source gave them."""
-    for level in sorted(order, key=len, reverse=True):  # the innermost objects first
-        parts = level.split(".") if level else []
-        parent, target = None, record
-        for part in parts:
-            parent, target = target, target[part]
-        keys = order[level]
-        ordered = {k: target[k] for k in keys if k in target}
-        ordered.update((k, v) for k, v in target.items() if k not in ordered)
-        if parent is None:
-            record = ordered
-        else:
-            parent[parts[-1]] = ordered
-    return record
-
-
-def apply_extra(record: Any, extra: str) -> Any:
-    for entry in orjson.loads(extra):
-        if type(entry) is dict:
-            record = _reorder(record, entry[ORDER_KEY])
-            continue
-        path = entry[0]
-        if not path:
-            record = entry[1]
-            continue
-        target = record
-        for key in path[:-1]:
-            target = target[key]
-        if len(entry) == 1:
-            target.pop(path[-1], None)
-        else:
-            target[path[-1]] = entry[1]
-    return record
-
-
 def _type_name(value: Any) -> str:
     return {
         dict: "objeto",
@@ -146,11 +87,11 @@ def _type_name(value: Any) -> str:
 
 
 class Codec:
-    """Encodes and decodes the records of one table (a dataset or a child table).
+    """Encodes the records of one table (a dataset or a child table) as rows, and reads rows back for our own
+    extensions (the series, the conversions), which compute from the typed tables.
 
-    A row is the record's flattened scalar columns (``column_names``), then its extra (None for a record
-    exactly as declared).  With ``scalar`` the records are bare values (a list of strings), stored in the
-    single field's column.
+    A row is the record's flattened scalar columns (``column_names``).  With ``scalar`` the records are bare
+    values (a list of strings), stored in the single field's column.
     """
 
     def __init__(self, members: Sequence[Member], *, scalar: bool = False):
@@ -160,13 +101,12 @@ class Codec:
         self.column_names = [c for c, _ in self.columns]
         # Positions of the NUMBER columns: a whole value there reads back as an integer (``ints_again``).
         self.number_columns = [] if scalar else [i for i, (_, f) in enumerate(self.columns) if f.kind == NUMBER]
-        self.width = len(self.column_names) + 1  # and the extra
+        self.width = len(self.column_names)
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
         if self._simple:
             fields = [m for m in self.members if isinstance(m, Field)]
             names = [m.name for m in fields]
             self._keys = set(names)
-            self._names = tuple(names)
             getter = operator.itemgetter(*names)
             self._get = getter if len(names) > 1 else (lambda r, g=getter: (g(r),))
             self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in fields]
@@ -179,40 +119,34 @@ class Codec:
             kind = self.members[0]
             assert isinstance(kind, Field)  # a scalar list has one Field
             if type(record) in PY_TYPES[kind.kind]:
-                return (record, None), [], []
-            dev = [Deviation((), WRONG_TYPE, record)]
-            return (None, extra_json(dev)), [], dev
+                return (record,), [], []
+            return (None,), [], [Deviation((), WRONG_TYPE, record)]
         if type(record) is not dict:
-            dev = [Deviation((), WRONG_TYPE, record)]
-            return (None,) * (self.width - 1) + (extra_json(dev),), [], dev
-        if self._simple and record.keys() == self._keys and tuple(record) == self._names:
+            return (None,) * self.width, [], [Deviation((), WRONG_TYPE, record)]
+        if self._simple and record.keys() == self._keys:
             plain = self._get(record)
             if all(map(frozenset.__contains__, self._allowed, map(type, plain))) and all(
                 _reads_back(plain[i]) for i in self.number_columns
             ):
-                return plain + (None,), [], []
+                return plain, [], []
         values: list = []
-        omitted: list[list] = []
         children: list = []
         deviations: list[Deviation] = []
-        order: dict[str, list] = {}
-        self._encode_into(record, self.members, (), values, omitted, children, deviations, order)
-        values.append(extra_json(deviations, order, omitted))
+        self._encode_into(record, self.members, (), values, children, deviations)
         return tuple(values), children, deviations
 
     def encode_columns(self, records: list) -> Optional[list[list]]:
         """The rows of many flat records as columns, in ``column_names`` order.
 
         Does what ``encode`` does, a column at a time (the loops run in C, which
-        is what makes the big datasets fast).  Returns None whenever a record
+        is what makes the big datasets fast: benchmarks/bench_load.py).  Returns None whenever a record
         needs more than that, nesting or any deviation: the caller then encodes
-        record by record, and ``encode`` keeps and reports what did not fit.
+        record by record, and ``encode`` reports what did not fit.
         """
         if not self._simple or not set(map(type, records)) <= {dict}:
             return None
         n = len(records)
         columns: list[list] = []
-        omitted: Optional[list] = None
         absent = 0
         for m, allowed in zip(self.members, self._allowed):
             if m.optional:
@@ -225,10 +159,8 @@ class Codec:
             types = set(map(type, column))
             if _Absent in types:
                 types.discard(_Absent)
-                omitted = omitted or [None] * n
                 for i in compress(range(n), map(operator.is_, column, repeat(_ABSENT))):
                     column[i] = None
-                    omitted[i] = m.name if omitted[i] is None else omitted[i] + "," + m.name
                     absent += 1
             if not types <= allowed:
                 return None
@@ -237,32 +169,20 @@ class Codec:
         # that is one the catalogue does not declare.
         if sum(map(len, records)) != n * len(self.members) - absent:
             return None
-        # ... and each record's keys come in the catalogue's order (a few distinct orders to check).
-        for keys in set(map(tuple, records)):
-            if keys != tuple(k for k in self._names if k in keys):
-                return None
         # A value that would not read back as it came (a whole number with decimals, an integer past 2**53)
-        # is a deviation: ``encode`` keeps it.
+        # is a deviation: ``encode`` reports it.
         for i in self.number_columns:
             if not all(map(_reads_back, columns[i])):
                 return None
-        if omitted is None:
-            columns.append([None] * n)
-        else:
-            # The keys a record omits, as its extra (a few distinct sets of keys: each written once).
-            texts = {o: orjson.dumps([[[k]] for k in o.split(",")]).decode() for o in set(omitted) if o is not None}
-            columns.append(list(map(texts.get, omitted)))
         return columns
 
-    def _encode_into(self, record, members, prefix, values, omitted, children, deviations, order):
+    def _encode_into(self, record, members, prefix, values, children, deviations):
         known = 0
         for m in members:
             path = prefix + (m.name,)
             if m.name not in record:
                 values.extend([None] * _width(m))
-                if m.optional:
-                    omitted.append(list(path))
-                else:
+                if not m.optional:
                     deviations.append(Deviation(path, MISSING))
                 continue
             known += 1
@@ -271,7 +191,7 @@ class Codec:
                 values.append(_scalar_value(m, v, path, deviations))
             elif isinstance(m, Obj):
                 if type(v) is dict:
-                    self._encode_into(v, m.fields, path, values, omitted, children, deviations, order)
+                    self._encode_into(v, m.fields, path, values, children, deviations)
                 else:
                     values.extend([None] * _width(m))
                     deviations.append(Deviation(path, WRONG_TYPE, v))
@@ -279,29 +199,22 @@ class Codec:
                 children.append((m, v))
             else:
                 deviations.append(Deviation(path, WRONG_TYPE, v))
-        declared = {m.name for m in members}
         if known != len(record):
+            declared = {m.name for m in members}
             deviations.extend(Deviation(prefix + (k,), UNDECLARED, v) for k, v in record.items() if k not in declared)
-        # Decoding gives the declared keys in the catalogue's order, then the undeclared ones: another
-        # order of the source is kept (upstream's key order is part of its JSON).
-        decoded = [m.name for m in members if m.name in record] + [k for k in record if k not in declared]
-        if list(record) != decoded:
-            order[".".join(prefix)] = list(record)
 
-    # ---- decoding -----------------------------------------------------------
+    # ---- reading rows back, for the extensions ------------------------------------
     def decode(self, row: Sequence, children: dict | None = None) -> Any:
-        """Rebuild the record from a row in ``column_names`` order, then its extra.
+        """The record a row in ``column_names`` order holds, as the catalogue declares it (a value that did not
+        fit is NULL there: upstream's own text is in the store of its files).
 
         ``children`` maps a Children member's name path to its decoded list.
         """
-        extra = row[self.width - 1]
         if self.scalar:
-            return row[0] if extra is None else apply_extra(row[0], extra)
+            return row[0]
         if self.number_columns:
             row = self.ints_again(row)
-        it = iter(row)
-        record = self._decode_members(self.members, it, children or {}, ())
-        return record if extra is None else apply_extra(record, extra)
+        return self._decode_members(self.members, iter(row), children or {}, ())
 
     def _decode_members(self, members, it, children, prefix):
         out = {}
@@ -331,14 +244,14 @@ class Codec:
 
     @property
     def plain(self) -> bool:
-        """True when a row without extra, its integers already made ints again (see
-        ``consultas.RecordQuery``, which does it in SQL), is the record's values as they are (no
-        nesting, no other conversion): ``dict(zip(plain_names, row))``."""
+        """True when a row, its integers already made ints again (see ``consultas.RecordQuery``, which does it in
+        SQL), is the record's values as they are (no nesting, no other conversion):
+        ``dict(zip(plain_names, row))``."""
         return self._simple and not self._has_bool
 
     @property
     def plain_names(self) -> list[str]:
-        """The record's keys, in row order (``zip`` with a row stops before its extra)."""
+        """The record's keys, in row order."""
         return [c for c, _ in self.columns]
 
 
@@ -364,7 +277,7 @@ def _scalar_value(m: Field, v, path: tuple, deviations: list):
         deviations.append(Deviation(path, INEXACT, v))
         return None
     if m.kind == NUMBER and not _reads_back(v):
-        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column, and as it came in the extra
+        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column
     return v
 
 
@@ -382,16 +295,5 @@ def _reads_back(v) -> bool:
 def keyed_records(obj: dict, key: str) -> list:
     """The entries of an object keyed by id as records carrying the key in field ``key``.  An entry
     that is not an object, or that has a field of that name itself, becomes the pair [key, value]:
-    not a record, so it is kept whole in its extra (and reported)."""
+    not a record (reported)."""
     return [{key: k, **v} if type(v) is dict and key not in v else [k, v] for k, v in obj.items()]
-
-
-def keyed_object(records: list, key: str) -> dict:
-    """The object ``keyed_records`` came from, entries in record order."""
-    out = {}
-    for r in records:
-        if type(r) is dict:
-            out[r[key]] = {k: v for k, v in r.items() if k != key}
-        else:
-            out[r[0]] = r[1]
-    return out

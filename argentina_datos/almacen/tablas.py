@@ -62,11 +62,6 @@ class ChildLayout:
     def insert_columns(self) -> list[str]:
         return [ROW_ID, self.parent_column, ORDER] + self.codec.column_names
 
-    @property
-    def row_key(self) -> list[str]:
-        """The columns that name one row (where its extra is kept: ``propias.EXTRAS``)."""
-        return [ROW_ID]
-
 
 def _children_of(members):
     return list(children_with_paths(members))
@@ -167,13 +162,6 @@ class Layout:
         cols += [self.stored(c) for c in self.field_columns]
         cols += self.derived
         return cols
-
-    @property
-    def row_key(self) -> list[str]:
-        """The columns that name one row (where its extra is kept: ``propias.EXTRAS``)."""
-        if self.has_children:
-            return [ROW_ID]
-        return self.key if self.dataset.ordered else ["rowid"]
 
     @property
     def order_columns(self) -> list[str]:

@@ -201,7 +201,7 @@ class Computed:
 # How often a series has a value (Series.frequency).
 DAILY, MONTHLY = "diaria", "mensual"
 
-# What a measure is (Series.kinds), which decides how it is grouped and changed (respuestas/series.py):
+# What a measure is (Series.kinds), which decides how it is grouped and changed (respuestas/consulta.py):
 # a level (a price, an index, an amount: a period's mean), a rate per period (monthly inflation: a period
 # compounds it), a yearly rate (TNA, TEA, a year-on-year change: averaged, never compounded per record), a count.
 LEVEL, RATE, ANNUAL_RATE, COUNT = "nivel", "tasa", "tasa_anual", "conteo"

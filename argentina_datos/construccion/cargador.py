@@ -14,7 +14,7 @@ from typing import Callable, Optional, Protocol
 
 import orjson
 
-from argentina_datos.almacen import calidad
+from argentina_datos.almacen import calidad, publicados
 from argentina_datos.almacen.filas import RowWriter
 from argentina_datos.almacen.propias import SourceFile
 from argentina_datos.almacen.registros import keyed_records
@@ -81,8 +81,12 @@ class DatasetLoader:
         dates: Optional[calidad.DateChecker] = None,
         previous: Optional[PreviousBuild] = None,
         unlisted: Optional[str] = None,
+        publishes: bool = True,
     ):
         self.db = db
+        # Its files go to the store of what upstream published (not the versions a *_historico dataset reads).
+        self.publishes = publishes
+        self.published: list[tuple[str, str, bytes]] = []  # (ruta, tabla, body) of each file read
         self.previous = previous
         self.unlisted = unlisted
         self.dataset = dataset
@@ -142,6 +146,7 @@ class DatasetLoader:
 
     def finish(self) -> None:
         self.rows.finish()
+        publicados.write(self.db, self.published)
 
     # ---- one file --------------------------------------------------------------
     def _load_file(self, src, route: str, previous_body: Optional[bytes] = None) -> int:
@@ -180,6 +185,8 @@ class DatasetLoader:
                 raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
             records = data
         self.rows.write(records, partition_values(self.dataset, src, route), self._route)
+        if self.publishes and not src.history:
+            self.published.append((self._route, self.layout.table, body))
         actualizado = None
         if envelope:
             actualizado = envelope.get("fechaActualizacion") or envelope.get("actualizado")

@@ -22,7 +22,7 @@ from typing import Callable, Optional
 import sqlite_utils
 
 from argentina_datos import __version__
-from argentina_datos.almacen import calidad, controles, documentos, propias
+from argentina_datos.almacen import calidad, controles, propias, publicados
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
@@ -31,7 +31,6 @@ from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
-    DirectorySource,
     PreviousBuild,
     SourceError,
     SourceUnreachable,
@@ -125,9 +124,6 @@ class Builder:
         self.today = today or dt.datetime.now(dt.timezone.utc).date()
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
-        # ... and its table is there even empty when the source lists its files (a directory, not HTTP):
-        # a mirror the catalogue describes whole has an empty documents table, not a missing one.
-        self.keeps_documents = self.all_datasets and isinstance(source, DirectorySource)
         self.reporter = reporter or Reporter()
 
     def plan(self) -> Plan:
@@ -152,9 +148,8 @@ class Builder:
             plan.files.append((ds, routes))
         claimed = {route for _, routes in plan.files for src, route in routes if not src.history}
         if self.all_datasets:
-            # Routes a /v1 endpoint derives from stored rows (a senator's trips) are not documents.
-            router = Router()
-            plan.documents = [r for r in self.source.unclaimed(claimed) if router.match_strict("/" + r) is None]
+            # Every file upstream publishes is stored, those of routes a /v1 endpoint also derives from a list too.
+            plan.documents = self.source.unclaimed(claimed)
         return plan
 
     def _previous_routes(self, ds: Dataset) -> list[tuple[Source, str]]:
@@ -190,7 +185,7 @@ class Builder:
         h = hashlib.sha256()
         for route in plan.documents:
             h.update(f"{route}\0".encode() + plan.source.stamp(route))
-        out[documentos.TABLE] = h.hexdigest()
+        out[publicados.DOCUMENTS] = h.hexdigest()
         return out
 
     def fingerprint(self, plan: Plan, stamps: dict[str, str]) -> str:
@@ -330,6 +325,7 @@ class Builder:
                     dates=dates,
                     previous=self.previous,
                     unlisted=plan.unlisted.get(ds.table),
+                    publishes=not ds.versions_of,
                 )
                 try:
                     with sqlite_utils.Database(db).atomic():  # one transaction a dataset: one that fails leaves nothing
@@ -361,12 +357,12 @@ class Builder:
             report.findings.extend(series.write(db, self.today, FTS_TOKENIZE, known))
             if reuse is not None and reuse.documents:
                 assert self.previous is not None
-                fuentes.extend(self.previous.sources_of(documentos.TABLE))
-                report.outcomes.append(Outcome(documentos.TABLE, rows=reuse.kept[documentos.TABLE], kept=True))
+                fuentes.extend(
+                    self.previous.sources_of(publicados.DOCUMENTS) + self.previous.sources_of(publicados.CUTS)
+                )
+                report.outcomes.append(Outcome(publicados.DOCUMENTS, rows=reuse.kept[publicados.DOCUMENTS], kept=True))
             elif plan.documents:
                 self._load_documents(db, plan, fuentes, failed, report)
-            elif self.keeps_documents:
-                propias.DOCUMENTOS.create(sqlite_utils.Database(db))
             # a build that skipped anything is incomplete: the next run must not call it up to date
             self._finish(
                 db, plan, loaded, kept, fuentes, failed, fingerprint if report.complete else "", stamps, report
@@ -438,38 +434,38 @@ class Builder:
         failed: list[tuple[str, str]],
         report: Report,
     ) -> None:
-        outcome = Outcome(documentos.TABLE, files=len(plan.documents))
+        outcome = Outcome(publicados.DOCUMENTS, files=len(plan.documents))
         report.outcomes.append(outcome)
         start = time.perf_counter()
-        advance = self.reporter.start(documentos.TABLE, len(plan.documents))
-        stored = []
+        advance = self.reporter.start(publicados.DOCUMENTS, len(plan.documents))
+        stored: list[tuple[str, str, bytes]] = []
+        router = Router()
         for route in plan.documents:
+            # A cut of a list (a senator's trips, an acta of the year's list): a route the catalogue answers.
+            label = publicados.DOCUMENTS if router.match_strict("/" + route) is None else publicados.CUTS
             name = plan.source.name(route)
             try:
                 body = plan.source.read(route)
-                count = documentos.parse_check(name, body)
+                count = publicados.parse_check(name, body)
             except (SourceError, ValueError) as e:
                 if not self.keep_going:
                     raise BuildError(str(e)) from None
                 failed.append(("/" + route, str(e)))
                 previous = self.previous.body(route) if self.previous else None
-                kept = None if previous is None else documentos.parse_check(name, previous)
-                report.findings.append(calidad.unreadable(documentos.TABLE, "/" + route, str(e), kept))
+                kept = None if previous is None else publicados.parse_check(name, previous)
+                report.findings.append(calidad.unreadable(label, "/" + route, str(e), kept))
                 if previous is None or kept is None:
                     outcome.skipped_files.append(str(e))
                     continue
                 outcome.skipped_files.append(f"{e} — {calidad.kept_text(kept)}")
                 name, body, count = f"{name} (copia de la construcción anterior)", previous, kept
-            stored.append(propias.StoredDocument("/" + route, body.decode()))
-            fuentes.append(
-                SourceFile("/" + route, documentos.TABLE, name, count, len(body), documentos.sha256(body), None, None)
-            )
+            stored.append(("/" + route, label, body))
+            sha = hashlib.sha256(body).hexdigest()
+            fuentes.append(SourceFile("/" + route, label, name, count, len(body), sha, None, None))
             outcome.rows += 1
             advance(1)
-        lite = sqlite_utils.Database(db)
-        with lite.atomic():
-            propias.DOCUMENTOS.create(lite)
-            propias.DOCUMENTOS.write(lite, stored)
+        with sqlite_utils.Database(db).atomic():
+            publicados.write(db, stored)
         outcome.seconds = time.perf_counter() - start
         self.reporter.done(outcome)
 
@@ -556,7 +552,9 @@ class Builder:
         """The previous build's findings this build does not compute again: those of the kept tables' loads and
         audit outside ``only`` (the audit's scope).  The late series and the revisions are found again every build."""
         assert self.previous is not None
-        reloaded = reuse.reloaded_tables(self.datasets) | ({documentos.TABLE} if not reuse.documents else set())
+        reloaded = reuse.reloaded_tables(self.datasets) | (
+            {publicados.DOCUMENTS, publicados.CUTS} if not reuse.documents else set()
+        )
         again = {calidad.LATE, calidad.PUBLISHED_FIGURE, *controles.names(controles.HISTORY)}
         return [
             f

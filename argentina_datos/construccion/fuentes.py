@@ -16,6 +16,7 @@ import re
 import sqlite3
 import threading
 import time
+import zlib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,8 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import historia as stored
-from argentina_datos.almacen.consultas import RecordQuery, envelope
+from argentina_datos.almacen import historia as stored, publicados
 from argentina_datos.almacen.propias import (
     AUSENTES,
     CALIDAD,
@@ -43,7 +43,6 @@ from argentina_datos.almacen.propias import (
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
-from argentina_datos.respuestas.responder import Responder
 
 if TYPE_CHECKING:
     import httpx  # imported by HttpSource when used: 70 ms of every build from a directory
@@ -238,7 +237,6 @@ class PreviousBuild:
         self.failed: dict[str, str] = {}  # route -> the day builds began to fail to read it
         self.facts: dict[str, Optional[str]] = {}  # its _construccion table: clave -> valor
         self._conn = None
-        self._responder: Optional[Responder] = None
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
             columns = {r[1] for r in conn.execute(f"PRAGMA table_info({FUENTES.name})")}
@@ -339,51 +337,19 @@ class PreviousBuild:
                 (when, origin, commit, stored.document(self._conn, route, vid)) for vid, when, origin, commit in rows
             ]
 
-    def historico_days(self, history: Dataset, skip: set[str]) -> list[tuple[str, bytes]]:
-        """The days a build from before the versions store (#31) kept of a latest-only route only in its
-        ``*_historico`` table (``history``: the days it read over HTTP), other than those in ``skip``, each as the file
-        rebuilt from its rows.  A build since derives that table from the store, which holds all its days.  Days it
-        lists but whose rows cannot be read (a table of an older shape) stop the build: building on would drop them."""
-        days = sorted({route[-10:] for route in self.tables.get(history.table, [])} - skip)
-        if not days:
-            return []
-        route = history.sources[0].route.removesuffix("/{fecha}")
-        query = RecordQuery(history)
-        out = []
-        with self._lock:
-            assert self._conn is not None
-            try:
-                for day in days:
-                    records = query.records(self._conn, {"fecha": day})
-                    if history.envelope_list:
-                        kept = {**(envelope(self._conn, f"/{route}/{day}") or {}), history.envelope_list: records}
-                        out.append((day, orjson.dumps(kept)))
-                    else:
-                        out.append((day, orjson.dumps(records)))
-            except sqlite3.Error as e:
-                named = ", ".join(days) if len(days) <= 10 else f"{', '.join(days[:5])} … {days[-1]}"
-                raise PreviousUnreadable(
-                    f"{self.path}: la tabla {history.table} guarda {len(days)} días que no están en las versiones "
-                    f"({named}) y no se pueden leer ({e}); construir sobre ella los perdería. Restaure una copia legible "
-                    "o use --sin-anterior para empezar de cero sin ellos"
-                ) from None
-        return out
-
     def body(self, route: str) -> Optional[bytes]:
-        """The file as the previous build stored it: its route's answer there."""
+        """The file as the previous build stored it (its store of what upstream published); None if it had none."""
         with self._lock:
             if self._conn is None:
                 return None
-            if self._responder is None:
-                self._responder = Responder()  # the previous build's files are its /v1 answers
-            answer = self._responder.answer(self._conn, "/" + route)
-        if answer.status >= 500:
-            # It has the file but cannot give it (a table that fails, a bug): read as "it had none", the file's rows
-            # would be dropped and calidad would say there was no previous copy.
-            raise PreviousUnreadable(
-                f"{self.path}: no puede dar su copia de /{route} ({answer.message}); sin ella se perderían sus registros"
-            )
-        return answer.json() if answer.status == 200 else None
+            try:
+                return publicados.body(self._conn, "/" + route)
+            except (sqlite3.Error, zlib.error) as e:
+                # It has the file but cannot give it: read as "it had none", the file's rows would be dropped and
+                # calidad would say there was no previous copy.
+                raise PreviousUnreadable(
+                    f"{self.path}: no puede dar su copia de /{route} ({e}); sin ella se perderían sus registros"
+                ) from None
 
 
 class HttpSource:

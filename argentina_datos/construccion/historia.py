@@ -44,7 +44,6 @@ from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, Upstream
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
-PREVIOUS = "construcción anterior"  # a day a build from before the store kept only in its *_historico table
 # The fields that, with fecha, tell one record of a list from another across versions.
 IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo")
 _ABSENT = object()
@@ -457,12 +456,7 @@ def build(
             for route, blob in commit.changed:
                 per_route[route].append(Candidate(route, commit.published, BUNDLE, commit.id, blob=blob))
         found = {
-            route: _in_time_order(
-                per_route[route]
-                + tree.get(route, [])
-                + (_typed_only(previous, db, latest_only[route]) if route in latest_only and previous else [])
-                + _current(source, route, today)
-            )
+            route: _in_time_order(per_route[route] + tree.get(route, []) + _current(source, route, today))
             for route in sorted(routes | set(per_route))
         }
         with sqlite_utils.Database(db).atomic():
@@ -495,20 +489,6 @@ def _stored_candidates(previous: PreviousBuild, route: str) -> list[Candidate]:
     """The versions of ``route`` the previous build stored, as files again."""
     return [
         Candidate(route, when, origin, commit, body) for when, origin, commit, body in previous.versions("/" + route)
-    ]
-
-
-def _typed_only(previous: PreviousBuild, db: sqlite3.Connection, history: Dataset) -> list[Candidate]:
-    """The days a build from before #31 kept in its *_historico table and the versions store lacks (the days it
-    read over HTTP before the store kept latest-only routes), read back from its rows: without them, this build
-    would drop them."""
-    route = history.sources[0].route.removesuffix("/{fecha}")
-    stored_days = {
-        p[:10] for (p,) in db.execute(f"SELECT publicado FROM {VERSIONES.name} WHERE ruta = ?", ["/" + route])
-    }
-    return [
-        Candidate(route, day + END_OF_DAY, PREVIOUS, body=body)
-        for day, body in previous.historico_days(history, stored_days)
     ]
 
 

@@ -21,7 +21,7 @@ from typing import Optional
 import sqlite_utils
 
 from argentina_datos import __version__
-from argentina_datos.almacen import documentos, propias
+from argentina_datos.almacen import propias, publicados
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset
@@ -30,8 +30,8 @@ from argentina_datos.construccion.fuentes import PreviousBuild
 SCHEMA = "esquema"  # the _construccion fact: the fingerprint of the code that wrote the database
 DATASETS_FACT = "conjuntos"  # the _construccion fact: {table: [stamp of its files, rows]} of each dataset read whole
 # Rebuilt by every build, incremental or not: the build's own tables (series and versions read every table); but the
-# documents (kept when unchanged) and the rows' extras (each table's rows kept or dropped with the table).
-REBUILT = [t.name for t in propias.TABLES if t not in (propias.DOCUMENTOS, propias.EXTRAS)]
+# files published (each table's kept or dropped with the table, the documents' with them).
+REBUILT = [t.name for t in propias.TABLES if t is not propias.PUBLICADOS]
 
 
 def catalogue_fingerprint() -> str:
@@ -54,7 +54,7 @@ class Reuse:
 
     @property
     def documents(self) -> bool:
-        return documentos.TABLE in self.kept
+        return publicados.DOCUMENTS in self.kept
 
     def reloaded_tables(self, datasets: list[Dataset]) -> set[str]:
         """Every table of the datasets loaded again (their own, lookups and children)."""
@@ -87,8 +87,8 @@ def plan(
     same = {t for t, (stamp, _) in stored.items() if stamps.get(t) == stamp and t not in failing}
     # A *_historico table is made from the versions store, which every build writes again: never kept.
     files = [ds.table for ds in datasets if not ds.versions_of]
-    kept = {t: stored[t][1] for t in files + [documentos.TABLE] if t in same}
-    if not set(kept) - {documentos.TABLE}:
+    kept = {t: stored[t][1] for t in files + [publicados.DOCUMENTS] if t in same}
+    if not set(kept) - {publicados.DOCUMENTS}:
         return None, "cambiaron todos los conjuntos"
     reread = [t for t in files if t not in kept]
     changed = {ds.table for ds in datasets if ds.table not in kept}  # with the *_historico tables
@@ -119,12 +119,12 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
         if derived.table not in reuse.derived:
             views.append(derived.view_name)
             tables.append(derived.table)
-    tables += REBUILT + ([] if reuse.documents else [documentos.TABLE])
+    dropped = sorted(set(tables + ([] if reuse.documents else [publicados.DOCUMENTS, publicados.CUTS])))
+    tables += REBUILT
     with sqlite_utils.Database(db).atomic():
-        if tables_of(db) >= {propias.EXTRAS.name}:
-            dropped = sorted(set(tables))
-            marks = ", ".join("?" for _ in dropped)
-            db.execute(f"DELETE FROM {quote(propias.EXTRAS.name)} WHERE tabla IN ({marks})", dropped)
+        marks = ", ".join("?" for _ in dropped)
+        if publicados.TABLE in tables_of(db):
+            db.execute(f"DELETE FROM {quote(publicados.TABLE)} WHERE tabla IN ({marks})", dropped)
         for view in views:
             db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
         for table in tables:

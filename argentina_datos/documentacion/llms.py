@@ -1,6 +1,6 @@
 """``/llms.txt`` (https://llmstxt.org): what the service holds and how to ask for it, for a language model.
 
-Written from the catalogue's routes (respuestas/rutas.py), the query parameters' table (respuestas/series.py)
+Written from the catalogue's routes (respuestas/rutas.py), the query parameters' table (respuestas/consulta.py)
 and the themes of the series catalogue, so it says what the server answers and cannot drift from it.
 ``python -m argentina_datos.documentacion.llms`` prints it.
 """
@@ -12,9 +12,9 @@ from typing import Optional
 
 from argentina_datos.catalogo.series import THEMES_WITH_SERIES
 from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MAX_IDS
+from argentina_datos.respuestas.consulta import PARAMETERS
 from argentina_datos.respuestas.responder import fill_path
 from argentina_datos.respuestas.rutas import OPENAPI_PATH, Router
-from argentina_datos.respuestas.series import PARAMETERS
 
 PATH = "/llms.txt"
 MCP_PATH = "/-/mcp"

@@ -19,15 +19,15 @@ from argentina_datos import __version__
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
+from argentina_datos.respuestas.consulta import Answers, Param
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
-from argentina_datos.respuestas.series import Answers, Param
 
 # The documentation page that carries the route table of --markdown, between these two markers.
 ROUTE_TABLE_PAGE = "docs/api.md"
 ROUTE_TABLE_MARKERS = ("<!-- rutas:inicio -->\n", "<!-- rutas:fin -->")
-# ... and the table of query parameters of --parametros (respuestas/series.py's PARAMETERS).
+# ... and the table of query parameters of --parametros (respuestas/consulta.py's PARAMETERS).
 PARAMETER_TABLE_MARKERS = ("<!-- parametros:inicio -->\n", "<!-- parametros:fin -->")
 
 ERROR_SCHEMA = {
@@ -322,7 +322,7 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
     }
 
 
-# ---- the query parameters, from respuestas/series.py's table ------------------------------
+# ---- the query parameters, from respuestas/consulta.py's table ------------------------------
 def _value_schema(p: Param, answers: Answers) -> dict:
     if p.form == "fecha":
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
@@ -330,6 +330,9 @@ def _value_schema(p: Param, answers: Answers) -> dict:
         return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}|{_YEAR}(?:-(?:0[1-9]|1[0-2]))?)$"}
     if p.form == "mes":
         return {"$ref": "#/components/schemas/MesIPC"}
+    if p.form == "prefijo":  # a day (also as in the paths, AAAA/MM/DD), a month or a year
+        day, slashed = calendar_date_regex("-"), calendar_date_regex("/")
+        return {"type": "string", "pattern": f"^(?:{day}|{slashed}|[0-9]{{4}}-(?:0[1-9]|1[0-2])|[0-9]{{4}})$"}
     return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
 
 
@@ -366,7 +369,7 @@ def _object_parameter(name: str, members: list[Param], answers: Answers) -> dict
 
 def query_parameters(answers: Answers) -> list[dict]:
     """The query parameters of a route that answers ``answers``: those of the table that it takes."""
-    taken = [p for p in series.PARAMETERS if p.takes(answers)]
+    taken = [p for p in consulta.PARAMETERS if p.takes(answers)]
     out = []
     for p in taken:
         if not p.group:
@@ -534,7 +537,7 @@ def build_document(
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
     database's CPI, the values ``base`` takes (without them, any month AAAA-MM).  ``versioned``: the routes
-    with stored versions (Responder.versioned_paths), which take ``fecha``."""
+    with stored versions (Responder.versioned_paths), which take ``publicado``."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):
@@ -656,9 +659,9 @@ def markdown_table(router: Router) -> str:
 
 
 def parameters_table() -> str:
-    """The table of query parameters of docs/api.md, one row per entry of respuestas/series.py's PARAMETERS."""
+    """The table of query parameters of docs/api.md, one row per entry of respuestas/consulta.py's PARAMETERS."""
     lines = ["| parámetro | valores | qué hace | en qué rutas | ejemplo |", "|---|---|---|---|---|"]
-    for p in series.PARAMETERS:
+    for p in consulta.PARAMETERS:
         values = " · ".join(f"`{c}`" for c in p.choices) if p.choices else f"`{p.values_text()}`"
         if p.needs is not None:
             other, value, _ = p.needs

@@ -4,7 +4,7 @@ The types are the ones ``argentina_datos.leer`` gives (lectura.py): the columns 
 dates (text ``AAAA-MM-DD``) are Parquet dates, its dates and times (diputados, ISO 8601 with an offset) UTC
 timestamps, the booleans (``arrastrado``) are booleans, and the rest keep their SQLite type: measures ``REAL`` -> double,
 counts and ids ``INTEGER`` -> int64, text -> string.  The build's own tables (``_construccion``,
-``_extra``, ...) and the full-text search indexes are left out; the views that name a table's ids (``fci_valores_vista``,
+``_fallidos``, ...), the files as published (``publicados``) and the full-text search indexes are left out; the views that name a table's ids (``fci_valores_vista``,
 ``fci_serie_vista``) are exported as tables.  A table with ``fecha`` is sorted by it (then by its own order),
 and its file says so (``sorting_columns``): a date filter skips the row groups outside its days.  Each column carries its description from the catalogue (the one
 Datasette shows) in the Parquet field metadata (key ``description``), and each file the table's title,
@@ -12,7 +12,7 @@ description and origin in its schema metadata.
 
 Nothing is lost: a date column with a value that is not a calendar date ``AAAA-MM-DD`` (a time, an empty
 text, 2025-02-30), or a typed column holding a value of another type (which the build does not write: such
-a value is kept apart, in the ``_extra`` table that only /v1 reads), is exported as text, and the export names it.
+its column is NULL, and the file as published keeps it), is exported as text, and the export names it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from argentina_datos.almacen.propias import PUBLICADOS
 from argentina_datos.documentacion.metadatos import DATABASE, build as build_metadata
 from argentina_datos.lectura import as_datetime, dates_and_booleans, datetimes
 
@@ -68,8 +69,9 @@ DATE = "fecha"
 
 
 def tables(conn: sqlite3.Connection) -> list[str]:
-    """The tables to export: not SQLite's, not the build's own (``_...``), not full-text indexes; and the views
-    that name a table's ids (``<tabla>_vista``), so an analyst reads fci_valores without four joins."""
+    """The tables to export: not SQLite's, not the build's own (``_...``), not the files as published (compressed
+    bytes: the static /v1 tree is their export), not full-text indexes; and the views that name a table's ids
+    (``<tabla>_vista``), so an analyst reads fci_valores without four joins."""
     rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
     virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
     views = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name")]
@@ -77,7 +79,9 @@ def tables(conn: sqlite3.Connection) -> list[str]:
         [
             name
             for name, _ in rows
-            if not name.startswith(("sqlite_", "_")) and not any(name == v or name.startswith(v + "_") for v in virtual)
+            if not name.startswith(("sqlite_", "_"))
+            and name != PUBLICADOS.name
+            and not any(name == v or name.startswith(v + "_") for v in virtual)
         ]
         + [name for name in views if name.endswith(VIEW_SUFFIX)]
     )

@@ -3,7 +3,7 @@ the database answers, with a precompressed ``index.json.gz`` beside it, and ``DI
 
 Every body comes from the Responder (respuestas/), the code path /v1 answers with, so each file is byte for
 byte what ``serve-datos`` answers at that route.  The routes are every file the source had (the table
-``fuentes``, and ``documentos``), every route without parameters, and every value a per-date or per-id route
+``fuentes``), every route without parameters, and every value a per-date or per-id route
 answers: the values its table has and, for a route that derives its answer from a list (a date of
 /v1/cotizaciones/dolares with no file of its own), every value of that list; and the spec's name of a house
 where the data has another (``turista``, which the data calls ``tarjeta``).
@@ -131,8 +131,6 @@ def candidate_routes(conn: sqlite3.Connection, router: Router) -> set[str]:
     """Every route the database may answer: more than it does (a value of a list may have no answer of
     its own, a stored file may be a past version); each one is asked."""
     out = {r for (r,) in conn.execute(f"SELECT ruta FROM {FUENTES.name}")}
-    if table_exists(conn, "documentos"):
-        out.update(r for (r,) in conn.execute("SELECT ruta FROM documentos"))
     out.update(e.path for e in router.endpoints if not e.params)
     for ds in DATASETS:
         for route in ds.routes:
@@ -256,13 +254,14 @@ class Tree:
         self.report.bytes_total += size
         return True
 
-    def put_route(self, route: str, body: bytes, name: str = INDEX) -> None:
-        """The body of ``route`` and, when it compresses, its .gz (made only when the body changed or the
-        .gz is missing: the same body always gives the same .gz)."""
+    def put_route(self, route: str, body: bytes, name: str = INDEX, zipped: Optional[bytes] = None) -> None:
+        """The body of ``route`` and, when it compresses, its .gz (``zipped``: a file upstream published, as the
+        database stores it compressed; else made only when the body changed or the .gz is missing: the same body
+        always gives the same .gz)."""
         relative = f"{route.strip('/')}/{name}" if name == INDEX else route.strip("/")
         changed = self.put(relative, body)
         if changed or not self.keep(relative + GZ_SUFFIX):
-            zipped = gzipped(body)
+            zipped = zipped or gzipped(body)
             if len(zipped) < len(body):
                 self.put(relative + GZ_SUFFIX, zipped)
 
@@ -321,7 +320,7 @@ def export(
         for route in todo:
             answer = responder.answer(conn, route)
             if answer.status == 200:
-                tree.put_route(route, answer.json())
+                tree.put_route(route, answer.json(), zipped=answer.gzip)
                 report.routes += 1
             elif answer.status >= 500:
                 # A broken database (or a bug) must not read as "this route is gone" and empty the tree.

@@ -2,8 +2,8 @@
 
 The build writes the catalogue (``entries``) into the ``series`` table; ``/v1/series`` lists it, searched
 and filtered; ``/v1/series/datos?ids=a,b`` gives the values of several series side by side, one row per
-date, each series cut, converted, grouped and changed as its kind allows (respuestas/series.py), or as
-upstream published them on a past day (``fecha=``, from the versions store).
+date, each series cut, converted, grouped and changed as its kind allows (respuestas/consulta.py), or as
+upstream published them on a past day (``publicado=``, from the versions store).
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
-from argentina_datos.respuestas import series
+from argentina_datos.respuestas import consulta
+from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError
-from argentina_datos.respuestas.series import BadQuery, Query
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
 PATHS = (LIST_PATH, DATA_PATH)
 MAX_IDS = 20
-# The parameters of the two routes (besides those of respuestas/series.py), for the cache key.
+# The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
 OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
@@ -238,7 +238,7 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
 def own_params(query_string: bytes | str) -> dict[str, str]:
     """The parameters of the series routes (the last of each wins)."""
     if isinstance(query_string, bytes):
-        query_string = query_string.decode("utf-8", "replace")  # as series.parse reads it
+        query_string = query_string.decode("utf-8", "replace")  # as consulta.parse reads it
     return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n in OWN_NAMES}
 
 
@@ -439,7 +439,7 @@ def parse_ids(params: dict[str, str]) -> list[str]:
         raise BadQuery("ids", "«ids» no nombra ninguna serie")
     if len(ids) > MAX_IDS:
         raise BadQuery("ids", f"«ids» nombra {len(ids)} series: el máximo es {MAX_IDS}")
-    changes = series.BY_NAME["variacion"].choices
+    changes = consulta.BY_NAME["variacion"].choices
     for token in ids:
         mode = token.partition(":")[2]
         if ":" in token and mode not in changes:
@@ -451,8 +451,8 @@ def parse_ids(params: dict[str, str]) -> list[str]:
 
 
 def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> list[dict]:
-    """The series' records (each with fecha and its column), as the database has them or, with ``fecha``, as
-    upstream published its route that day."""
+    """The series' records (each with fecha and its column), as the database has them or, with ``fecha`` (the
+    parameter ``publicado``), as upstream published its route that day."""
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
@@ -461,7 +461,7 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
         first = _first_published(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
-            404, f"«fecha» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "fecha"
+            404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
         )
     data = orjson.loads(historia.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
@@ -472,9 +472,9 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
         # A series named by a column the build computes (a bank's entidadId): its table already is the history of
         # the versions, each day's value as it was published then.
         raise BadQuery(
-            "fecha",
-            f"«fecha»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no publica; "
-            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «fecha»",
+            "publicado",
+            f"«publicado»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no "
+            f"publica; sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «publicado»",
         )
     return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
 
@@ -508,8 +508,8 @@ def data(
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     by_id = dict(zip(ids, entries_))
-    if query.fecha is not None:
-        query.checked_fecha()
+    if query.publicado is not None:
+        query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
         if not_pesos:
@@ -517,7 +517,7 @@ def data(
                 "ajustar", f"«ajustar={query.ajustar}» convierte montos en pesos; no lo son: {', '.join(not_pesos)}"
             )
     convert = converter() if query.ajustar and converter is not None else None
-    plain = query.replaced(ajustar=None, base=None, fecha=None, formato=None)
+    plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     for token in tokens:
         entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
@@ -525,14 +525,14 @@ def data(
         column = entry["columna"]
         records = [
             {"fecha": r["fecha"], "valor": r.get(column)}
-            for r in _records(conn, entry, query.fecha)
+            for r in _records(conn, entry, query.publicado)
             if isinstance(r.get("fecha"), str)
         ]
         if convert is not None:
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
         try:
-            done = series.apply(records, asked, rates=rates) if asked.filters else records
+            done = consulta.apply(records, asked, rates=rates) if asked.filters else records
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
@@ -607,7 +607,9 @@ def partial_periods(days: list[str], period: str, frequency: str) -> list[str]:
         last = dt.date.fromisoformat(_period_end(last.replace(day=1).isoformat(), "mes"))
         first = first.replace(day=1)
     out = []
-    for start in dict.fromkeys((series.period_start(days[0][:10], period), series.period_start(days[-1][:10], period))):
+    for start in dict.fromkeys(
+        (consulta.period_start(days[0][:10], period), consulta.period_start(days[-1][:10], period))
+    ):
         begins, ends = dt.date.fromisoformat(start), dt.date.fromisoformat(_period_end(start, period))
         if first - slack > begins or last + slack < ends:
             out.append(start)
@@ -632,7 +634,7 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
         out["frecuencia"] = adjective
         desde, hasta = query.desde or "", query.hasta or "\uffff"
         days = sorted(
-            r["fecha"][:10] for r in records if series.is_number(r.get("valor")) and desde <= r["fecha"][:10] <= hasta
+            r["fecha"][:10] for r in records if consulta.is_number(r.get("valor")) and desde <= r["fecha"][:10] <= hasta
         )
         out["parciales"] = partial_periods(days, query.agrupar, entry["frecuencia"])
     if query.variacion:

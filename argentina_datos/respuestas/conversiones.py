@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from argentina_datos.almacen.consultas import query_for, table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
-from argentina_datos.respuestas.series import BadQuery, Query, is_number
+from argentina_datos.respuestas.consulta import BadQuery, Query, is_number
 from argentina_datos.respuestas.variaciones import Deflator, converted, rounded
 
 DOLLAR = "dolar-"

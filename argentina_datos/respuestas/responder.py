@@ -1,5 +1,5 @@
-"""The answer to a /v1 path and query, as data: its status and either the JSON-ready object or,
-for a file upstream publishes that no catalogue route describes, its bytes as they came."""
+"""The answer to a /v1 path and query, as data: its status and either the bytes of the file upstream published at
+that path, as they came (and as stored, compressed), or the JSON-ready object of an answer computed from records."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from typing import Any, Optional
 
 import orjson
 
-from argentina_datos.almacen import historia
-from argentina_datos.almacen.documentos import document
-from argentina_datos.respuestas import catalogo_series, conversiones, series
-from argentina_datos.respuestas.rutas import ApiError, Router
-from argentina_datos.respuestas.series import BadQuery, Query
+from argentina_datos.almacen import historia, publicados
+from argentina_datos.almacen.propias import FUENTES
+from argentina_datos.respuestas import catalogo_series, consulta, conversiones
+from argentina_datos.respuestas.consulta import BadQuery, Query
+from argentina_datos.respuestas.rutas import ApiError, Endpoint, Router
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,8 @@ YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the 
 class Answer:
     status: int
     data: Any = None  # the JSON-ready answer (status 200)
-    raw: Optional[bytes] = None  # or the bytes of a stored document, answered as they came
+    raw: Optional[bytes] = None  # or the bytes of a file upstream published, answered as they came
+    gzip: Optional[bytes] = None  # ... and the same compressed, as stored (served as they are to gzip clients)
     message: str = ""  # an error's explanation (status >= 400)
     param: Optional[str] = None  # the parameter at fault, if one is
 
@@ -57,7 +58,7 @@ def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
     if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
     # today's catalogue shape treats a past version only when that version is a list too; else its data decides
-    treated = treat(data) if treat is not None and isinstance(data, list) else series.apply(data, query, route=path)
+    treated = treat(data) if treat is not None and isinstance(data, list) else consulta.apply(data, query, route=path)
     return Answer(200, treated)
 
 
@@ -73,6 +74,8 @@ class Responder:
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
         self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
         self._versioned: Optional[frozenset[str]] = None  # routes with stored versions (the versiones table)
+        self._versioned_tables: Optional[frozenset[str]] = None  # tables with a file that has stored versions
+        self._versioned_templates: Optional[frozenset[str]] = None  # the routes ``publicado`` applies to
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -112,7 +115,7 @@ class Responder:
                 self._cpi = {}
         return sorted(self._cpi)
 
-    def _adjuster(self, conn: sqlite3.Connection, answers: series.Answers, query: Query):
+    def _adjuster(self, conn: sqlite3.Connection, answers: consulta.Answers, query: Query):
         """What ``ajustar`` does on this route: its amounts of pesos in pesos of ``base``, in UVA or in dollars."""
         convert = self.converter(conn, query)
         return lambda records: convert(records, set(answers.pesos), query)
@@ -126,7 +129,7 @@ class Responder:
         try:
             on = catalogo_series.today()
             if path == catalogo_series.LIST_PATH:
-                if query.filters or query.fecha is not None or query.formato == "ics":
+                if query.filters or query.publicado is not None or query.formato == "ics":
                     param = next(n for n, v in query.given if v != "csv")
                     raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
                 return Answer(200, catalogo_series.catalogue(conn, params, on))
@@ -142,51 +145,85 @@ class Responder:
             self._versioned = historia.versioned_routes(conn)
         return self._versioned
 
+    def _tables_with_versions(self, conn: sqlite3.Connection) -> frozenset[str]:
+        if self._versioned_tables is None:
+            routes = self._versioned_routes(conn)
+            rows = conn.execute(f"SELECT DISTINCT ruta, tabla FROM {FUENTES.name}") if routes else []
+            self._versioned_tables = frozenset(tabla for ruta, tabla in rows if ruta in routes)
+        return self._versioned_tables
+
+    def _has_versions(self, conn: sqlite3.Connection, endpoint: Endpoint, path: str) -> bool:
+        """Whether ``publicado`` applies: a route with stored versions, or of a template that has them (its other
+        values a 404 naming it, as a day before the first version), or computed from a list that has them."""
+        if self._versioned_templates is None:
+            self._versioned_templates = frozenset(self.versioned_paths(conn))
+        return path in self._versioned_routes(conn) or endpoint.path in self._versioned_templates
+
     def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
-        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions."""
+        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose
+        answer is computed from a list that has them (/ultimo)."""
         found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
-        return sorted({f[0].path for f in found if f is not None})
+        tables = self._tables_with_versions(conn)
+        computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
+        return sorted({f[0].path for f in found if f is not None} | computed)
 
     def version(self, conn: sqlite3.Connection, path: str, query: Query, treat=None) -> Optional[Answer]:
-        """With ``?fecha=``, on a route with stored versions: the version in force that day, as published
+        """With ``?publicado=``, on a route with stored versions: the version in force that day, as published
         (``treat``: what the query does to its records, on a catalogue route)."""
         if path not in self._versioned_routes(conn):
             return None
-        fecha = query.checked_fecha()
-        version = historia.version_on(conn, path, fecha)
+        day = query.checked_publicado()
+        version = historia.version_on(conn, path, day)
         if version is None:
-            raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {fecha}", "fecha")
+            raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
         return _as_published(historia.document(conn, path, version), query, path, treat)
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
+            if query.empty and (stored := publicados.stored(conn, path)) is not None:
+                return _published(stored)  # the common case: a file upstream has, asked for as it is named
             found = self.router.match_strict(path)
-            if found is None and query.fecha is not None:
+            if found is None and query.publicado is not None:
                 versioned = self.version(conn, path, query)
                 if versioned is not None:
                     return versioned
             if found is None:
                 # A file upstream publishes that no catalogue route describes yet: as it came.
-                body = document(conn, path)
+                body = publicados.body(conn, path)
                 if body is not None:
+                    if query.publicado is not None:  # a route with versions was answered above
+                        raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
                     return _as_published(body, query, path)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
+            stored = publicados.stored(conn, path)
             if query.empty:
-                return Answer(200, endpoint.answer(conn, values, path))
-            answers = series.Answers.of(endpoint, path in self._versioned_routes(conn))
+                return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
+            answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
             answers.refuse(query, path)
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):
-                return series.apply(data, query, adjust, answers.rates, path, answers)
+                return consulta.apply(data, query, adjust, answers.rates, path, answers)
 
-            if query.fecha is not None and (versioned := self.version(conn, path, query, treat)) is not None:
-                return versioned
+            if query.publicado is not None:
+                versioned = self.version(conn, path, query, treat)
+                if versioned is not None:
+                    return versioned
+                if not endpoint.computed:  # /v1/cotizaciones/dolares/turista, when only other casas have versions
+                    raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
+                # a cut of a list with versions: the same cut of the list as published that day
+                return Answer(200, treat(endpoint.answer(conn, values, path, query.checked_publicado())))
+            if stored is not None:  # what upstream published, cut, grouped or converted
+                return Answer(200, treat(orjson.loads(publicados.decompress(stored))))
             return Answer(200, treat(endpoint.answer(conn, values, path)))
         except Exception as e:
             return _failure(e, path)
+
+
+def _published(stored: bytes) -> Answer:
+    return Answer(200, raw=publicados.decompress(stored), gzip=stored)
 
 
 def _failure(e: Exception, path: str) -> Answer:

@@ -1,7 +1,7 @@
 """The /v1 endpoints: every catalogue route, and the catalogue's Combinations of several datasets.
 
-An endpoint turns validated path values into a JSON-ready object, reading the
-database through ``consultas``.  ``ApiError`` carries the 4xx answers.
+An endpoint turns validated path values into a JSON-ready object: the published records of its list that the
+path selects (``seleccion``).  ``ApiError`` carries the 4xx answers.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from argentina_datos.almacen.consultas import envelope, published, query_for, table_exists
-from argentina_datos.almacen.registros import keyed_object
+from argentina_datos.almacen.consultas import envelope, published, table_exists
+from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
+from argentina_datos.respuestas import seleccion
 
 OPENAPI_PATH = "/v1/openapi.json"  # the document that lists every route, named by every unknown route's 404
 
@@ -33,8 +34,9 @@ class Endpoint:
     path: str
     params: Sequence[Param]
     summary: str
-    answer: Callable[[sqlite3.Connection, dict, str], object]
+    answer: Callable[..., object]  # (connection, path values, path, publicado day or None) -> the answer
     datasets: Sequence[str] = ()  # tables it reads, for the OpenAPI schema
+    reads: Sequence[str] = ()  # the tables whose published records it selects (its list's, for a cut)
     shape: str = "list"
     combination: Optional[Combination] = None  # shape "combined": what it combines
     calendar: bool = False  # a list of holidays: it can be answered as an iCalendar (formato=ics)
@@ -45,6 +47,12 @@ class Endpoint:
         params = {p.name: p for p in self.params}
         self.regex, self.literal_length = template_regex(self.path, params, loose=True)
         self.strict_regex = template_regex(self.path, params)[0]
+
+    @property
+    def computed(self) -> bool:
+        """Whether its answer is computed from a list (a cut, /ultimo, a combination) even where upstream has a
+        file at its path: as published on a day, it is that cut of the list as published that day."""
+        return self.shape in ("one", "last", "combined") or tuple(self.reads) != tuple(self.datasets)
 
     def canonical_path(self, match: re.Match, values: dict) -> str:
         """The path as upstream's files are named (a month written 9 is the file of 09)."""
@@ -70,7 +78,8 @@ class Endpoint:
 
 # ---- endpoints built from catalogue routes ----------------------------------------
 def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
-    query = query_for(dataset.table)
+    """A route with no file of its own at the path asked for (a file is answered as it is, by the Responder): the
+    records of its list that match its ``where``, as published (respuestas/seleccion.py)."""
     if route.derive and route.derive.empty:
         unknown = [m.name for m in dataset.fields if not isinstance(m, Children) and m.name not in route.where]
         if unknown:
@@ -79,60 +88,44 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     def where_for(where: dict, values: dict) -> dict:
         return {col: (v.of(values) if isinstance(v, PathValue) else v) for col, v in where.items()}
 
-    def answer(conn: sqlite3.Connection, values: dict, path: str):
-        if route.derive and not published(conn, path):
-            return derived(conn, values, path)
-        if not table_exists(conn, dataset.table):
-            raise ApiError(404, f"la base no tiene datos de {dataset.title}")
-        where = where_for(route.where, values)
-        if route.shape == "envelope":
-            records = query.records(conn, where)
-            env = envelope(conn, path)
-            if env is None or (route.params and not records):
-                raise _no_data(endpoint, values, path)
-            if dataset.keyed_by:
-                return {**env, dataset.envelope_list: keyed_object(records, dataset.keyed_by)}
-            return {**env, dataset.envelope_list: records}
+    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None):
+        if route.derive:
+            return derived(conn, values, path, on)
+        if route.shape == "envelope" or not table_exists(conn, FUENTES.name):
+            raise _no_data(endpoint, values, path)  # an envelope is its file's: none at this path
+        records = _selected(conn, dataset, where_for(route.where, values), on)
         if route.shape in ("one", "last"):
-            records = query.records(conn, where, last=route.shape == "last", limit=1)
             if not records:
                 raise _no_data(endpoint, values, path)
-            return records[0]
-        records = query.records(conn, where)
+            return records[-1] if route.shape == "last" else records[0]
         # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
         if not records and not published(conn, path):
             raise _no_data(endpoint, values, path)
         return records
 
-    def derived(conn: sqlite3.Connection, values: dict, path: str):
+    def derived(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str]):
         """No file at this path: the matching records of the list it is a cut of."""
         source = route.derive
         assert source is not None  # derived() is only answered for routes that derive
-        if not table_exists(conn, source.table):
-            raise _no_data(endpoint, values, path)
-        records = query_for(source.table).records(
-            conn,
-            where_for(source.where, values),
-            limit=1 if route.shape == "one" or source.empty or source.member else None,
-        )
+        records = _selected(conn, BY_TABLE[source.table], where_for(source.where, values), on)
         if not records:
             raise _no_data(endpoint, values, path)
         if source.empty:
-            return empty_answer(conn, source.count, values, path)
+            return empty_answer(conn, source.count, values, path, on)
         if source.member:
             nested = records[0].get(source.member) if type(records[0]) is dict else None
-            if nested is None:  # the record kept without its list (an odd one, in _extra): nothing to cut
+            if nested is None:  # the record published without its list: nothing to cut
                 raise _no_data(endpoint, values, path)
             return nested
         return records[0] if route.shape == "one" else records
 
-    def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str) -> dict:
+    def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str, on) -> dict:
         """The list knows the id and the source published nothing for it: its record with empty lists,
         unless the source's own count says it has records for it (which the database lacks)."""
         if count is not None:
             counted = (
-                query_for(count.table).records(conn, where_for(count.where, values))
-                if table_exists(conn, count.table)
+                _selected(conn, BY_TABLE[count.table], where_for(count.where, values), on)
+                if conn.execute(f"SELECT 1 FROM {FUENTES.name} WHERE tabla = ? LIMIT 1", [count.table]).fetchone()
                 else None
             )
             if counted is None or any(type(r) is not dict or r.get(c) for r in counted for c in count.columns):
@@ -153,8 +146,16 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         datasets=(dataset.table,),
         shape=route.shape,
         calendar=dataset.table in HOLIDAY_TABLES and route.shape == "list",
+        reads=(route.derive.table if route.derive else dataset.table,),
     )
     return endpoint
+
+
+def _selected(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optional[str]) -> list:
+    try:
+        return seleccion.records(conn, dataset, where, on)
+    except seleccion.NoVersion as e:
+        raise ApiError(404, str(e), "publicado") from None
 
 
 def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
@@ -171,9 +172,9 @@ def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
 
 # ---- endpoints that combine datasets (catalogue Combinations) --------------------------
 def combined_endpoint(combination: Combination) -> Endpoint:
-    queries = [(BY_TABLE[t].envelope_list, query_for(t)) for t in combination.tables]
+    lists_of = [(BY_TABLE[t].envelope_list, BY_TABLE[t]) for t in combination.tables]
 
-    def answer(conn: sqlite3.Connection, values: dict, path: str):
+    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None):
         out: dict = {}
         if combination.envelope:
             env = envelope(conn, combination.envelope)
@@ -182,7 +183,7 @@ def combined_endpoint(combination: Combination) -> Endpoint:
             out.update(env)
         out.update({key: values[param] for key, param in combination.head.items()})
         where = {column: values[param] for column, param in combination.where.items()}
-        lists = {name: query.records(conn, where) for name, query in queries}
+        lists = {name: _selected(conn, dataset, where, on) for name, dataset in lists_of}
         if where and not any(lists.values()) and not _known(conn, combination, where):
             raise _no_data(endpoint, values, path)
         out.update(lists)
@@ -194,6 +195,7 @@ def combined_endpoint(combination: Combination) -> Endpoint:
         combination.summary,
         answer,
         datasets=tuple(combination.tables),
+        reads=tuple(combination.tables),
         shape="combined",
         combination=combination,
     )

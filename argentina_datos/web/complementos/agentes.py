@@ -28,9 +28,6 @@ from argentina_datos.almacen.propias import CALIDAD
 from argentina_datos.documentacion import llms
 from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MARK
 
-# The /v1 query parameter of a past version (what upstream had published on a day): the tool's argument is
-# `publicado`, whatever the API calls it.
-API_VINTAGE_PARAM = "fecha"
 # An answer bigger than this is refused with how to make it smaller: a model reads its whole tool answer.
 MAX_ANSWER_BYTES = 300_000
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
@@ -161,7 +158,7 @@ def register_mcp_tools(datasette, mcp):
         → {"series": [...], "datos": [{"fecha": "2024-01-02", "cotizaciones_dolares.blue.venta": 1005}]}."""
         joined = ids if isinstance(ids, str) else ",".join(ids)
         params = {"ids": joined, "desde": desde, "hasta": hasta, "agrupar": agrupar, "funcion": funcion}
-        params.update({"ajustar": ajustar, API_VINTAGE_PARAM: publicado})
+        params.update({"ajustar": ajustar, "publicado": publicado})
         return text_result(await ask_v1(datasette, DATA_PATH, params))
 
     @mcp.tool(annotations=READ_ONLY)

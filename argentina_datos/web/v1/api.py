@@ -24,9 +24,9 @@ import orjson
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series
+from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.responder import Answer, Responder
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.respuestas.series import Query
 from argentina_datos.web.v1.csv import to_csv
 from argentina_datos.web.v1.ics import to_ics
 
@@ -127,7 +127,9 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
         return make_response(200, to_csv(answer.data), csv=True)
     if query.formato == "ics":
         return make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
-    return make_response(200, answer.json())
+    response = make_response(200, answer.json())
+    response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
+    return response
 
 
 def max_age_setting() -> int:

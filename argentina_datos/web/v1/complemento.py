@@ -10,14 +10,14 @@ from urllib.parse import quote
 
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
-from argentina_datos.respuestas import catalogo_series, series
+from argentina_datos.respuestas import catalogo_series, consulta
 from argentina_datos.respuestas.responder import unreadable_message
 from argentina_datos.web import recarga
 from argentina_datos.web.v1 import is_v1
 from argentina_datos.web.v1.api import MAX_PATH, V1, error_body, make_response, normalize, send_response, wants_gzip
 
 GZIP_IN_THREAD = 64 * 1024
-PLAIN = series.Query()
+PLAIN = consulta.Query()
 log = logging.getLogger(__name__)
 
 
@@ -131,8 +131,8 @@ class V1Middleware:
         query_string = scope.get("query_string", b"")
         if query_string:
             try:
-                query = series.parse(query_string)
-            except series.BadQuery as e:
+                query = consulta.parse(query_string)
+            except consulta.BadQuery as e:
                 return await send_response(
                     send, make_response(400, error_body(400, str(e), e.param)), headers, method == "HEAD"
                 )
@@ -168,7 +168,7 @@ class V1Middleware:
             self.v1.cache.recount(key, response)  # the cache's bound counts the gzip body too
         await send_response(send, response, headers, method == "HEAD", zipped=zipped)
 
-    async def uncached(self, key: str, path: str, query: series.Query, own: dict | None = None):
+    async def uncached(self, key: str, path: str, query: consulta.Query, own: dict | None = None):
         db = await self.database()
         if db is not None:
             # The document too: its year maxima are the last years the data has.
@@ -191,7 +191,7 @@ class V1Middleware:
         if old is not None:
             old.executor.shutdown(wait=False)  # its thread ends after the request it may be answering
 
-    async def compute(self, db, path: str, query: series.Query, own: dict | None = None):
+    async def compute(self, db, path: str, query: consulta.Query, own: dict | None = None):
         if db.path is None:  # an in-memory database has no file to open a second connection to
             return await db.execute_fn(lambda conn: compute_plain(self.v1, conn, path, query, own))
         if self._connection is None:
@@ -216,13 +216,13 @@ def preflight_headers(headers: dict) -> list:
     ]
 
 
-def compute_any(v1: V1, conn, path: str, query: series.Query, own: dict | None = None):
+def compute_any(v1: V1, conn, path: str, query: consulta.Query, own: dict | None = None):
     if path in catalogo_series.PATHS:
         return v1.compute_series(conn, path, own or {}, query)
     return v1.compute(conn, path, query)
 
 
-def compute_plain(v1: V1, conn, path: str, query: series.Query, own: dict | None = None):
+def compute_plain(v1: V1, conn, path: str, query: consulta.Query, own: dict | None = None):
     # Datasette's connections build sqlite3.Row objects and decode every text value through a Python
     # lambda; the API reads rows by position and its database is valid UTF-8, so plain tuples and str
     # do, and halve the time of the biggest lists.

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const PARAMS = ["desde", "hasta", "agrupar", "funcion", "variacion", "ajustar", "base", "fecha"];
+  const PARAMS = ["desde", "hasta", "agrupar", "funcion", "variacion", "ajustar", "base", "publicado"];
   const chosen = new Map(); // id -> title
   // Vega's number and date formats in Spanish (Argentina): 1.430,5 and «ene 2024», as the pages' tables.
   const FORMAT_LOCALE = { decimal: ",", thousands: ".", grouping: [3], currency: ["$", ""] };

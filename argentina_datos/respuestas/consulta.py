@@ -85,8 +85,6 @@ class Answers:
         """A BadQuery for the first parameter of ``query`` that the route does not take."""
         for name, value in query.given:
             p = BY_NAME[name]
-            if p.ignored_elsewhere:
-                continue
             if not p.takes(self):
                 raise BadQuery(name, f"«{name}» no se aplica a {route}: es para {p.where}")
             if not p.offers(self, value):
@@ -104,15 +102,15 @@ class Param:
     where: str  # the routes that take it, in Spanish: the docs' table and the 400 elsewhere
     takes: Callable[[Answers], bool]  # the routes that take it, from the catalogue
     choices: tuple[str, ...] = ()  # its values; or else
-    # the form of its value: "fecha" (AAAA-MM-DD, a calendar day), "mes" (AAAA-MM) or "periodo" (a day, a month
-    # AAAA-MM or a year AAAA: callers write desde=2025-01, and a month or a year means all its days)
+    # the form of its value: "fecha" (AAAA-MM-DD, a calendar day), "mes" (AAAA-MM), "periodo" (a day, a month
+    # AAAA-MM or a year AAAA standing for one day: callers write desde=2025-01, and a month or a year means all its
+    # days) or "prefijo" (a day, also AAAA/MM/DD as in the paths, a month or a year: the start of the dates it takes)
     form: str = ""
     ends: bool = False  # a "periodo" stands for its last day (hasta), not its first
     pattern: Optional[re.Pattern] = None  # what it takes, where ``choices`` is a pattern (dolar-<casa>)
     needs: Optional[tuple[str, Optional[str], str]] = None  # (parameter, its value or any, the 400's message)
     default: Optional[str] = None  # the value it has when absent (with ``needs``, when that one is given)
     transforms: bool = True  # it changes the records (not only their format or version)
-    ignored_elsewhere: bool = False  # on a route that does not take it, ignored as unknown (not a 400)
     group: str = ""  # the exploded object parameter of the OpenAPI document it goes in (agrupacion, ajuste)
     # Which of its values a route offers (a rate per period is neither added up nor divided), and why not (the 400).
     offers: Callable[[Answers, str], bool] = lambda answers, value: True
@@ -122,7 +120,12 @@ class Param:
         """Its values in Spanish: «a, b o c», or its form."""
         if self.choices:
             return ", ".join(self.choices[:-1]) + f" o {self.choices[-1]}" if len(self.choices) > 1 else self.choices[0]
-        return {"fecha": "AAAA-MM-DD", "mes": "AAAA-MM", "periodo": "AAAA-MM-DD, AAAA-MM o AAAA"}[self.form]
+        return {
+            "fecha": "AAAA-MM-DD",
+            "mes": "AAAA-MM",
+            "periodo": "AAAA-MM-DD, AAAA-MM o AAAA",
+            "prefijo": "AAAA-MM-DD, AAAA/MM/DD, AAAA-MM o AAAA",
+        }[self.form]
 
     def day(self, value: str) -> str:
         """A "periodo" as the calendar day it stands for: a month or a year is its first day (its last, for
@@ -152,6 +155,8 @@ class Param:
             self.day(value)
         elif self.form == "mes" and not _MONTH.fullmatch(value):
             raise BadQuery(self.name, f"«{self.name}» debe ser un mes AAAA-MM, no «{value[:40]}»")
+        elif self.form == "prefijo":
+            period_prefix(self.name, value)
         elif self.pattern is not None and not self.pattern.fullmatch(value):
             raise BadQuery(self.name, f"«{self.name}» debe ser {self.values_text()}; no «{value[:40]}»")
         elif self.pattern is None and self.choices and value not in self.choices:
@@ -285,17 +290,27 @@ PARAMETERS: tuple[Param, ...] = (
     ),
     Param(
         "fecha",
-        "la versión que upstream había publicado al final de ese día (AAAA-MM-DD, UTC), tal como la publicó: la más "
-        "nueva guardada con fecha igual o anterior; 404 si no hay ninguna anterior. Sin `fecha`, lo que upstream "
-        "publica hoy",
-        "2026-12-31",
-        "/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12-31",
-        "las rutas con versiones guardadas (tabla `versiones`); en las demás se ignora, como un parámetro desconocido",
+        "sólo los registros de ese día (`AAAA-MM-DD`, también `AAAA/MM/DD`, como en las rutas), de ese mes "
+        "(`AAAA-MM`) o de ese año (`AAAA`): el valor de esa fecha; mismos registros, mismo orden, misma forma. "
+        "Con `desde`/`hasta`, ambos recortes",
+        "2024-12-31",
+        "/v1/finanzas/indices/riesgo-pais?fecha=2024-12-31",
+        _DATED,
+        _dated,
+        form="prefijo",
+    ),
+    Param(
+        "publicado",
+        "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
+        "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
+        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior. Sin `publicado`, lo que "
+        "upstream publica hoy",
+        "2024-12-31",
+        "/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2024-12-31",
+        "las rutas con versiones guardadas (tabla `versiones`) y las que se calculan de una de ellas",
         lambda a: a.versioned,
         form="fecha",
         transforms=False,
-        # Clients repeat path values in the query string: where it does not apply, it is not checked either.
-        ignored_elsewhere=True,
     ),
     Param(
         "formato",
@@ -332,9 +347,14 @@ class Query:
             raise AttributeError(name)
         return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
 
-    def checked_fecha(self) -> str:
-        _check_date("fecha", self.fecha or "")
-        return self.fecha or ""
+    def checked_publicado(self) -> str:
+        _check_date("publicado", self.publicado or "")
+        return self.publicado or ""
+
+    @property
+    def period(self) -> str:
+        """``fecha`` as the start of the dates it takes (2024-12-31, 2024-12 or 2024); "" without it."""
+        return period_prefix("fecha", self.fecha) if self.fecha is not None else ""
 
     @property
     def empty(self) -> bool:
@@ -366,7 +386,7 @@ def parse(query_string: bytes | str) -> Query:
         if name in BY_NAME:
             values[name] = value  # the last one wins, as in most servers
     for p in PARAMETERS:
-        if p.name in values and not p.ignored_elsewhere:
+        if p.name in values:
             p.check(values[p.name], values)
             if p.form == "periodo":
                 values[p.name] = p.day(values[p.name])  # one value per day: the same answer, the same cache key
@@ -383,6 +403,24 @@ def parse(query_string: bytes | str) -> Query:
         if got is not None and not (p.needs is None and got == p.default):  # formato=json: the plain answer
             given.append((p.name, got))
     return Query(tuple(given))
+
+
+_SLASHED = re.compile(r"[0-9]{4}/[0-9]{2}/[0-9]{2}")
+
+
+def period_prefix(name: str, text: str) -> str:
+    """A day (AAAA-MM-DD or AAAA/MM/DD), a month (AAAA-MM) or a year (AAAA) as the text its dates start with; a
+    BadQuery naming ``name`` for anything else."""
+    if _YEAR.fullmatch(text) or _MONTH.fullmatch(text):
+        return text
+    if _SLASHED.fullmatch(text):
+        text = text.replace("/", "-")
+    if not _ISO_DATE.fullmatch(text):
+        raise BadQuery(
+            name, f"«{name}» debe ser un día AAAA-MM-DD (o AAAA/MM/DD), un mes AAAA-MM o un año AAAA, no «{text[:40]}»"
+        )
+    _check_date(name, text)
+    return text
 
 
 def _check_date(name: str, text: str) -> None:
@@ -411,11 +449,11 @@ def apply(
     (answers or Answers.of_records(data)).refuse(query, route)
     if not query.filters:
         return data
-    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
     if query.ajustar and adjust is not None:
         data = adjust(data)
     if not query.variacion:  # as before these parameters: the range first, then the periods
-        records = [r for r in data if isinstance(r, dict) and desde <= (_day(r) or "") <= hasta and _day(r)]
+        records = [r for r in data if isinstance(r, dict) and _in_range(_day(r), desde, hasta, period)]
         if query.agrupar:
             records = group(records, query.agrupar, query.funcion, rates)
         return records
@@ -434,7 +472,11 @@ def apply(
             "use absoluta (en puntos porcentuales), acumulada o interanual",
         )
     records = variaciones.changes(records, query.variacion, series_of, measures, rates & measures)
-    return [r for r in records if desde <= (_day(r) or "") <= hasta]
+    return [r for r in records if _in_range(_day(r), desde, hasta, period)]
+
+
+def _in_range(day: Optional[str], desde: str, hasta: str, period: str) -> bool:
+    return day is not None and desde <= day <= hasta and day.startswith(period)
 
 
 def _day(record: dict) -> Optional[str]:
