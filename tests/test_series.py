@@ -392,7 +392,7 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
     from argentina_datos.documentacion.openapi import build_document, parameters_table
     from argentina_datos.respuestas.rutas import Router
 
-    fake = consulta.Param(
+    fake = consulta.QueryParam(
         "cifras",
         "los valores con tantas cifras decimales",
         "2",

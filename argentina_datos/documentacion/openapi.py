@@ -21,7 +21,7 @@ from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
-from argentina_datos.respuestas.consulta import Answers, Param
+from argentina_datos.respuestas.consulta import Answers, QueryParam
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 
 # The documentation page that carries the route table of --markdown, between these two markers.
@@ -323,7 +323,7 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
 
 
 # ---- the query parameters, from respuestas/consulta.py's table ------------------------------
-def _value_schema(p: Param, answers: Answers) -> dict:
+def _value_schema(p: QueryParam, answers: Answers) -> dict:
     if p.form == "fecha":
         return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
     if p.form == "periodo":  # a day, a month or a year
@@ -336,7 +336,7 @@ def _value_schema(p: Param, answers: Answers) -> dict:
     return {"type": "string", "enum": [v for v in p.choices if p.offers(answers, v)]}
 
 
-def _object_parameter(name: str, members: list[Param], answers: Answers) -> dict:
+def _object_parameter(name: str, members: list[QueryParam], answers: Answers) -> dict:
     """Parameters that go together (agrupar with funcion) as one object parameter, exploded into the query
     string (agrupar=mes&funcion=maximo): the only way OpenAPI 3.0 says that funcion goes with agrupar."""
     first = members[0]

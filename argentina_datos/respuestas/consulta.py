@@ -92,7 +92,7 @@ class Answers:
 
 
 @dataclass(frozen=True)
-class Param:
+class QueryParam:
     """A /v1 query parameter."""
 
     name: str
@@ -181,8 +181,8 @@ def _in_pesos(a: Answers) -> bool:
     return a.dated and bool(a.pesos)
 
 
-PARAMETERS: tuple[Param, ...] = (
-    Param(
+PARAMETERS: tuple[QueryParam, ...] = (
+    QueryParam(
         "desde",
         "sólo los registros con `desde <= fecha` (AAAA-MM-DD, inclusive; un mes AAAA-MM o un año AAAA es su primer "
         "día; `desde` posterior a `hasta` es un 400); mismos registros, mismo orden, misma forma",
@@ -192,7 +192,7 @@ PARAMETERS: tuple[Param, ...] = (
         _dated,
         form="periodo",
     ),
-    Param(
+    QueryParam(
         "hasta",
         "sólo los registros con `fecha <= hasta` (AAAA-MM-DD, inclusive; un mes AAAA-MM o un año AAAA es su último "
         "día: `desde=2025-01&hasta=2025-06` son seis meses); con `desde` o solo",
@@ -203,7 +203,7 @@ PARAMETERS: tuple[Param, ...] = (
         form="periodo",
         ends=True,
     ),
-    Param(
+    QueryParam(
         "agrupar",
         "un registro por período y por serie (los campos de texto distintos de `fecha`, como `casa` o `moneda`, "
         "identifican la serie), con las mismas claves; `fecha` es el primer día del período (la semana empieza el "
@@ -217,7 +217,7 @@ PARAMETERS: tuple[Param, ...] = (
         choices=("semana", "mes", "trimestre", "anio"),
         group="agrupacion",
     ),
-    Param(
+    QueryParam(
         "funcion",
         "cómo se resumen los campos numéricos del período (sin contar los null; un período sin valores da null), "
         f"redondeados a {DECIMALS} decimales (sin el ruido de los números binarios, `1429.2049999999997` → "
@@ -237,7 +237,7 @@ PARAMETERS: tuple[Param, ...] = (
         needs=("agrupar", None, "«funcion» va con «agrupar» (semana, mes, trimestre o anio)"),
         group="agrupacion",
     ),
-    Param(
+    QueryParam(
         "variacion",
         "cada medida (nunca los ids) como su variación, por serie (los campos de texto, como en `agrupar`) y en "
         "orden de fecha: contra el registro anterior (`absoluta`: x − anterior; `relativa`: x / anterior − 1), "
@@ -256,7 +256,7 @@ PARAMETERS: tuple[Param, ...] = (
         offers=lambda a, value: not (a.rates and value == "relativa"),
         unoffered="el cociente de dos tasas no significa nada: use absoluta (en puntos porcentuales), acumulada o interanual",
     ),
-    Param(
+    QueryParam(
         "ajustar",
         "los montos en pesos (cotizaciones, UVA, montos: las columnas cuya unidad son pesos) en otra unidad, antes "
         "de agrupar. `ipc`: en pesos de `base`, x × IPC(base) / IPC(mes de su fecha), con el IPC encadenado desde "
@@ -276,7 +276,7 @@ PARAMETERS: tuple[Param, ...] = (
         pattern=re.compile(r"ipc|uva|dolar-[a-z]+"),
         group="ajuste",
     ),
-    Param(
+    QueryParam(
         "base",
         "con `ajustar=ipc`, el mes (AAAA-MM) en cuyos pesos se expresan los montos; por omisión el último mes del "
         "IPC. Un mes que el IPC no tiene es un 400",
@@ -288,7 +288,7 @@ PARAMETERS: tuple[Param, ...] = (
         needs=("ajustar", "ipc", "«base» va con «ajustar=ipc»: el mes en cuyos pesos se expresan los montos"),
         group="ajuste",
     ),
-    Param(
+    QueryParam(
         "fecha",
         "sólo los registros de ese día (`AAAA-MM-DD`, también `AAAA/MM/DD`, como en las rutas), de ese mes "
         "(`AAAA-MM`) o de ese año (`AAAA`): el valor de esa fecha; mismos registros, mismo orden, misma forma. "
@@ -299,7 +299,7 @@ PARAMETERS: tuple[Param, ...] = (
         _dated,
         form="prefijo",
     ),
-    Param(
+    QueryParam(
         "publicado",
         "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
         "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
@@ -312,7 +312,7 @@ PARAMETERS: tuple[Param, ...] = (
         form="fecha",
         transforms=False,
     ),
-    Param(
+    QueryParam(
         "formato",
         "`json` (por omisión); `csv`: la lista como CSV (`text/csv; charset=utf-8`): encabezado con las claves del "
         "primer registro, una fila por registro, lo anidado como texto JSON, null como celda vacía; `ics`: los "

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from argentina_datos.almacen import controles, propias
 from argentina_datos.catalogo import BY_TABLE, references, tables_by_theme
 from argentina_datos.documentacion.metadatos import code_html
-from argentina_datos.web.paginas import castellano, series
+from argentina_datos.web.paginas import castellano, explorador
 
 INTERNAL = "Tablas de la construcción"
 INTERNAL_TABLES = tuple(own.name for own in propias.TABLES)
@@ -209,7 +209,7 @@ def _dashboard(template: str) -> bool:
 
 @hookimpl
 def register_routes():
-    return [(rf"^{series.PATH}$", series.explorer)]
+    return [(rf"^{explorador.PATH}$", explorador.explorer)]
 
 
 @hookimpl
