@@ -215,12 +215,12 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
 
 @pytest.mark.mirror
 def test_the_history_table_of_the_docs_comes_from_the_built_database(conn):
-    """docs/construir.md carries a snapshot of the table (python -m argentina_datos.documentacion.historia): each
+    """docs/construir.md carries a snapshot of the table (python -m argentina_datos.documentacion.rutas_con_historia): each
     route it names has a history in the database built from the mirror.
     The mirror grows: the counts may have grown since, the routes stay."""
     from paths import REPO
 
-    from argentina_datos.documentacion import historia as doc
+    from argentina_datos.documentacion import rutas_con_historia as doc
 
     page = (REPO / doc.PAGE).read_text()
     start, end = doc.MARKERS

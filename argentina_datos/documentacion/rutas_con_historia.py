@@ -1,7 +1,7 @@
 """The table of docs/construir.md that says which routes have a history and since when, generated from a built
 database (tests/test_historia.py checks that the page carries the one of the database built from the mirror).
 
-    python -m argentina_datos.documentacion.historia build/argentina-test.db --escribir
+    python -m argentina_datos.documentacion.rutas_con_historia build/argentina-test.db --escribir
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def page_with_table(page: str, table: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m argentina_datos.documentacion.historia",
+        prog="python -m argentina_datos.documentacion.rutas_con_historia",
         description=f"La tabla de rutas con historia de {PAGE}, desde una base construida.",
     )
     parser.add_argument("base", help="la base construida (build/argentina-test.db para la del espejo)")
