@@ -7,14 +7,14 @@ import pytest
 
 from argentina_datos.almacen import controles
 from argentina_datos.almacen.propias import CALIDAD
-from argentina_datos.documentacion import controles as doc
+from argentina_datos.documentacion import tabla_controles as doc
 
 
 def test_the_docs_table_is_current():
     page = doc.PAGE.read_text(encoding="utf-8")
     assert doc.with_table(page) == page, (
         "la tabla de controles de docs/investigadores.md no está al día: "
-        "python -m argentina_datos.documentacion.controles"
+        "python -m argentina_datos.documentacion.tabla_controles"
     )
 
 

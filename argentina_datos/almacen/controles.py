@@ -1,6 +1,6 @@
 """The quality checks, declared once: the value each writes in ``calidad.control``, when it runs, what it
 means and its threshold.  The ``calidad`` table's column description and the table of «Cómo leer la tabla
-calidad» (docs/investigadores.md, written by ``python -m argentina_datos.documentacion.controles``) come from
+calidad» (docs/investigadores.md, written by ``python -m argentina_datos.documentacion.tabla_controles``) come from
 here; the code that runs a check names it by its constant in ``almacen/calidad.py``."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The table of quality checks in docs/investigadores.md («Cómo leer la tabla calidad»), from their one
 declaration (``almacen/controles.py``).
 
-``python -m argentina_datos.documentacion.controles`` writes it between its markers; ``--check`` says whether
+``python -m argentina_datos.documentacion.tabla_controles`` writes it between its markers; ``--check`` says whether
 it is current (tests/test_controles.py checks it too)."""
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def with_table(page: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m argentina_datos.documentacion.controles",
+        prog="python -m argentina_datos.documentacion.tabla_controles",
         description=f"Escribe la tabla de controles de calidad en {PAGE.name}, entre sus marcadores.",
     )
     parser.add_argument("--check", action="store_true", help="sólo dice si está al día (sale con 1 si no)")
