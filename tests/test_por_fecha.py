@@ -120,12 +120,12 @@ async def get(ds, url: str):
 async def test_publicado_answers_a_cut_as_its_list_was_published_that_day(ds, conn):
     """/ultimo has no versions of its own: as published on a day it is the last record of the list's version of
     that day (from the versions store), not today's."""
-    from argentina_datos.almacen import historia
+    from argentina_datos.almacen import versiones
 
     route = "/v1/finanzas/indices/riesgo-pais"
-    version = historia.version_on(conn, route, "2024-12-31")
+    version = versiones.version_on(conn, route, "2024-12-31")
     assert version is not None
-    then = orjson.loads(historia.document(conn, route, version))
+    then = orjson.loads(versiones.document(conn, route, version))
     status, body = await get(ds, route + "/ultimo?publicado=2024-12-31")
     assert status == 200 and body == then[-1] and body["fecha"] <= "2024-12-31"
     assert (await get(ds, route + "/ultimo"))[1] == mirror_file(route + "/ultimo") != body  # today's is another day's

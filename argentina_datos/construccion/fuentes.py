@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import historia as stored, publicados
+from argentina_datos.almacen import publicados, versiones as stored
 from argentina_datos.almacen.propias import (
     AUSENTES,
     CALIDAD,

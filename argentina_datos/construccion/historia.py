@@ -1,5 +1,5 @@
 """Every version of every route we know a past of, stored as record versions (the tables ``versiones``,
-``versiones_registros`` and ``revisiones``; almacen/historia.py reads them back).
+``versiones_registros`` and ``revisiones``; almacen/versiones.py reads them back).
 
 Versions come from three places, in the order of their publication time:
 - the git bundle of upstream's repository (``upstream-versions/upstream.bundle``): one version per commit
@@ -35,10 +35,10 @@ from typing import Callable, Iterator, Optional
 import orjson
 import sqlite_utils
 
-from argentina_datos.almacen import calidad, historia as stored
-from argentina_datos.almacen.historia import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
+from argentina_datos.almacen import calidad, versiones as stored
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, REVISIONES, VERSIONES, VersionChange
 from argentina_datos.almacen.tablas import quote
+from argentina_datos.almacen.versiones import DOCUMENT, END_OF_DAY, ENVELOPE, LIST
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, Upstream
@@ -349,7 +349,7 @@ class History:
 
 class StoredVersions:
     """The files of a ``*_historico`` dataset: ``<base route>/AAAA-MM-DD`` is the last stored version of that
-    day of the latest-only route it keeps, as upstream published it (almacen/historia.py rebuilds it)."""
+    day of the latest-only route it keeps, as upstream published it (almacen/versiones.py rebuilds it)."""
 
     def __init__(self, db: sqlite3.Connection, history: Dataset):
         self.db = db

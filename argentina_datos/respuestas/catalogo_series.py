@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl
 
 import orjson
 
-from argentina_datos.almacen import calidad, controles, historia
+from argentina_datos.almacen import calidad, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE
@@ -456,14 +456,14 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
-    version = historia.version_on(conn, entry["ruta"], fecha)
+    version = versiones.version_on(conn, entry["ruta"], fecha)
     if version is None:
         first = _first_published(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
         )
-    data = orjson.loads(historia.document(conn, entry["ruta"], version))
+    data = orjson.loads(versiones.document(conn, entry["ruta"], version))
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
     records = [r for r in data if isinstance(r, dict)]

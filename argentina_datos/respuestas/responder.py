@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 import orjson
 
-from argentina_datos.almacen import historia, publicados
+from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.respuestas import catalogo_series, consulta, conversiones
 from argentina_datos.respuestas.consulta import BadQuery, Query
@@ -142,7 +142,7 @@ class Responder:
 
     def _versioned_routes(self, conn: sqlite3.Connection) -> frozenset[str]:
         if self._versioned is None:
-            self._versioned = historia.versioned_routes(conn)
+            self._versioned = versiones.versioned_routes(conn)
         return self._versioned
 
     def _tables_with_versions(self, conn: sqlite3.Connection) -> frozenset[str]:
@@ -173,10 +173,10 @@ class Responder:
         if path not in self._versioned_routes(conn):
             return None
         day = query.checked_publicado()
-        version = historia.version_on(conn, path, day)
+        version = versiones.version_on(conn, path, day)
         if version is None:
             raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
-        return _as_published(historia.document(conn, path, version), query, path, treat)
+        return _as_published(versiones.document(conn, path, version), query, path, treat)
 
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:

@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 import orjson
 
-from argentina_datos.almacen import historia, publicados
+from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.registros import keyed_records
 from argentina_datos.catalogo.esquema import Dataset
@@ -70,17 +70,17 @@ def _index(conn: sqlite3.Connection, dataset: Dataset, columns: tuple) -> dict[t
 
 def _versions(conn: sqlite3.Connection, dataset: Dataset, on: str) -> list[Item]:
     files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
-    versioned = historia.versioned_routes(conn)
+    versioned = versiones.versioned_routes(conn)
     routes = [route for (route,) in files if route in versioned]
     if not routes:
         raise BadQuery("publicado", f"«publicado»: los archivos de {dataset.table} no tienen versiones guardadas")
     out: list[Item] = []
     found = False
     for route in routes:
-        version = historia.version_on(conn, route, on)
+        version = versiones.version_on(conn, route, on)
         if version is not None:
             found = True
-            out += _records_of(dataset, route, orjson.loads(historia.document(conn, route, version)))
+            out += _records_of(dataset, route, orjson.loads(versiones.document(conn, route, version)))
     if not found:
         raise NoVersion(f"no hay versiones guardadas de {', '.join(routes)} anteriores al {on}")
     return out
