@@ -90,7 +90,7 @@ def main(argv=None) -> int:
     print(f"mezcla de {len(MIX)} consultas × {args.repeat}: p50 {statistics.median(every) * 1000:.1f} ms, ", end="")
     print(f"p95 {p95 * 1000:.1f} ms, máx. {every[-1] * 1000:.1f} ms (objetivo: p95 ≤ 50 ms)")
     if args.catalogo:
-        from argentina_datos.construccion import series
+        from argentina_datos.construccion import tabla_series
 
         with tempfile.TemporaryDirectory() as tmp:
             copy = Path(tmp) / "copia.db"
@@ -99,7 +99,7 @@ def main(argv=None) -> int:
             db.execute("DROP TABLE IF EXISTS series_fts")
             db.execute("DROP TABLE series")
             start = time.perf_counter()
-            series.write(db, dt.date.today(), "unicode61 remove_diacritics 2")
+            tabla_series.write(db, dt.date.today(), "unicode61 remove_diacritics 2")
             db.commit()
             print(f"escribir el catálogo (la tabla series y su búsqueda): {time.perf_counter() - start:.1f} s")
     return 0

@@ -26,7 +26,7 @@ from argentina_datos.almacen import calidad, controles, propias, publicados
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE, DATASETS, DERIVED_TABLES
 from argentina_datos.catalogo.esquema import Dataset, Source
-from argentina_datos.construccion import contrastes, derivadas, historia, incremental, paquete, respaldo, series
+from argentina_datos.construccion import contrastes, derivadas, historia, incremental, paquete, respaldo, tabla_series
 from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
@@ -354,7 +354,7 @@ class Builder:
             )
             # The catalogue of series reads the tables and the versions store: after both.
             known = self.previous.series_spans({layout.table for layout in kept}) if reuse and self.previous else None
-            report.findings.extend(series.write(db, self.today, FTS_TOKENIZE, known))
+            report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, known))
             if reuse is not None and reuse.documents:
                 assert self.previous is not None
                 fuentes.extend(

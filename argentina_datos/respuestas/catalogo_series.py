@@ -35,7 +35,7 @@ OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagi
 MARK = "calidad"
 PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
 # How much a search word found in each column of the full-text index weighs (bm25), in its column order
-# (construccion/series.py, FTS_COLUMNS): the title and the entity before the rest.
+# (construccion/tabla_series.py, FTS_COLUMNS): the title and the entity before the rest.
 SEARCH_WEIGHTS = {
     "id": 2.0,
     "titulo": 10.0,
