@@ -97,11 +97,17 @@ def _dataset_spans(
     spec = specs[0]
     table, keys = spec.dataset.table, [_quote(c) for c in spec.by]
     where, args = days
+    # A table whose primary key is the naming columns and the date (fci_serie) has one row per series and day: its
+    # days are counted without a DISTINCT, which sorted its 1.3 million rows once per measure (3.7 s -> 2.4 s).
+    key = set(getattr(spec.dataset, "key", ()) or ())
+    one_a_day = bool(key) and key == {*spec.by, spec.declared.date}
     columns = []
     for s in specs:
         has = f"typeof({_quote(s.field.name)}) IN ('integer', 'real')"
         columns += [f"min(CASE WHEN {has} THEN dia END)", f"max(CASE WHEN {has} THEN dia END)"]
-        columns.append(f"count(DISTINCT CASE WHEN {has} THEN dia END)")
+        columns.append(
+            f"count(CASE WHEN {has} THEN 1 END)" if one_a_day else f"count(DISTINCT CASE WHEN {has} THEN dia END)"
+        )
     measures = "".join(f", {_quote(s.field.name)}" for s in specs)
     named = "".join(f"{k}, " for k in keys)
     sql = (
