@@ -185,7 +185,7 @@ CAMBIOS = OwnTable(
     "Cambios entre versiones",
     "Para cada archivo con versiones (tabla versiones): qué cambió de una versión guardada a la siguiente. Las de "
     "lo que upstream sólo publica como «último» (tasas de plazo fijo, remesas, comisiones, préstamos, ...) están "
-    "también, una por fecha, en las tablas *_historico. /v1/<ruta>?fecha=AAAA-MM-DD responde la vigente ese día.",
+    "también, una por fecha, en las tablas *_historico. /v1/<ruta>?publicado=AAAA-MM-DD responde la vigente ese día.",
     pk="id",
     id_description="Número de la fila.",
     facets=("tabla",),
@@ -235,7 +235,7 @@ VERSIONES = OwnTable(
     "Cada versión que upstream publicó de un archivo, hasta donde se sabe: los commits del paquete de versiones "
     "(upstream-versions), los días del árbol de versiones (upstream-history) y lo que leyó cada construcción. Los "
     "registros de cada versión están en versiones_registros, guardados una vez por valor distinto; "
-    "/v1/<ruta>?fecha=AAAA-MM-DD responde la última versión publicada hasta el final de ese día (UTC).",
+    "/v1/<ruta>?publicado=AAAA-MM-DD responde la última versión publicada hasta el final de ese día (UTC).",
     pk="id",
     id_description="Número de la versión (en cada ruta, crece con `publicado`).",
     label_column="ruta",

@@ -195,7 +195,7 @@ def history(base: Dataset, *, title: str, fields=None, table: str = "", series: 
         f"archivo de versiones pasadas y del paquete de versiones, las que guardaron las construcciones anteriores de "
         f"esta base y la que publica hoy upstream, fechada por su propia fecha de actualización, si no por el "
         f"Last-Modified HTTP y si no por el día de la construcción. `fecha` es la fecha de la versión; "
-        f"/{route}?fecha=AAAA-MM-DD responde la versión vigente ese día.",
+        f"/{route}?publicado=AAAA-MM-DD responde la versión vigente ese día.",
         fields,
         [Source(route + "/{fecha}", history=True)],
         origin=base.origin,

@@ -159,12 +159,12 @@ def _keyed_by(ds) -> dict:
 
 
 def _past_or_present(schema: dict) -> dict:
-    """A route with stored versions: with ?fecha= it answers a past version exactly as upstream published it,
+    """A route with stored versions: with ?publicado= it answers a past version exactly as upstream published it,
     whose records may lack fields added since (fci/otros/ultimo before «condiciones»): only its shape is known."""
     kind = "array" if schema.get("type") == "array" else "object"
     past = {
         "type": kind,
-        "description": "con ?fecha=: la versión de ese día tal como la publicó upstream, con los campos de entonces",
+        "description": "con ?publicado=: la versión de ese día tal como la publicó upstream, con los campos de entonces",
     }
     return {"anyOf": [schema, past]}
 
