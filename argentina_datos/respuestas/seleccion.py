@@ -39,7 +39,9 @@ def records(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optiona
     each file's own order; ``on`` (AAAA-MM-DD): as published by the end of that day."""
     columns = tuple(where)
     wanted = tuple(_key(where[c]) for c in columns)
-    if on is None:
+    if on is None and any(p.name in where for p in dataset.partitions):
+        matched = _from_files(conn, dataset, columns, wanted)
+    elif on is None:
         matched = _index(conn, dataset, columns).get(wanted, [])
     else:
         matched = [r for parts, r in _versions(conn, dataset, on) if _values(dataset, parts, r, columns) == wanted]
@@ -66,6 +68,23 @@ def _index(conn: sqlite3.Connection, dataset: Dataset, columns: tuple) -> dict[t
     while len(_indexes) > INDEXES:
         _indexes.popitem(last=False)
     return index
+
+
+def _from_files(conn: sqlite3.Connection, dataset: Dataset, columns: tuple, wanted: tuple) -> list:
+    """The matching records of the files whose path values are the wanted ones (a category's listing of a day),
+    read from those files alone: indexing a dataset of thousands of files (fci_valores: 1.6 million records) took
+    6 s and 900 MB for one day that has no file."""
+    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
+    matched = []
+    for (route,) in files:
+        parts = _path_values(dataset, route)
+        if any(c in parts and _key(parts[c]) != w for c, w in zip(columns, wanted)):
+            continue
+        body = publicados.body(conn, route)
+        for parts, r in [] if body is None else _records_of(dataset, route, orjson.loads(body)):
+            if _values(dataset, parts, r, columns) == wanted:
+                matched.append(r)
+    return matched
 
 
 def _versions(conn: sqlite3.Connection, dataset: Dataset, on: str) -> list[Item]:
