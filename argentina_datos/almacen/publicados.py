@@ -10,6 +10,8 @@ import sqlite3
 import zlib
 from typing import Iterable, Optional
 
+import sqlite_utils
+
 from argentina_datos.almacen.propias import PUBLICADOS
 
 TABLE = PUBLICADOS.name
@@ -28,9 +30,9 @@ def decompress(stored: bytes) -> bytes:
 
 
 def create(conn: sqlite3.Connection) -> None:
-    conn.execute(
-        f'CREATE TABLE IF NOT EXISTS "{TABLE}" (ruta TEXT PRIMARY KEY NOT NULL, tabla TEXT NOT NULL, gzip BLOB NOT NULL)'
-    )
+    db = sqlite_utils.Database(conn)
+    if not db[TABLE].exists():
+        PUBLICADOS.create(db)
 
 
 def write(conn: sqlite3.Connection, files: Iterable[tuple[str, str, bytes]]) -> None:
