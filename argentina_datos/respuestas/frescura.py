@@ -13,6 +13,7 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Optional
 
+from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import SERIES
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.series import ESSENTIAL
@@ -33,16 +34,13 @@ class DatasetFreshness:
 
 def by_dataset(conn: sqlite3.Connection, on: dt.date) -> list[DatasetFreshness]:
     """Each dataset of the ``series`` table, in its order; [] when the database has none (an older build)."""
-    try:
-        rows = conn.execute(
-            # A series without a cadence is never late (a fund that closed, a bank that no longer offers it).
-            f"SELECT tabla, max(hasta), min(cadencia) FROM {SERIES.name} WHERE cadencia IS NOT NULL "
-            "GROUP BY tabla ORDER BY min(rowid)"
-        ).fetchall()
-    except sqlite3.OperationalError as e:
-        if "no such table" in str(e):
-            return []
-        raise
+    if not table_exists(conn, SERIES.name):
+        return []
+    rows = conn.execute(
+        # A series without a cadence is never late (a fund that closed, a bank that no longer offers it).
+        f"SELECT tabla, max(hasta), min(cadencia) FROM {SERIES.name} WHERE cadencia IS NOT NULL "
+        "GROUP BY tabla ORDER BY min(rowid)"
+    ).fetchall()
     out = []
     for table, hasta, cadence in rows:
         days = (on - dt.date.fromisoformat(hasta[:10])).days if hasta else None
