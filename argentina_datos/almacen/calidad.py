@@ -43,7 +43,6 @@ from argentina_datos.almacen.controles import (
     UNDECLARED as UNDECLARED,
     UNIT_SWITCH as UNIT_SWITCH,
     UNREADABLE as UNREADABLE,
-    WHOLE_FLOAT as WHOLE_FLOAT,
     WRONG_TYPE as WRONG_TYPE,
 )
 from argentina_datos.almacen.propias import CALIDAD, Finding

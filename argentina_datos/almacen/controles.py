@@ -53,12 +53,6 @@ FORBIDDEN_NULL = declare("null donde no se espera", LOAD, "un null en un campo q
 INEXACT = declare(
     "entero que REAL no guarda exacto", LOAD, "un entero de más de 2^53, que una columna REAL no guarda exacto"
 )
-WHOLE_FLOAT = declare(
-    "número entero con decimales",
-    LOAD,
-    "un número sin parte fraccionaria escrito con decimales (`4.0`), que upstream no escribe (su JSON dice `4`): se "
-    "guarda y /v1 lo devuelve así",
-)
 IMPOSSIBLE_DATE = declare("fecha imposible", LOAD, "una fecha que no existe en el calendario (`2025-02-30`)")
 REPEATED_KEY = declare("clave repetida", LOAD, "dos registros con la misma clave que el catálogo declara única")
 PARTITION_MISMATCH = declare(

@@ -1,12 +1,10 @@
-"""Records <-> rows.
+"""Records -> rows.
 
 One codec per record shape turns an API record into a row tuple (and the rows
 of its child tables), checking every value against the declared kind.  The rows are a
-projection for SQL, pandas and Parquet: what upstream published is kept as it came in the
-store of its files (publicados.py), and /v1 answers from there.  NUMBER columns are REAL (a
-division never truncates); a whole REAL reads back as an integer for our own extensions
-(series, conversions), because the JSON upstream writes has no whole number with decimals.
-What does not fit the declared shape is not refused: its column is NULL and it is reported as a
+projection for SQL, pandas and Parquet, never read back into records: what upstream published is
+kept as it came in the store of its files (publicados.py), and /v1 answers from there.  NUMBER
+columns are REAL (a division never truncates). What does not fit the declared shape is not refused: its column is NULL and it is reported as a
 Deviation (a row of the calidad table).
 """
 
@@ -19,9 +17,8 @@ from typing import Any, Optional, Sequence
 
 import orjson
 
-from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WHOLE_FLOAT, WRONG_TYPE
+from argentina_datos.almacen.calidad import FORBIDDEN_NULL, INEXACT, MISSING, UNDECLARED, WRONG_TYPE
 from argentina_datos.catalogo.esquema import (
-    BOOLEAN,
     JSON,
     NUMBER,
     PY_TYPES,
@@ -66,8 +63,6 @@ class Deviation:
             return f"{where} es null"
         if self.problem == INEXACT:
             return f"{where} es un entero que una columna REAL no guarda exacto ({self.value}): /v1 lo devuelve tal como vino"
-        if self.problem == WHOLE_FLOAT:
-            return f"{where} es un número entero escrito con decimales ({self.value!r}): /v1 lo devuelve así"
         shown = orjson.dumps(self.value).decode()[:60]
         if self.problem == UNDECLARED:
             return f"campo no declarado en el catálogo: {where} = {shown}"
@@ -87,8 +82,7 @@ def _type_name(value: Any) -> str:
 
 
 class Codec:
-    """Encodes the records of one table (a dataset or a child table) as rows, and reads rows back for our own
-    extensions (the series, the conversions), which compute from the typed tables.
+    """Encodes the records of one table (a dataset or a child table) as rows.
 
     A row is the record's flattened scalar columns (``column_names``).  With ``scalar`` the records are bare
     values (a list of strings), stored in the single field's column.
@@ -99,7 +93,7 @@ class Codec:
         self.scalar = scalar
         self.columns = flat_columns(self.members)  # [(column name, Field)]
         self.column_names = [c for c, _ in self.columns]
-        # Positions of the NUMBER columns: a whole value there reads back as an integer (``ints_again``).
+        # Positions of the NUMBER columns, where a value must fit a REAL as it came (``_fits_real``).
         self.number_columns = [] if scalar else [i for i, (_, f) in enumerate(self.columns) if f.kind == NUMBER]
         self.width = len(self.column_names)
         self._simple = all(isinstance(m, Field) and m.kind != JSON for m in self.members) and not scalar
@@ -110,7 +104,6 @@ class Codec:
             getter = operator.itemgetter(*names)
             self._get = getter if len(names) > 1 else (lambda r, g=getter: (g(r),))
             self._allowed = [frozenset(PY_TYPES[m.kind] + ((NONE,) if m.nullable else ())) for m in fields]
-        self._has_bool = any(f.kind == BOOLEAN for _, f in self.columns)
 
     # ---- encoding -----------------------------------------------------------
     def encode(self, record: Any) -> tuple[tuple, list[tuple[Children, list]], list[Deviation]]:
@@ -126,7 +119,7 @@ class Codec:
         if self._simple and record.keys() == self._keys:
             plain = self._get(record)
             if all(map(frozenset.__contains__, self._allowed, map(type, plain))) and all(
-                _reads_back(plain[i]) for i in self.number_columns
+                _fits_real(plain[i]) for i in self.number_columns
             ):
                 return plain, [], []
         values: list = []
@@ -169,10 +162,9 @@ class Codec:
         # that is one the catalogue does not declare.
         if sum(map(len, records)) != n * len(self.members) - absent:
             return None
-        # A value that would not read back as it came (a whole number with decimals, an integer past 2**53)
-        # is a deviation: ``encode`` reports it.
+        # An integer past 2**53 is a deviation: ``encode`` reports it.
         for i in self.number_columns:
-            if not all(map(_reads_back, columns[i])):
+            if not all(map(_fits_real, columns[i])):
                 return None
         return columns
 
@@ -203,57 +195,6 @@ class Codec:
             declared = {m.name for m in members}
             deviations.extend(Deviation(prefix + (k,), UNDECLARED, v) for k, v in record.items() if k not in declared)
 
-    # ---- reading rows back, for the extensions ------------------------------------
-    def decode(self, row: Sequence, children: dict | None = None) -> Any:
-        """The record a row in ``column_names`` order holds, as the catalogue declares it (a value that did not
-        fit is NULL there: upstream's own text is in the store of its files).
-
-        ``children`` maps a Children member's name path to its decoded list.
-        """
-        if self.scalar:
-            return row[0]
-        if self.number_columns:
-            row = self.ints_again(row)
-        return self._decode_members(self.members, iter(row), children or {}, ())
-
-    def _decode_members(self, members, it, children, prefix):
-        out = {}
-        for m in members:
-            if isinstance(m, Field):
-                v = next(it)
-                if v is not None:
-                    if m.kind == BOOLEAN:
-                        v = bool(v)
-                    elif m.kind == JSON:
-                        v = orjson.loads(v)
-                out[m.name] = v
-            elif isinstance(m, Obj):
-                out[m.name] = self._decode_members(m.fields, it, children, prefix + (m.name,))
-            else:
-                out[m.name] = children.get(prefix + (m.name,), [])
-        return out
-
-    def ints_again(self, row: Sequence) -> list:
-        """The row with its whole NUMBER values as integers, as the JSON had them."""
-        out = list(row)
-        for i in self.number_columns:
-            v = out[i]
-            if type(v) is float and v.is_integer() and -MAX_EXACT <= v <= MAX_EXACT:
-                out[i] = int(v)
-        return out
-
-    @property
-    def plain(self) -> bool:
-        """True when a row, its integers already made ints again (see ``consultas.RecordQuery``, which does it in
-        SQL), is the record's values as they are (no nesting, no other conversion):
-        ``dict(zip(plain_names, row))``."""
-        return self._simple and not self._has_bool
-
-    @property
-    def plain_names(self) -> list[str]:
-        """The record's keys, in row order."""
-        return [c for c, _ in self.columns]
-
 
 def _width(m: Member) -> int:
     if isinstance(m, Field):
@@ -273,22 +214,15 @@ def _scalar_value(m: Field, v, path: tuple, deviations: list):
     if type(v) not in PY_TYPES[m.kind]:
         deviations.append(Deviation(path, WRONG_TYPE, v))
         return None
-    if m.kind == NUMBER and type(v) is int and not -MAX_EXACT <= v <= MAX_EXACT:
+    if m.kind == NUMBER and not _fits_real(v):
         deviations.append(Deviation(path, INEXACT, v))
         return None
-    if m.kind == NUMBER and not _reads_back(v):
-        deviations.append(Deviation(path, WHOLE_FLOAT, v))  # kept in its column
     return v
 
 
-def _reads_back(v) -> bool:
-    """Whether a NUMBER column's value reads back as it came: anything but a whole float within 2**53 (read
-    back as an integer) and an integer past it (a REAL does not hold it).  Not a number: checked elsewhere."""
-    if type(v) is float:
-        return not (v.is_integer() and -MAX_EXACT <= v <= MAX_EXACT)
-    if type(v) is int:
-        return -MAX_EXACT <= v <= MAX_EXACT
-    return True
+def _fits_real(v) -> bool:
+    """Whether a NUMBER column's value is held exactly by a REAL: anything but an integer past 2**53."""
+    return type(v) is not int or -MAX_EXACT <= v <= MAX_EXACT
 
 
 # ---- objects keyed by id ({"HCDN0055": {"nacionales": 4, ...}}) ----------------------------

@@ -163,13 +163,6 @@ class Layout:
         cols += self.derived
         return cols
 
-    @property
-    def order_columns(self) -> list[str]:
-        """The columns that give the records' published order (a table's ROW_ID is its rowid: INTEGER PRIMARY KEY)."""
-        if self.dataset.ordered:
-            return self.key
-        return ["rowid"]
-
     # ---- DDL -----------------------------------------------------------------
     # SQL text, not sqlite-utils' Table.create: it cannot declare WITHOUT ROWID (4.2 takes strict=, no such option).
     def create_sql(self) -> list[str]:

@@ -15,7 +15,7 @@ import bisect
 import sqlite3
 from typing import Callable, Optional
 
-from argentina_datos.almacen.consultas import query_for, table_exists
+from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
 from argentina_datos.respuestas.consulta import BadQuery, Query, is_number
 from argentina_datos.respuestas.variaciones import Deflator, converted, rounded
@@ -39,14 +39,16 @@ class PerDay:
         return converted(records, pesos, on)
 
 
-def _daily(conn: sqlite3.Connection, table: str, where: dict, column: str) -> dict[str, float]:
+def _daily(conn: sqlite3.Connection, table: str, column: str, **where: str) -> dict[str, float]:
+    """A table's positive ``column`` by day (fecha's first ten characters), its other columns equal to ``where``."""
     if not table_exists(conn, table):
         return {}
-    return {
-        r["fecha"][:10]: r[column]
-        for r in query_for(table).records(conn, where)
-        if isinstance(r, dict) and isinstance(r.get("fecha"), str) and is_number(r.get(column)) and r[column] > 0
-    }
+    equal = "".join(f' AND "{name}" = ?' for name in where)
+    sql = (
+        f'SELECT substr(fecha, 1, 10), "{column}" FROM "{table}" WHERE typeof(fecha) = \'text\' '
+        f"AND typeof(\"{column}\") IN ('real', 'integer') AND \"{column}\" > 0{equal} ORDER BY fecha"
+    )
+    return dict(conn.execute(sql, list(where.values())).fetchall())
 
 
 def check_currency(records: list, pesos: set[str], query: Query) -> None:
@@ -80,13 +82,13 @@ def converter(conn: sqlite3.Connection, query: Query, cpi: dict[str, float]) -> 
             )
         convert = Deflator(cpi, query.base).adjust
     elif how == "uva":
-        values = _daily(conn, "uva", {}, "valor")
+        values = _daily(conn, "uva", "valor")
         if not values:
             raise BadQuery("ajustar", "la base no tiene la serie UVA (la tabla uva) para expresar montos en UVA")
         convert = PerDay(values).divide
     else:
         casa = how.removeprefix(DOLLAR)
-        values = _daily(conn, "cotizaciones_dolares", {"casa": casa}, "venta")
+        values = _daily(conn, "cotizaciones_dolares", "venta", casa=casa)
         if not values:
             known = sorted(_casas(conn))
             raise BadQuery(
