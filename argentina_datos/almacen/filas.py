@@ -3,8 +3,9 @@ and of its lookup tables (repeated texts as ids), and what each record did not f
 calidad table).  The builder's loader reads the files (and stores them as they came); this writes their
 projection for SQL.
 
-The column-at-a-time path (Codec.encode_columns, _insert_columns) is what makes the big datasets fast;
-tests/test_registros_columnas.py pins it to the record-by-record one.
+The column-at-a-time path (Codec.encode_columns, _insert_columns) is what makes the big datasets fast
+(benchmarks/bench_codificador.py: about 1.5-2x on fci_valores); tests/test_registros_columnas.py pins it to the
+record-by-record one.
 """
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ class Codec:
         """The rows of many flat records as columns, in ``column_names`` order.
 
         Does what ``encode`` does, a column at a time (the loops run in C, which
-        is what makes the big datasets fast: benchmarks/bench_load.py).  Returns None whenever a record
+        is what makes the big datasets fast: benchmarks/bench_codificador.py).  Returns None whenever a record
         needs more than that, nesting or any deviation: the caller then encodes
         record by record, and ``encode`` reports what did not fit.
         """
