@@ -4,8 +4,8 @@ el árbol exportado (con deploy/nginx.conf) contra nginx sirviendo el espejo, en
 Imprime:
   * exportar-v1 del árbol entero en un directorio vacío: segundos, rutas, archivos y MB;
   * otra vez sobre el mismo árbol, sin cambios: segundos y archivos escritos (0);
-  * con un día cambiado (la venta de todas las casas del último día de cotizaciones_dolares, en una
-    copia de la base): segundos y archivos escritos;
+  * con un día cambiado (la venta de todas las casas del último día del /v1/cotizaciones/dolares publicado,
+    en una copia de la base): segundos y archivos escritos;
   * exportar-parquet de todas las tablas: segundos y MB;
   * req/s de nginx con el árbol exportado y con el espejo, en las rutas de bench_api (rondas alternadas, la
     mejor de cada uno) y la razón exportado / espejo.
@@ -23,11 +23,16 @@ import sys
 import tempfile
 from pathlib import Path
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_api as api  # noqa: E402
 from servidor_nginx import deploy_server  # noqa: E402
 
+from argentina_datos.almacen import publicados  # noqa: E402
 from argentina_datos.publicacion import exportar_parquet, exportar_v1  # noqa: E402
+
+ROUTE_CHANGED = "/v1/cotizaciones/dolares"
 
 
 def timed_export(db: Path, out: Path, label: str) -> exportar_v1.Report:
@@ -38,10 +43,17 @@ def timed_export(db: Path, out: Path, label: str) -> exportar_v1.Report:
 
 
 def change_one_day(db: Path) -> str:
-    """A new venta for every casa on the last day of cotizaciones_dolares (as a daily update changes it)."""
+    """A new venta for every casa on the last day of the published /v1/cotizaciones/dolares (as a daily update
+    changes it), in the store /v1 and the export answer from."""
     with sqlite3.connect(db) as conn:
-        (day,) = conn.execute("SELECT max(fecha) FROM cotizaciones_dolares").fetchone()
-        conn.execute("UPDATE cotizaciones_dolares SET venta = venta + 1 WHERE fecha = ?", [day])
+        records = orjson.loads(publicados.body(conn, ROUTE_CHANGED) or b"[]")
+        day = max(r["fecha"] for r in records)
+        for r in records:
+            if r["fecha"] == day:
+                r["venta"] += 1
+        publicados.write(
+            conn, [(ROUTE_CHANGED, "cotizaciones_dolares", orjson.dumps(records, option=orjson.OPT_INDENT_2))]
+        )
     return day
 
 
