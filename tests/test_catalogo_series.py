@@ -116,7 +116,13 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     assert got["datos"] == expected
     text = (await ds.client.get(url + "&formato=csv")).text
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0]) == ["fecha", BLUE, "inflacion"] and len(rows) == 12
+    # The CSV's headers say what the numbers are after agrupar, with the id between brackets (issue 43).
+    assert list(rows[0]) == [
+        "fecha",
+        f"Cotizaciones del dólar, blue: precio de venta, mensual (último) (pesos por dólar) [{BLUE}]",
+        "Inflación mensual (último) (porcentaje (2.1 = 2,1 %)) [inflacion]",
+    ]
+    assert [float(r[list(r)[1]]) for r in rows] == [r[BLUE] for r in expected] and len(rows) == 12
 
 
 async def test_monthly_inflation_against_the_dollars_monthly_change(ds):
@@ -364,8 +370,9 @@ async def test_flagged_points_are_marked_beside_their_values(ds):
     # CSV too: a column beside the series'.
     response = await ds.client.get(url + "&formato=csv")
     table = list(csv.DictReader(io.StringIO(response.text)))
-    assert f"{MAYORISTA}:calidad" in table[0]
-    assert [r["fecha"] for r in table if "valor congelado" in r[f"{MAYORISTA}:calidad"]] == frozen
+    marks = f"calidad [{MAYORISTA}:calidad]"
+    assert marks in table[0]
+    assert [r["fecha"] for r in table if "valor congelado" in r[marks]] == frozen
 
 
 async def test_a_grouped_period_is_marked_when_a_flagged_span_touches_it(ds):

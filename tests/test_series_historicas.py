@@ -5,6 +5,8 @@ written here."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -138,3 +140,32 @@ async def test_a_child_tables_measure_is_a_series_per_parent_and_child_names(fue
     assert await values(ds, USDT) == [("2025-03-08", 5), ("2025-03-09", 6)]
     assert await values(ds, ARS) == [("2025-03-01", 30)] and wallets[ARS]["observaciones"] == 1
     assert (await catalogue(ds, "&moneda=usdt")).keys() >= {USDT}
+
+
+async def test_the_csv_of_aligned_series_is_headed_by_title_unit_and_id(fuente, tmp_path, monkeypatch):
+    out = tmp_path / "a.db"
+    build(fuente, out, "2025-03-10", monkeypatch)
+    ds = datasette_for(out)
+    url = f"/v1/series/datos?ids={TZXO6},{USDT},{USDT}:absoluta&marcar=calidad"
+    rows = list(csv.reader(io.StringIO((await get(ds, url + "&formato=csv")).text)))
+    assert rows[0] == [
+        "fecha",
+        f"Bono CER, TZXO6: precio (pesos por cada 100 de valor nominal) [{TZXO6}]",
+        f"Rendimiento de plataforma o billetera, belo, USDT: rendimiento anual (porcentaje (2.1 = 2,1 %)) [{USDT}]",
+        # an id:variacion column says its change (absolute: in the series' own unit)
+        "Rendimiento de plataforma o billetera, belo, USDT: rendimiento anual, variación absoluta (porcentaje (2.1 = "
+        f"2,1 %)) [{USDT}:absoluta]",
+        f"calidad [{TZXO6}:calidad]",
+        f"calidad [{USDT}:calidad]",
+        f"calidad [{USDT}:absoluta:calidad]",
+    ]
+    # The JSON keeps its keys, the ids asked for; the CSV's rows are the same values, column by column.
+    data = (await get(ds, url)).json()["datos"]
+    keys = ["fecha", TZXO6, USDT, f"{USDT}:absoluta", f"{TZXO6}:calidad", f"{USDT}:calidad", f"{USDT}:absoluta:calidad"]
+    assert list(data[0]) == keys
+    assert rows[1:] == [[cell(r[k]) for k in keys] for r in data]
+
+
+def cell(value) -> str:
+    """A value as the CSV writes it: null empty, text as it is, numbers as in JSON."""
+    return "" if value is None else value if isinstance(value, str) else json.dumps(value)

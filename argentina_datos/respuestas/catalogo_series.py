@@ -533,13 +533,46 @@ def data(
 ) -> dict[str, Any]:
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
     ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
+    return _aligned(conn, params, query, on, converter)[0]
+
+
+def table(
+    conn: sqlite3.Connection,
+    params: dict[str, str],
+    query: Query,
+    on: dt.date,
+    converter: Optional[Callable[[], Converter]] = None,
+) -> list[dict[str, Any]]:
+    """The rows of ``data`` for a CSV: each column headed by what its numbers are after the query, «título
+    (unidad) [clave]» (``column_header``), its key in the JSON rows (the id asked for) between brackets."""
+    answer, headers = _aligned(conn, params, query, on, converter)
+    return [{headers.get(k, k): v for k, v in row.items()} for row in answer["datos"]]
+
+
+def column_header(entry: dict, key: str) -> str:
+    """A CSV column's header: the series' title and unit as labelled (after ajustar, agrupar, variacion) and, between
+    brackets, ``key``, the column's name in the JSON rows: «Dólar blue: venta (pesos por dólar)
+    [cotizaciones_dolares.blue.venta]»."""
+    unit = f" ({entry['unidad']})" if entry.get("unidad") else ""
+    return f"{entry['titulo']}{unit} [{key}]"
+
+
+def _aligned(
+    conn: sqlite3.Connection,
+    params: dict[str, str],
+    query: Query,
+    on: dt.date,
+    converter: Optional[Callable[[], Converter]],
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``data``'s answer, and the CSV header of each of its columns but fecha (column key -> header)."""
     tokens = parse_ids(params)
     mark = params.get("marcar")
     if mark is not None and mark != MARK:
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
-    by_id = dict(zip(ids, entries_))
+    as_stored = dict(zip(ids, entries_))
+    by_id = dict(as_stored)
     if query.publicado is not None:
         query.checked_publicado()
     if query.ajustar:
@@ -551,8 +584,10 @@ def data(
     convert = converter() if query.ajustar and converter is not None else None
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
+    headers: dict[str, str] = {}
+    month = _cpi_month(conn, query)
     for token in tokens:
-        entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
+        entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
         records = [
@@ -568,8 +603,11 @@ def data(
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
+        headers[token] = column_header(shown, token)
+        headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
         if not mode:
-            by_id[entry["id"]] = labelled(entry, query, records, _cpi_month(conn, query))
+            by_id[entry["id"]] = shown
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
     if mark:
@@ -578,7 +616,7 @@ def data(
             marks = _marks(_flagged_spans(conn, by_id[token.partition(":")[0]]), own, query.agrupar)
             for row in rows:
                 row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
-    return {"series": [by_id[i] for i in ids], "datos": rows}
+    return {"series": [by_id[i] for i in ids], "datos": rows}, headers
 
 
 # ---- labels that follow what was done to the numbers ---------------------------------------
