@@ -111,6 +111,10 @@ async def test_a_bonds_snapshot_is_a_series_of_each_number_that_each_build_exten
     ds = datasette_for(out)
     assert await values(ds, TZXO6) == [("2025-03-10", 170.5), ("2025-03-11", 171.25)]
     assert (await catalogue(ds, "&ticker=TZXO6"))[TZXO6]["observaciones"] == 2
+    # Already the history of what was published: a past version of it is a 400 that says so, not an empty list.
+    response = await ds.client.get(f"/v1/series/datos?ids={TZXO6}&publicado=2025-03-10")
+    assert response.status_code == 400 and response.json()["parametro"] == "publicado"
+    assert "historia de /v1/finanzas/bonos-cer" in response.json()["mensaje"]
 
 
 async def test_a_child_tables_measure_is_a_series_per_parent_and_child_names(fuente, tmp_path, monkeypatch):

@@ -479,6 +479,15 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
+    if getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None):
+        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
+        # version published; the versions' records carry no date of their own to make it from.
+        raise BadQuery(
+            "publicado",
+            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
+            "(con «hasta», lo publicado hasta ese día)",
+        )
     version = versiones.version_on(conn, entry["ruta"], fecha)
     if version is None:
         first = _first_published(conn, entry["ruta"])
