@@ -111,6 +111,9 @@ async def test_a_bonds_snapshot_is_a_series_of_each_number_that_each_build_exten
     ds = datasette_for(out)
     assert await values(ds, TZXO6) == [("2025-03-10", 170.5), ("2025-03-11", 171.25)]
     assert (await catalogue(ds, "&ticker=TZXO6"))[TZXO6]["observaciones"] == 2
+    # the wallets' series, of tables that did not change, are what they were (their spans kept, not lost)
+    kept = await catalogue(ds, "&entidad=belo")
+    assert (kept[USDT]["desde"], kept[USDT]["hasta"], kept[USDT]["observaciones"]) == ("2025-03-08", "2025-03-09", 2)
     # Already the history of what was published: a past version of it is a 400 that says so, not an empty list.
     response = await ds.client.get(f"/v1/series/datos?ids={TZXO6}&publicado=2025-03-10")
     assert response.status_code == 400 and response.json()["parametro"] == "publicado"
@@ -134,6 +137,8 @@ async def test_a_child_tables_measure_is_a_series_per_parent_and_child_names(fue
     assert entry["tabla"] == "plazo_fijo_uva_pago_periodico_historico_tasas" and entry["columna"] == "tna"
     assert entry["filtro"] == {"entidad": "Banco de la Nación Argentina", "plazoMinDias": 90, "plazoMaxDias": 119}
     assert [v for _, v in await values(ds, UVA_90)] == [0.0025]
+    # the child's naming fields filter the catalogue too
+    assert set(await catalogue(ds, "&plazoMinDias=90")) == {UVA_90, UVA_90.replace(".tna", ".tea")}
     assert [v for _, v in await values(ds, UVA_90.replace(".tna", ".tea").replace("90.119", "120.179"))] == [0.0051]
 
     # The wallets' yields by currency, on each record's own date: a date repeated in later versions is one
