@@ -24,8 +24,9 @@ def _held(measures, by: tuple[str, ...], kinds: dict[str, str], **kw) -> Series:
 
 
 def _instruments(base: Dataset, title: str, rates: tuple[str, ...]) -> Series:
-    """Every amount and rate of a Treasury instrument (price, rates, volume...; not its days to maturity), one series per ticker: the days we hold are
-    those of its route's versions, from the first build that kept them (upstream's past of it is not archived)."""
+    """Every amount and rate of a Treasury instrument (price, rates, volume...; not its days to maturity), one
+    series per ticker: the days we hold are those of its route's versions, from the first build that kept them
+    (upstream's past of it is not archived)."""
     numbers = [f.name for f in base.fields if isinstance(f, Field) and f.kind == NUMBER]
     return _held(numbers, ("ticker",), dict.fromkeys(rates, ANNUAL_RATE), title=title)
 

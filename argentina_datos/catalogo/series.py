@@ -10,10 +10,12 @@ A declaration's ``member`` puts its measures in a child table (a bank's UVA rate
 yields by currency): its series are named by the dataset's columns and the child's, and their table is the child's.
 
 The id of a series (``series_id``), stable from one build to the next: its table (the child table, for a member's),
-then each naming value, then its measure (unless it is the table's only one), joined by dots.  A naming value made only of ASCII letters,
-digits, ``_`` and ``-`` is written as published (``cotizaciones_dolares.blue.venta``, ``cotizaciones.EUR.compra``);
-any other, and the name an id column stands for (a fund's ``fondo_id`` is its name), as its slug: lowercase,
-without accents, other characters as hyphens (``fci_serie.balanz-money-market-usd-clase-a.vcp``).  Two values with
+then each naming value (the dataset's first, then the child's), then its measure (unless it is the table's only one),
+joined by dots.  A naming value made only of ASCII letters, digits, ``_`` and ``-`` is written as published
+(``cotizaciones_dolares.blue.venta``, ``cotizaciones.EUR.compra``); any other, and the name an id column stands for
+(a fund's ``fondo_id`` is its name), as its slug: lowercase, without accents, other characters as hyphens
+(``fci_serie.balanz-money-market-usd-clase-a.vcp``,
+``plazo_fijo_uva_pago_periodico_historico_tasas.banco-de-la-nacion-argentina.90.119.tna``).  Two values with
 the same slug in one table (rare) keep the first one's id for the value that sorts first; the next one gets
 ``~`` and six hex digits of the SHA-1 of its published value appended, which depend on nothing else.
 """
@@ -237,6 +239,11 @@ def specs() -> list[SeriesSpec]:
             member = _member(dataset, series)
             fields = dict(flat_columns(member.fields)) if member is not None else _measures(dataset)
             assert member is None or not series.audited, f"{dataset.table}: una serie de una tabla hija no se audita"
+            # the id rule: the dataset's naming values before the child's
+            in_child = [member is not None and c in dict(flat_columns(member.fields)) for c in series.by]
+            assert in_child == sorted(in_child), (
+                f"{dataset.table}: «by» nombra las columnas del conjunto antes que las de su tabla hija"
+            )
             for measure in series.values:
                 out.append(
                     SeriesSpec(
