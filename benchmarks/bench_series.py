@@ -56,6 +56,9 @@ MIX = [
     "tema=tasas",
     "q=renta&categoria=rentaFija",
     "q=prestamo personal",
+    "q=bono cer tir",
+    "q=rendimiento usdt",
+    "tema=bonos&ticker=TZXO6",
     "",
     "pagina=50",
 ]

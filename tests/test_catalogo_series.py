@@ -15,6 +15,7 @@ import pytest
 from ayudas import mirror_file
 from paths import BUNDLE
 
+from argentina_datos.catalogo.series import id_part
 from argentina_datos.respuestas import catalogo_series
 
 pytestmark = pytest.mark.mirror
@@ -116,7 +117,13 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     assert got["datos"] == expected
     text = (await ds.client.get(url + "&formato=csv")).text
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert list(rows[0]) == ["fecha", BLUE, "inflacion"] and len(rows) == 12
+    # The CSV's headers say what the numbers are after agrupar, with the id between brackets (issue 43).
+    assert list(rows[0]) == [
+        "fecha",
+        f"Cotizaciones del dólar, blue: precio de venta, mensual (último) (pesos por dólar) [{BLUE}]",
+        "Inflación mensual (último) (porcentaje (2.1 = 2,1 %)) [inflacion]",
+    ]
+    assert [float(r[list(r)[1]]) for r in rows] == [r[BLUE] for r in expected] and len(rows) == 12
 
 
 async def test_monthly_inflation_against_the_dollars_monthly_change(ds):
@@ -364,8 +371,9 @@ async def test_flagged_points_are_marked_beside_their_values(ds):
     # CSV too: a column beside the series'.
     response = await ds.client.get(url + "&formato=csv")
     table = list(csv.DictReader(io.StringIO(response.text)))
-    assert f"{MAYORISTA}:calidad" in table[0]
-    assert [r["fecha"] for r in table if "valor congelado" in r[f"{MAYORISTA}:calidad"]] == frozen
+    marks = f"calidad [{MAYORISTA}:calidad]"
+    assert marks in table[0]
+    assert [r["fecha"] for r in table if "valor congelado" in r[marks]] == frozen
 
 
 async def test_a_grouped_period_is_marked_when_a_flagged_span_touches_it(ds):
@@ -465,3 +473,48 @@ async def test_funcion_promedio_is_the_mean_of_a_rate(ds):
     months = [r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"]
     assert got["datos"][0]["inflacion"] == pytest.approx(sum(months) / len(months))
     assert got["series"][0]["titulo"] == "Inflación anual (promedio)"
+
+
+async def test_every_number_of_each_cer_bond_and_bill_is_a_series_on_its_snapshot_day(ds):
+    """The mirror has one version of each (no past of them is archived): each series has that day only."""
+    catalogue = {s["id"]: s for s in await all_series(ds, "&tema=bonos")}
+    for route, table, key in (
+        ("/v1/finanzas/bonos-cer", "bonos_cer_historico", "bonos"),
+        ("/v1/finanzas/letras", "letras_historico", "letras"),
+    ):
+        published = mirror_file(route)
+        day = published["fechaActualizacion"][:10]
+        for record in published[key]:
+            numbers = {
+                f"{table}.{record['ticker']}.{k}": v
+                for k, v in record.items()
+                if isinstance(v, (int, float)) and k != "diasAlVencimiento"
+            }
+            assert numbers and set(numbers) <= set(catalogue), record["ticker"]
+            assert all((catalogue[i]["desde"], catalogue[i]["hasta"]) == (day, day) for i in numbers)
+            got = await get(ds, f"/v1/series/datos?ids={','.join(numbers)}")
+            assert got["datos"] == [{"fecha": day, **numbers}]
+    assert len({s["tabla"] for s in catalogue.values()}) == 2
+
+
+async def test_uva_fixed_terms_by_term_range_and_wallet_yields_by_currency_are_series(ds):
+    uva = {s["id"]: s for s in await all_series(ds, "&tema=tasas")}
+    for bank in mirror_file("/v1/finanzas/tasas/plazoFijoUvaPagoPeriodico"):
+        for rate in bank["tasas"]:
+            base = f"{id_part(bank['entidad'])}.{rate['plazoMinDias']}.{rate['plazoMaxDias']}"
+            ids = [f"plazo_fijo_uva_pago_periodico_historico_tasas.{base}.{m}" for m in ("tna", "tea")]
+            got = await get(ds, f"/v1/series/datos?ids={','.join(ids)}")
+            assert got["datos"][-1] == {"fecha": uva[ids[0]]["hasta"], ids[0]: rate["tna"], ids[1]: rate["tea"]}
+    # Each platform's yield in each currency, on the record's own date: the mirror's file is the newest version, so
+    # its values are those of their dates (the last of a currency listed twice).
+    newest: dict[tuple, tuple] = {}
+    for platform in mirror_file("/v1/finanzas/rendimientos"):
+        for r in platform["rendimientos"]:
+            newest[(platform["entidad"], r["moneda"])] = (r["fecha"], r["apy"])
+    assert len(newest) > 20
+    for (entidad, moneda), (fecha, apy) in newest.items():
+        series_id = f"rendimientos_historico_monedas.{id_part(entidad)}.{id_part(moneda)}.apy"
+        got = await get(ds, f"/v1/series/datos?ids={series_id}&desde={fecha}&hasta={fecha}")
+        assert got["datos"] == [{"fecha": fecha, series_id: apy}], series_id
+    usdt = await get(ds, "/v1/series?tema=billeteras&moneda=USDT&q=rendimiento&limite=1000")
+    assert usdt and max(s["observaciones"] for s in usdt) > 100  # two years of the history tree

@@ -14,6 +14,8 @@ Screenshots go to screenshots/ (git-ignored).  Alone:
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import os
@@ -553,7 +555,9 @@ def test_explorador_de_series(visita, servidor):
     assert "formato=csv" in href
     with urllib.request.urlopen(servidor["base"] + href, timeout=5) as r:
         text = r.read().decode()
-    assert text.splitlines()[0] == f"fecha,{blue},inflacion"
+    header = next(csv.reader(io.StringIO(text)))
+    assert header[0] == "fecha" and header[1].endswith(f"(pesos por dólar) [{blue}]")
+    assert header[2] == "Inflación anual (compuesta) (porcentaje (2.1 = 2,1 %)) [inflacion]"
     visita.check("10b_series_por_anio")
 
 

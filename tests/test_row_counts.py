@@ -121,6 +121,9 @@ HISTORY_FILES = {  # history table: (route of the latest-only file, list key of 
     "brokers_comisiones_historico": ("v1/finanzas/brokers/comisiones", "comisiones"),
     "prestamos_personales_historico": ("v1/finanzas/creditos/prestamosPersonales", None),
     "prestamos_personales_bcra_historico": ("v1/finanzas/creditos/prestamosPersonalesBcra", None),
+    "bonos_cer_historico": ("v1/finanzas/bonos-cer", "bonos"),
+    "letras_historico": ("v1/finanzas/letras", "letras"),
+    "rendimientos_historico": ("v1/finanzas/rendimientos", None),
 }
 CHILDREN = {  # child table: (parent files, parent list key or None, path to the nested list)
     "plazo_fijo_tasas": ("plazo_fijo", ["tasas"]),

@@ -249,6 +249,11 @@ class Series:
     # Checked by the audit (gaps, a stop, jumps...); not a series declared only for the catalogue of series, such
     # as the days we happen to hold a version of a snapshot (a gap there is ours, not the source's).
     audited: bool = True
+    # The measures are those of a child table, the member of this name (a bank's UVA rates by term range, a wallet's
+    # yields by currency): a series per value of ``by``, which names columns of the dataset and of that member
+    # (entidad, plazoMinDias...); ``date`` is the member's own if it has one, else the dataset's.  Only for the
+    # catalogue of series (not audited).
+    member: str = ""
 
     def kind(self, measure: str) -> str:
         return self.kinds.get(measure, LEVEL)

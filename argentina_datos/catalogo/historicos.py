@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
+from argentina_datos.catalogo.billeteras import DATASETS as BILLETERAS
+from argentina_datos.catalogo.bonos import DATASETS as BONOS
 from argentina_datos.catalogo.campos import FRACCION, history
 from argentina_datos.catalogo.comisiones import DATASETS as COMISIONES
 from argentina_datos.catalogo.creditos import DATASETS as CREDITOS, hipotecarios_fields
-from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, Dataset, Series
+from argentina_datos.catalogo.esquema import ANNUAL_RATE, DAILY, NUMBER, Dataset, Field, Series
 from argentina_datos.catalogo.tasas import CRIPTOPESOS_FIELDS, CUENTAS_USD_FIELDS, DATASETS as TASAS, plazo_fijo_fields
 
 
 def _rates(*measures: str, by: tuple[str, ...] = ("entidad",), **kw) -> Series:
     """The yearly rates each entity offers, as a series over the days we hold a version of: an entity that no
     longer offers is no late series."""
-    return Series(
-        DAILY,
-        by=by,
-        values=measures,
-        kinds=dict.fromkeys(measures, ANNUAL_RATE),
-        report_late=False,
-        audited=False,
-        **kw,
-    )
+    return _held(measures, by, dict.fromkeys(measures, ANNUAL_RATE), **kw)
+
+
+def _held(measures, by: tuple[str, ...], kinds: dict[str, str], **kw) -> Series:
+    """Each measure of each value of ``by`` as a series over the days we hold a version of (the catalogue of series
+    only: a gap there is a day without a version, not the source's; one that stops is no late series)."""
+    return Series(DAILY, by=by, values=measures, kinds=kinds, report_late=False, audited=False, **kw)
+
+
+def _instruments(base: Dataset, title: str, rates: tuple[str, ...]) -> Series:
+    """Every amount and rate of a Treasury instrument (price, rates, volume...; not its days to maturity), one
+    series per ticker: the days we hold are those of its route's versions, from the first build that kept them
+    (upstream's past of it is not archived)."""
+    numbers = [f.name for f in base.fields if isinstance(f, Field) and f.kind == NUMBER]
+    return _held(numbers, ("ticker",), dict.fromkeys(rates, ANNUAL_RATE), title=title)
 
 
 def _base(datasets: list[Dataset], table: str) -> Dataset:
@@ -54,7 +62,18 @@ DATASETS: list[Dataset] = [
         # tasaFraccion: the source mixes fractions and percentages (catalogo/tasas.py)
         series=_rates("tasaFraccion", unit=lambda field, named: FRACCION, title="Cuenta remunerada en dólares"),
     ),
-    history(_base(TASAS, "plazo_fijo_uva_pago_periodico"), title="Plazo fijo UVA con pago periódico: histórico"),
+    history(
+        _base(TASAS, "plazo_fijo_uva_pago_periodico"),
+        title="Plazo fijo UVA con pago periódico: histórico",
+        # a bank's rates by term range (its child table «tasas»), on each day we hold
+        series=_rates(
+            "tna",
+            "tea",
+            by=("entidad", "plazoMinDias", "plazoMaxDias"),
+            member="tasas",
+            title="Plazo fijo UVA con pago periódico",
+        ),
+    ),
     history(
         _base(TASAS, "plazo_fijo_precancelable"),
         title="Plazo fijo UVA precancelable: histórico",
@@ -72,5 +91,28 @@ DATASETS: list[Dataset] = [
         _base(CREDITOS, "prestamos_personales_bcra"),
         title="Préstamos personales (BCRA): histórico",
         series=_rates("teaMax", "cftTeaMax", title="Préstamo personal, tope del BCRA"),
+    ),
+    history(
+        _base(BONOS, "bonos_cer"),
+        title="Bonos CER: histórico",
+        series=_instruments(_base(BONOS, "bonos_cer"), "Bono CER", ("tirPorcentaje",)),
+    ),
+    history(
+        _base(BONOS, "letras"),
+        title="Letras y bonos a tasa fija: histórico",
+        series=_instruments(_base(BONOS, "letras"), "Letra o bono a tasa fija", ("tnaPorcentaje", "teaPorcentaje")),
+    ),
+    history(
+        _base(BILLETERAS, "rendimientos"),
+        title="Rendimientos de plataformas y billeteras: histórico",
+        # each currency's yield (the child table «rendimientos», with its own date: a currency a platform stopped
+        # updating keeps its old date, no new observation)
+        series=_rates(
+            "apy",
+            "bonusValue",
+            by=("entidad", "moneda"),
+            member="rendimientos",
+            title="Rendimiento de plataforma o billetera",
+        ),
     ),
 ]

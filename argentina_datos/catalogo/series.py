@@ -6,11 +6,16 @@ Only declarations: which measure, of which kind and unit, how often, on which /v
 The values of the naming fields are the data's (respuestas/catalogo_series.py reads them); a new dataset with a
 ``Series`` gets its series without more code.
 
-The id of a series (``series_id``), stable from one build to the next: its table, then each naming value, then
-its measure (unless it is the table's only one), joined by dots.  A naming value made only of ASCII letters,
-digits, ``_`` and ``-`` is written as published (``cotizaciones_dolares.blue.venta``, ``cotizaciones.EUR.compra``);
-any other, and the name an id column stands for (a fund's ``fondo_id`` is its name), as its slug: lowercase,
-without accents, other characters as hyphens (``fci_serie.balanz-money-market-usd-clase-a.vcp``).  Two values with
+A declaration's ``member`` puts its measures in a child table (a bank's UVA rates by term range, a wallet's
+yields by currency): its series are named by the dataset's columns and the child's, and their table is the child's.
+
+The id of a series (``series_id``), stable from one build to the next: its table (the child table, for a member's),
+then each naming value (the dataset's first, then the child's), then its measure (unless it is the table's only one),
+joined by dots.  A naming value made only of ASCII letters, digits, ``_`` and ``-`` is written as published
+(``cotizaciones_dolares.blue.venta``, ``cotizaciones.EUR.compra``); any other, and the name an id column stands for
+(a fund's ``fondo_id`` is its name), as its slug: lowercase, without accents, other characters as hyphens
+(``fci_serie.balanz-money-market-usd-clase-a.vcp``,
+``plazo_fijo_uva_pago_periodico_historico_tasas.banco-de-la-nacion-argentina.90.119.tna``).  Two values with
 the same slug in one table (rare) keep the first one's id for the value that sorts first; the next one gets
 ``~`` and six hex digits of the SHA-1 of its published value appended, which depend on nothing else.
 """
@@ -25,6 +30,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from argentina_datos.catalogo import THEMES
 from argentina_datos.catalogo.esquema import (
     NUMBER,
+    Children,
     Dataset,
     DerivedTable,
     Field,
@@ -78,6 +84,24 @@ class SeriesSpec:
     # A route that publishes one series alone, with its ``by`` values in the path (/v1/cotizaciones/dolares/{casa}).
     by_route: Optional[Route]
     single: bool  # the dataset's only measure: its ids need not name it
+    # The child table whose rows hold the measures (Series.member): its ``by`` columns are the dataset's and its.
+    member: Optional[Children] = None
+
+    @property
+    def table(self) -> str:
+        """The table its measure is a column of: the dataset's, or its member's child table."""
+        return self.member.table if self.member is not None else self.dataset.table
+
+    @property
+    def member_columns(self) -> frozenset[str]:
+        """The columns of the member's child table (none without a member): the others are the dataset's."""
+        return frozenset(c for c, _ in flat_columns(self.member.fields)) if self.member is not None else frozenset()
+
+    @property
+    def fields(self) -> dict[str, Field]:
+        """Every column it can be named, described or measured by -> its field."""
+        own = _measures(self.dataset)
+        return {**own, **dict(flat_columns(self.member.fields))} if self.member is not None else own
 
     @property
     def declared(self) -> Series:
@@ -103,14 +127,23 @@ class SeriesSpec:
 
     def series_id(self, values: Sequence) -> str:
         """A stable, readable id (the module's rule): ``inflacion``, ``cotizaciones_dolares.blue.venta``."""
-        parts = [self.dataset.table, *(id_part(v) for v in values)]
+        parts = [self.table, *(id_part(v) for v in values)]
         if not self.single:
             parts.append(self.field.name)
         return ".".join(parts)
 
     def title(self, labels: Sequence) -> str:
-        """Its title in Spanish: what it is, the names of the entity, the measure (unless the only one)."""
-        title = (self.declared.title or self.dataset.title) + "".join(f", {v}" for v in labels)
+        """Its title in Spanish: what it is, the names of the entity, the measure (unless the only one).  A naming
+        number with a unit says what it is (a term range: «plazo mínimo 90 días, plazo máximo 119 días»)."""
+        fields = self.fields
+        shown = []
+        for column, value in zip(self.declared.labels or self.by, labels):
+            field = fields.get(column)
+            if value is not None and field is not None and field.unit and isinstance(value, (int, float)):
+                shown.append(f"{measure_label(field)} {value} {field.unit}")
+            else:
+                shown.append(str(value))
+        title = (self.declared.title or self.dataset.title) + "".join(f", {v}" for v in shown)
         return title + (f": {measure_label(self.field)}" if not self.single else "")
 
     def keywords(self, values: Sequence) -> str:
@@ -146,7 +179,8 @@ def _list_route(dataset: Table, tables: Mapping[str, Dataset]) -> Optional[str]:
         return None
     if dataset.versions_of is not None:  # a history: the route whose versions it keeps
         return _list_route(tables[dataset.versions_of], tables)
-    return next((r.path for r in dataset.routes if not r.params and r.shape == "list"), None)
+    # a list, or one inside an envelope (/v1/finanzas/bonos-cer: {"fechaActualizacion", "bonos": [...]})
+    return next((r.path for r in dataset.routes if not r.params and r.shape in ("list", "envelope")), None)
 
 
 def _by_route(dataset: Table, by: Sequence[str], datasets: Sequence[Dataset]) -> Optional[Route]:
@@ -165,6 +199,15 @@ def _by_route(dataset: Table, by: Sequence[str], datasets: Sequence[Dataset]) ->
             ):
                 return route
     return None
+
+
+def _member(dataset: Table, series: Series) -> Optional[Children]:
+    """The child table ``series.member`` names (None: the series are of the dataset's own rows)."""
+    if not series.member:
+        return None
+    found = [c for _, c in getattr(dataset, "child_tables", ()) if c.name == series.member]
+    assert found, f"{dataset.table}: Series.member «{series.member}» no es una tabla hija del conjunto"
+    return found[0]
 
 
 def _measures(dataset: Table) -> dict[str, Field]:
@@ -193,7 +236,14 @@ def specs() -> list[SeriesSpec]:
             lookups = set(getattr(dataset, "lookups", ()))
             used = {*series.by, *series.labels, *series.attributes, *series.values, series.date}
             assert not used & lookups, f"{dataset.table}: las series no leen columnas guardadas como ids ({lookups})"
-            fields = _measures(dataset)
+            member = _member(dataset, series)
+            fields = dict(flat_columns(member.fields)) if member is not None else _measures(dataset)
+            assert member is None or not series.audited, f"{dataset.table}: una serie de una tabla hija no se audita"
+            # the id rule: the dataset's naming values before the child's
+            in_child = [member is not None and c in dict(flat_columns(member.fields)) for c in series.by]
+            assert in_child == sorted(in_child), (
+                f"{dataset.table}: «by» nombra las columnas del conjunto antes que las de su tabla hija"
+            )
             for measure in series.values:
                 out.append(
                     SeriesSpec(
@@ -209,6 +259,7 @@ def specs() -> list[SeriesSpec]:
                         route,
                         _by_route(dataset, series.by, datasets),
                         len(series.values) == 1,
+                        member,
                     )
                 )
     return out

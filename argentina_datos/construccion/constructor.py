@@ -353,7 +353,9 @@ class Builder:
                 lambda table, rows, seconds: self._derived(report, table, rows, seconds),
             )
             # The catalogue of series reads the tables and the versions store: after both.
-            known = self.previous.series_spans({layout.table for layout in kept}) if reuse and self.previous else None
+            # (the series of a child table are its: their spans are kept with their dataset)
+            kept_tables = {table for layout in kept for table in layout.tables}
+            known = self.previous.series_spans(kept_tables) if reuse and self.previous else None
             report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, known))
             if reuse is not None and reuse.documents:
                 assert self.previous is not None

@@ -45,7 +45,7 @@ from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, Ups
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
 # The fields that, with fecha, tell one record of a list from another across versions.
-IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo")
+IDENTITY = ("casa", "moneda", "entidad", "token", "nombre", "banco", "id", "fondo", "slug", "tipo", "ticker")
 _ABSENT = object()
 
 

@@ -19,7 +19,7 @@ import orjson
 from argentina_datos.almacen import calidad, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
-from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE
+from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.consulta import BadQuery, Query
@@ -77,11 +77,25 @@ def _calendar_day(value: str) -> bool:
     return True
 
 
-def _days_where(conn: sqlite3.Connection, table: str, column: str) -> tuple[str, list[str]]:
-    """SQL: ``column`` starts with a date of the calendar.  The few distinct days of a table are checked here,
-    not each of its rows in SQL (fci_serie: 1.3 million rows, 600 days)."""
+def _source(spec: SeriesSpec) -> str:
+    """SQL: the rows its series are read from: its table, or its member's child table joined to its parent."""
+    parent = _quote(spec.dataset.table)
+    if spec.member is None:
+        return parent
+    child = _quote(spec.table)
+    return f"{child} JOIN {parent} ON {parent}.{ROW_ID} = {child}.{_quote(spec.dataset.table + '_id')}"
+
+
+def _column(spec: SeriesSpec, name: str) -> str:
+    """SQL: a column of its rows, of the child table if it has one of that name, else of the dataset's table."""
+    return f"{_quote(spec.table if name in spec.member_columns else spec.dataset.table)}.{_quote(name)}"
+
+
+def _days_where(conn: sqlite3.Connection, source: str, column: str) -> tuple[str, list[str]]:
+    """SQL: ``column`` (of the rows of ``source``) starts with a date of the calendar.  The few distinct days of a
+    table are checked here, not each of its rows in SQL (fci_serie: 1.3 million rows, 600 days)."""
     day = f"substr({column}, 1, 10)"
-    known = [d for (d,) in conn.execute(f"SELECT DISTINCT {day} FROM {_quote(table)} WHERE {column} IS NOT NULL")]
+    known = [d for (d,) in conn.execute(f"SELECT DISTINCT {day} FROM {source} WHERE {column} IS NOT NULL")]
     bad = [d for d in known if not (isinstance(d, str) and len(d) == 10 and _calendar_day(d))]
     return f"{column} IS NOT NULL" + (f" AND {day} NOT IN ({', '.join('?' * len(bad))})" if bad else ""), bad
 
@@ -95,25 +109,28 @@ def _dataset_spans(
     """The series of the measures ``specs`` of one table: each measure -> each series (its naming columns' stored
     values) -> its first and last day and its count of days with a number.  One pass over the table."""
     spec = specs[0]
-    table, keys = spec.dataset.table, [_quote(c) for c in spec.by]
+    keys = [_column(spec, c) for c in spec.by]
     where, args = days
     # A table whose primary key is the naming columns and the date (fci_serie) has one row per series and day: its
     # days are counted without a DISTINCT, which sorted its 1.3 million rows once per measure (3.7 s -> 2.4 s).
     key = set(getattr(spec.dataset, "key", ()) or ())
-    one_a_day = bool(key) and key == {*spec.by, spec.declared.date}
+    one_a_day = bool(key) and key == {*spec.by, spec.declared.date} and spec.member is None
     columns = []
-    for s in specs:
-        has = f"typeof({_quote(s.field.name)}) IN ('integer', 'real')"
+    for i in range(len(specs)):
+        has = f"typeof(m{i}) IN ('integer', 'real')"
         columns += [f"min(CASE WHEN {has} THEN dia END)", f"max(CASE WHEN {has} THEN dia END)"]
         columns.append(
             f"count(CASE WHEN {has} THEN 1 END)" if one_a_day else f"count(DISTINCT CASE WHEN {has} THEN dia END)"
         )
-    measures = "".join(f", {_quote(s.field.name)}" for s in specs)
-    named = "".join(f"{k}, " for k in keys)
+    # the inner query names its columns k0, k1... (the naming ones) and m0, m1... (the measures): a child's and its
+    # parent's may share a name
+    measures = "".join(f", {_column(s, s.field.name)} AS m{i}" for i, s in enumerate(specs))
+    inner = "".join(f"{k} AS k{i}, " for i, k in enumerate(keys))
+    named = "".join(f"k{i}, " for i in range(len(keys)))
     sql = (
-        f"SELECT {named}{', '.join(columns)} FROM (SELECT {named}substr({_quote(spec.declared.date)}, 1, 10) AS dia"
-        f"{measures} FROM {_quote(table)} WHERE {' AND '.join([where, *(f'{k} IS NOT NULL' for k in keys)])})"
-        + (f" GROUP BY {', '.join(keys)}" if keys else "")
+        f"SELECT {named}{', '.join(columns)} FROM (SELECT {inner}substr({_column(spec, spec.declared.date)}, 1, 10) "
+        f"AS dia{measures} FROM {_source(spec)} WHERE {' AND '.join([where, *(f'{k} IS NOT NULL' for k in keys)])})"
+        + (f" GROUP BY {named.rstrip(', ')}" if keys else "")
     )
     n = len(keys)
     out: dict[str, dict[tuple, tuple[str, str, int]]] = {s.field.name: {} for s in specs}
@@ -132,12 +149,12 @@ def _describer(conn: sqlite3.Connection, spec: SeriesSpec, days: Days) -> Callab
     by, others = list(spec.by), [c for c in spec.names if c not in spec.by]
     rows: dict[tuple, dict[str, Any]] = {}
     if others:
-        day = _quote(spec.declared.date)
+        day = _column(spec, spec.declared.date)
         where, args = days
-        keys = ", ".join(_quote(c) for c in by)
+        keys = ", ".join(_column(spec, c) for c in by)
         # max() makes SQLite take the other columns from the row of the last day
         sql = (
-            f"SELECT {keys}, {', '.join(_quote(c) for c in others)}, max({day}) FROM {_quote(spec.dataset.table)} "
+            f"SELECT {keys}, {', '.join(_column(spec, c) for c in others)}, max({day}) FROM {_source(spec)} "
             f"WHERE {where} GROUP BY {keys}"
         )
         rows = {tuple(r[: len(by)]): dict(zip(others, r[len(by) : -1])) for r in conn.execute(sql, args)}
@@ -184,14 +201,14 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
     taken: set[str] = set()
     read: dict[str, tuple[Callable[[tuple], dict[str, Any]], dict[str, dict[tuple, tuple[str, str, int]]]]] = {}
     for n, spec in enumerate(SPECS):
-        table = spec.dataset.table
+        table = spec.table
         if not table_exists(conn, table):
             continue
         first = next(i for i, s in enumerate(SPECS) if s.dataset is spec.dataset)
         if table not in read:
             same = [s for s in SPECS if s.dataset is spec.dataset]
             unknown = [s for s in same if (table, s.field.name) not in (known or {})]
-            days = _days_where(conn, table, _quote(spec.declared.date))
+            days = _days_where(conn, _source(spec), _column(spec, spec.declared.date))
             read[table] = (_describer(conn, spec, days), _dataset_spans(conn, unknown, days) if unknown else {})
         describe, computed = read[table]
         spans = (known or {}).get((table, spec.field.name))
@@ -216,7 +233,7 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
                 SeriesEntry(
                     id=series_id,
                     titulo=spec.title(labels),
-                    descripcion=f"{spec.field.description} ({spec.dataset.title}, tabla {spec.dataset.table})"
+                    descripcion=f"{spec.field.description} ({spec.dataset.title}, tabla {spec.table})"
                     + (f"; {words}" if (words := spec.keywords(shown)) else ""),
                     tema=spec.theme,
                     unidad=spec.unit(named),
@@ -227,7 +244,7 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
                     observaciones=count,
                     fuente=spec.dataset.origin,
                     ruta=route,
-                    tabla=spec.dataset.table,
+                    tabla=spec.table,
                     columna=spec.field.name,
                     filtro=orjson.dumps(dict(zip(spec.by, key))).decode(),
                     entidad=", ".join(str(v) for v in labels if v is not None) or None,
@@ -462,6 +479,15 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
+    if getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None):
+        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
+        # version published; the versions' records carry no date of their own to make it from.
+        raise BadQuery(
+            "publicado",
+            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
+            "(con «hasta», lo publicado hasta ese día)",
+        )
     version = versiones.version_on(conn, entry["ruta"], fecha)
     if version is None:
         first = _first_published(conn, entry["ruta"])
@@ -486,15 +512,24 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
 
 
 def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
-    """The series' dated values as its table holds them (its naming columns equal to its ``filtro``), by date."""
+    """The series' dated values as its table holds them (its naming columns equal to its ``filtro``), by date: one
+    a date, the last stored (a child's own date repeats in each version of its parent that carries it)."""
     column, spec = entry["columna"], _SPEC_OF[(entry["tabla"], entry["columna"])]
-    day = _quote(spec.declared.date)
-    where = "".join(f" AND {_quote(c)} IS ?" for c in entry["filtro"])
-    sql = f"SELECT {day}, {_quote(column)} FROM {_quote(entry['tabla'])} WHERE {day} IS NOT NULL{where} ORDER BY {day}"
-    return [{"fecha": d, column: v} for d, v in conn.execute(sql, list(entry["filtro"].values()))]
+    day = _column(spec, spec.declared.date)
+    where = "".join(f" AND {_column(spec, c)} IS ?" for c in entry["filtro"])
+    # of one date, the value of the last version (the parent's date) and its last row within the version
+    parent = _quote(spec.dataset.table)
+    then = f", {parent}.{_quote(spec.declared.date)}, {parent}.{ROW_ID}, {_quote(spec.table)}.{ROW_ID}"
+    then = then if spec.member else ""
+    sql = (
+        f"SELECT {day}, {_column(spec, column)} FROM {_source(spec)} WHERE {day} IS NOT NULL{where} "
+        f"ORDER BY {day}{then}"
+    )
+    values = dict(conn.execute(sql, list(entry["filtro"].values())).fetchall())
+    return [{"fecha": d, column: v} for d, v in values.items()]
 
 
-_SPEC_OF = {(s.dataset.table, s.field.name): s for s in SPECS}
+_SPEC_OF = {(s.table, s.field.name): s for s in SPECS}
 Converter = Callable[[list, set, Query], list]
 
 
@@ -507,13 +542,46 @@ def data(
 ) -> dict[str, Any]:
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
     ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
+    return _aligned(conn, params, query, on, converter)[0]
+
+
+def table(
+    conn: sqlite3.Connection,
+    params: dict[str, str],
+    query: Query,
+    on: dt.date,
+    converter: Optional[Callable[[], Converter]] = None,
+) -> list[dict[str, Any]]:
+    """The rows of ``data`` for a CSV: each column headed by what its numbers are after the query, «título
+    (unidad) [clave]» (``column_header``), its key in the JSON rows (the id asked for) between brackets."""
+    answer, headers = _aligned(conn, params, query, on, converter)
+    return [{headers.get(k, k): v for k, v in row.items()} for row in answer["datos"]]
+
+
+def column_header(entry: dict, key: str) -> str:
+    """A CSV column's header: the series' title and unit as labelled (after ajustar, agrupar, variacion) and, between
+    brackets, ``key``, the column's name in the JSON rows: «Dólar blue: venta (pesos por dólar)
+    [cotizaciones_dolares.blue.venta]»."""
+    unit = f" ({entry['unidad']})" if entry.get("unidad") else ""
+    return f"{entry['titulo']}{unit} [{key}]"
+
+
+def _aligned(
+    conn: sqlite3.Connection,
+    params: dict[str, str],
+    query: Query,
+    on: dt.date,
+    converter: Optional[Callable[[], Converter]],
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """``data``'s answer, and the CSV header of each of its columns but fecha (column key -> header)."""
     tokens = parse_ids(params)
     mark = params.get("marcar")
     if mark is not None and mark != MARK:
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
-    by_id = dict(zip(ids, entries_))
+    as_stored = dict(zip(ids, entries_))
+    by_id = dict(as_stored)
     if query.publicado is not None:
         query.checked_publicado()
     if query.ajustar:
@@ -525,8 +593,10 @@ def data(
     convert = converter() if query.ajustar and converter is not None else None
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
+    headers: dict[str, str] = {}
+    month = _cpi_month(conn, query)
     for token in tokens:
-        entry, mode = by_id[token.partition(":")[0]], token.partition(":")[2]
+        entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
         records = [
@@ -542,8 +612,11 @@ def data(
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
+        headers[token] = column_header(shown, token)
+        headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
         if not mode:
-            by_id[entry["id"]] = labelled(entry, query, records, _cpi_month(conn, query))
+            by_id[entry["id"]] = shown
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
     if mark:
@@ -552,7 +625,7 @@ def data(
             marks = _marks(_flagged_spans(conn, by_id[token.partition(":")[0]]), own, query.agrupar)
             for row in rows:
                 row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
-    return {"series": [by_id[i] for i in ids], "datos": rows}
+    return {"series": [by_id[i] for i in ids], "datos": rows}, headers
 
 
 # ---- labels that follow what was done to the numbers ---------------------------------------

@@ -315,7 +315,8 @@ PARAMETERS: tuple[QueryParam, ...] = (
     QueryParam(
         "formato",
         "`json` (por omisión); `csv`: la lista como CSV (`text/csv; charset=utf-8`): encabezado con las claves del "
-        "primer registro, una fila por registro, lo anidado como texto JSON, null como celda vacía; `ics`: los "
+        "primer registro (en `/v1/series/datos`, «título (unidad) [id]» de cada serie), una fila por registro, lo "
+        "anidado como texto JSON, null como celda vacía; `ics`: los "
         "feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
         "por feriado, con su nombre y su tipo, para importar en Google Calendar, Outlook o el calendario del "
         "teléfono; sólo en `/v1/feriados`, `/v1/feriados/{año}`, `/v1/feriados-bancarios` y "

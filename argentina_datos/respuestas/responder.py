@@ -135,8 +135,8 @@ class Responder:
                 return Answer(200, catalogo_series.catalogue(conn, params, on))
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
-            answer = catalogo_series.data(conn, params, query, on, lambda: self.converter(conn, query))
-            return Answer(200, answer["datos"] if query.formato == "csv" else answer)
+            how = catalogo_series.table if query.formato == "csv" else catalogo_series.data
+            return Answer(200, how(conn, params, query, on, lambda: self.converter(conn, query)))
         except Exception as e:
             return _failure(e, path)
 
