@@ -385,18 +385,20 @@ async def test_a_grouped_period_is_marked_when_a_flagged_span_touches_it(ds):
 
 # ---- every number a series: funds, banks, the REM (issue 43) ------------------------------------------------
 async def all_series(ds, query: str = "") -> list[dict]:
-    out, page = [], 1
-    while True:
-        got = await get(ds, f"/v1/series?limite=1000&pagina={page}{query}")
-        out += got
-        if len(got) < 1000:
-            return out
-        page += 1
+    """Every page, following each answer's Link: <...>; rel="next" as a client does."""
+    out, url = [], f"/v1/series?limite=1000{query}"
+    while url:
+        response = await ds.client.get(url)
+        assert response.status_code == 200, response.text
+        out += response.json()
+        url = response.links.get("next", {}).get("url")
+    return out
 
 
 async def test_every_fund_every_plazo_fijo_bank_and_the_rem_are_series(ds, conn):
     catalogue = await all_series(ds)
     assert len(catalogue) >= 5000 and len({s["id"] for s in catalogue}) == len(catalogue)
+    assert len(catalogue) == conn.execute("SELECT count(*) FROM series").fetchone()[0]  # the Link reached the end
     tables = defaultdict(set)
     for s in catalogue:
         tables[s["tabla"]].add(tuple(s["filtro"].values()))
@@ -447,6 +449,10 @@ async def test_search_is_accent_and_case_insensitive_filtered_and_paged(ds):
     assert len(usd) == 50 and all(s["atributos"]["moneda"] == "USD" for s in usd)
     one, two = await get(ds, "/v1/series?tema=fci&limite=3"), await get(ds, "/v1/series?tema=fci&limite=3&pagina=2")
     assert len(one) == len(two) == 3 and not {s["id"] for s in one} & {s["id"] for s in two}
+    paged = await ds.client.get("/v1/series?q=plazo fijo&tema=tasas&limite=3&formato=csv")
+    assert paged.links["next"]["url"] == "/v1/series?q=plazo+fijo&tema=tasas&limite=3&pagina=2&formato=csv"
+    last = await ds.client.get("/v1/series?tema=fci&limite=1000&pagina=10")
+    assert last.status_code == 200 and "link" not in last.headers  # no page after the last one
     assert (await ds.client.get("/v1/series?limite=0")).status_code == 400
 
 

@@ -465,7 +465,12 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             for name, example in ((n, NAMING_EXAMPLES.get(n, "x")) for n in NAMING_FIELDS)
         ),
         _query("limite", "series por página", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}, PAGE),
-        _query("pagina", "la página, desde 1", {"type": "integer", "minimum": 1, "maximum": 10**6}, 1),
+        _query(
+            "pagina",
+            'la página, desde 1 (si hay otra después, la respuesta la da en su encabezado Link: rel="next")',
+            {"type": "integer", "minimum": 1, "maximum": 10**6},
+            1,
+        ),
         *query_parameters(Answers(listing=True)),  # formato
     ]
     ids = dict(

@@ -12,7 +12,7 @@ import datetime as dt
 import os
 import sqlite3
 from typing import Any, Callable, Mapping, Optional
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
@@ -294,11 +294,11 @@ def _page(params: dict, name: str, default: int, most: int) -> int:
     return int(text)
 
 
-def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> list[dict]:
-    """The ``series`` table, searched (``q``: every word, as the start of a word, in its id, title, entity,
-    attributes, unit, theme or description, without minding accents or capitals; the best matches first),
-    filtered (``tema``, ``frecuencia``, ``tipo`` and the fields that name or describe series: ``moneda=USD``)
-    and paged (``limite`` series from page ``pagina``)."""
+def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> tuple[list[dict], bool]:
+    """A page of the ``series`` table, searched (``q``: every word, as the start of a word, in its id, title,
+    entity, attributes, unit, theme or description, without minding accents or capitals; the best matches
+    first), filtered (``tema``, ``frecuencia``, ``tipo`` and the fields that name or describe series:
+    ``moneda=USD``) and paged (``limite`` series from page ``pagina``); and whether a next page has series."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("q", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
     if "marcar" in params:
@@ -316,6 +316,13 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
             args.append(params[name])
     limit = _page(params, "limite", PAGE, MAX_PAGE)
     offset = (_page(params, "pagina", 1, 10**6) - 1) * limit
+    rows = _catalogue_rows(conn, params, where, args, limit + 1, offset, on)  # one more: is there a next page?
+    return rows[:limit], len(rows) > limit
+
+
+def _catalogue_rows(
+    conn: sqlite3.Connection, params: dict[str, str], where: list[str], args: list, limit: int, offset: int, on: dt.date
+) -> list[dict]:
     words = (params.get("q") or "").split()
     filters = "".join(f" AND {w}" for w in where)
     if not words:
@@ -342,6 +349,12 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
             return _counted(conn, [_as_json(dict(zip(names, by_rowid[r])), on) for r in page])
     names = [d[0] for d in cursor.description]
     return _counted(conn, [_as_json(dict(zip(names, row)), on) for row in cursor])
+
+
+def next_page(params: dict[str, str], csv: bool) -> str:
+    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header."""
+    asked = {**params, "pagina": str(int(params.get("pagina") or 1) + 1)}
+    return f"{LIST_PATH}?{urlencode({**asked, 'formato': 'csv'} if csv else asked)}"
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:

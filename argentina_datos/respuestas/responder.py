@@ -31,6 +31,7 @@ class Answer:
     gzip: Optional[bytes] = None  # ... and the same compressed, as stored (served as they are to gzip clients)
     message: str = ""  # an error's explanation (status >= 400)
     param: Optional[str] = None  # the parameter at fault, if one is
+    next_page: Optional[str] = None  # a paged answer's next page (its URL), when it has one
 
     def json(self) -> bytes:
         """The body of a 200: exactly the bytes upstream's file would have."""
@@ -132,7 +133,9 @@ class Responder:
                 if query.filters or query.publicado is not None or query.formato == "ics":
                     param = next(n for n, v in query.given if v != "csv")
                     raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
-                return Answer(200, catalogo_series.catalogue(conn, params, on))
+                page, more = catalogo_series.catalogue(conn, params, on)
+                following = catalogo_series.next_page(params, query.formato == "csv") if more else None
+                return Answer(200, page, next_page=following)
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             how = catalogo_series.table if query.formato == "csv" else catalogo_series.data

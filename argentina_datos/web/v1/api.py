@@ -73,6 +73,7 @@ class Response:
     csv: bool = False
     ics: bool = False
     last_modified: Optional[bytes] = None  # an HTTP date: the build's time (a 200 computed from a database)
+    link: Optional[bytes] = None  # a paged answer's Link header (its next page)
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -99,6 +100,8 @@ class Response:
                 out.append((b"last-modified", self.last_modified))
             if self.status == 404:
                 out.append(ROUTES_LINK)
+            if self.link:
+                out.append((b"link", self.link))
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -124,11 +127,14 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
-        return make_response(200, to_csv(answer.data), csv=True)
-    if query.formato == "ics":
-        return make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
-    response = make_response(200, answer.json())
-    response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
+        response = make_response(200, to_csv(answer.data), csv=True)
+    elif query.formato == "ics":
+        response = make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
+    else:
+        response = make_response(200, answer.json())
+        response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
+    if answer.next_page:
+        response.link = f'<{answer.next_page}>; rel="next"'.encode()
     return response
 
 
