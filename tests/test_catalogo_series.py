@@ -451,6 +451,7 @@ async def test_search_is_accent_and_case_insensitive_filtered_and_paged(ds):
     assert len(one) == len(two) == 3 and not {s["id"] for s in one} & {s["id"] for s in two}
     paged = await ds.client.get("/v1/series?q=plazo fijo&tema=tasas&limite=3&formato=csv")
     assert paged.links["next"]["url"] == "/v1/series?q=plazo+fijo&tema=tasas&limite=3&pagina=2&formato=csv"
+    assert paged.headers["access-control-expose-headers"] == "Link"  # for a page of another origin
     last = await ds.client.get("/v1/series?tema=fci&limite=1000&pagina=10")
     assert last.status_code == 200 and "link" not in last.headers  # no page after the last one
     assert (await ds.client.get("/v1/series?limite=0")).status_code == 400

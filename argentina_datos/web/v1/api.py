@@ -100,8 +100,8 @@ class Response:
                 out.append((b"last-modified", self.last_modified))
             if self.status == 404:
                 out.append(ROUTES_LINK)
-            if self.link:
-                out.append((b"link", self.link))
+            if self.link:  # exposed: a page of another origin reads it too
+                out += [(b"link", self.link), (b"access-control-expose-headers", b"Link")]
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
