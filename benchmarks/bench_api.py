@@ -31,6 +31,7 @@ informa su mejor ronda: si otra cosa usa la máquina a la vez, castiga a todos p
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -84,12 +85,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(port: int, path: str, timeout: float = 30.0) -> tuple[int, bytes]:
+def get(port: int, path: str, timeout: float = 30.0, gzipped: bool = False) -> tuple[int, bytes]:
+    """Status and body (``gzipped``: asked with Accept-Encoding: gzip, and a gzip answer decompressed; a body that
+    came otherwise is a BenchError)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers={"Accept-Encoding": "gzip"} if gzipped else {})
         r = conn.getresponse()
-        return r.status, r.read()
+        body = r.read()
+        if gzipped and r.status == 200:
+            if r.getheader("content-encoding") != "gzip":
+                raise BenchError(f"{HOST}:{port}{path} no respondió gzip a Accept-Encoding: gzip")
+            body = gzip.decompress(body)
+        return r.status, body
     finally:
         conn.close()
 
@@ -168,19 +176,41 @@ def wrk_arguments(description: str, db_help: str) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
     p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help=f"{db_help} (por defecto %(default)s)")
+    p.add_argument(
+        "--gzip",
+        action="store_true",
+        help="wrk pide con Accept-Encoding: gzip, como un navegador, requests o httpx (sin esto, wrk no manda "
+        "Accept-Encoding: el cuerpo sin comprimir); nginx manda el .gz de cada archivo (gzip_static)",
+    )
     return p
 
 
-def start_nginx(procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx") -> int:
+def start_nginx(
+    procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx", gzipped: bool = False
+) -> int:
     """nginx on a free port: the mirror (``try_files $uri/index.json``), or the server block ``server(port)``
-    gives (benchmarks/bench_export.py: deploy/nginx.conf serving an export)."""
+    gives (benchmarks/bench_export.py: deploy/nginx.conf serving an export). ``gzipped``: the measured routes'
+    files, each with its .gz beside it (level 6, as our store), served with gzip_static from a copy."""
     port = free_port()
     prefix = tmp / name
-    conf = write_conf(prefix, server(port) if server else mirror_server(port, UPSTREAM))
+    root = precompressed(tmp / "espejo-gz") if gzipped else UPSTREAM
+    conf = write_conf(prefix, server(port) if server else mirror_server(port, root, gzip_static=gzipped))
     log = prefix / "stdout.log"
     proc = procs.start(name, nginx_command(nginx, prefix, conf), log)
     wait_ready(proc, port, "/v1/feriados/2025", name, log)
     return port
+
+
+def precompressed(root: Path) -> Path:
+    """The measured routes' files of the mirror under ``root``, each with its index.json.gz."""
+    for _, path, _ in ROUTES:
+        source = UPSTREAM / path.lstrip("/") / "index.json"
+        target = root / path.lstrip("/") / "index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        body = source.read_bytes()
+        target.write_bytes(body)
+        target.with_name("index.json.gz").write_bytes(gzip.compress(body, compresslevel=6, mtime=0))
+    return root
 
 
 def server_command(server: str, db: Path, port: int, workers: int) -> list[str]:
@@ -326,6 +356,7 @@ def run_wrk(wrk: str, port: int, path: str, args, connections: int | None = None
         "--latency",
         "--timeout",
         "10s",
+        *(["-H", "Accept-Encoding: gzip"] if args.gzip else []),
         f"http://{HOST}:{port}{path}",
     ]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 60)
@@ -357,6 +388,7 @@ def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
     print()
     print(
         f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
+        f"{'Accept-Encoding: gzip' if args.gzip else 'sin Accept-Encoding (cuerpos sin comprimir)'}; "
         f"{os.cpu_count()} CPU; todo en {HOST}"
     )
     head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7}"
@@ -396,7 +428,7 @@ def measure(args, procs: Processes) -> int:
     first = candidates[0]
     with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
         tmp = Path(tmpname)
-        nginx_port = start_nginx(procs, nginx, tmp)
+        nginx_port = start_nginx(procs, nginx, tmp, gzipped=args.gzip)
 
         # First, uncached response of the large route on a freshly started server.
         fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
@@ -412,9 +444,9 @@ def measure(args, procs: Processes) -> int:
         ports = [port for _, port in servers]
         rows = []
         for label, path, target in ROUTES:
-            s_ng, b_ng = get(nginx_port, path)
+            s_ng, b_ng = get(nginx_port, path, gzipped=args.gzip)
             for port in ports:
-                s_us, b_us = get(port, path)  # also warms the cache
+                s_us, b_us = get(port, path, gzipped=args.gzip)  # also warms the cache (and its gzip body)
                 if s_ng != 200 or s_us != 200:
                     raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
                 if json.loads(b_ng) != json.loads(b_us):
@@ -426,6 +458,11 @@ def measure(args, procs: Processes) -> int:
                 ng.append(run_wrk(wrk, nginx_port, path, args))
                 for runs, port in zip(ours, ports):
                     runs.append(run_wrk(wrk, port, path, args))
+            every = "; ".join(
+                name + " " + " / ".join(f"{r['rps']:,.0f}" for r in runs)
+                for name, runs in [("nginx", ng), *zip(map(candidate_name, candidates), ours)]
+            )
+            print(f"  req/s de cada ronda: {every}", flush=True)  # the spread, beside the best of the table
             best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
             rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
 
