@@ -87,6 +87,18 @@ def _from_files(conn: sqlite3.Connection, dataset: Dataset, columns: tuple, want
     return matched
 
 
+def listings(conn: sqlite3.Connection, dataset: Dataset, where: dict, column: str) -> dict[str, str]:
+    """The dataset's files whose path values are ``where``'s, by their value of the path value ``column`` (a
+    category's listings of FCI by day: 2024-12-31 -> /v1/finanzas/fci/rentaFija/2024/12/31)."""
+    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
+    found = {}
+    for (route,) in files:
+        parts = _path_values(dataset, route)
+        if column in parts and all(c in parts and _key(parts[c]) == _key(v) for c, v in where.items()):
+            found[str(parts[column])] = route
+    return found
+
+
 def _versions(conn: sqlite3.Connection, dataset: Dataset, on: str) -> list[Item]:
     files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
     versioned = versiones.versioned_routes(conn)
