@@ -273,3 +273,29 @@ async def test_fecha_on_a_record_of_one_day_is_that_record_within_its_date_and_r
     for undated in ("/v1/senado/escala-salarial", "/v1/finanzas/fci/fondos", "/v1/senado/senadores/580/viajes"):
         status, body = await get(ds, f"{undated}?fecha=2024")
         assert (status, body["parametro"]) == (400, "fecha"), undated
+
+
+def test_a_new_build_replaces_the_index_of_a_list_it_changed_and_adds_none(conn):
+    """A list is indexed once per set of columns: a build whose files of that list changed (other checksums)
+    replaces its index. Kept beside the previous builds' ones, each such build added 40 MB until 64 indexes."""
+    from argentina_datos.catalogo import BY_TABLE
+    from argentina_datos.respuestas import seleccion
+
+    class Rows(list):
+        def fetchall(self):
+            return self
+
+    class Rebuilt:  # the same files under other checksums, as after a build that changed them
+        def execute(self, sql, params=()):
+            if "sha256" in sql:
+                return Rows((ruta, sha + "-nuevo") for ruta, sha in conn.execute(sql, params))
+            return conn.execute(sql, params)
+
+    dataset = BY_TABLE["cotizaciones_dolares"]
+    day = mirror_file("v1/cotizaciones/dolares")[0]["fecha"]
+    first = seleccion.records(conn, dataset, {"fecha": day})
+    kept = len(seleccion._indexes)
+    assert first and seleccion.records(Rebuilt(), dataset, {"fecha": day}) == first
+    assert len(seleccion._indexes) == kept
+    checksums, _ = seleccion._indexes[("cotizaciones_dolares", ("fecha",))]
+    assert all(sha.endswith("-nuevo") for sha in checksums)
