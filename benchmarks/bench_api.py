@@ -9,7 +9,9 @@ Levanta, sólo en 127.0.0.1 y en puertos libres:
     `NOMBRE:2` para dos procesos) con la base de prueba build/argentina-test.db (se construye desde
     el espejo si falta);
 y mide con wrk cada ruta (pequeña, mediana, grande) durante unos segundos en cada uno: pedidos
-por segundo, latencia p50/p99 y la razón nuestro/nginx, para la tabla candidato × ruta. Del primer
+por segundo, latencia p50/p99, la razón nuestro/nginx y la CPU que gastó cada servidor por pedido (que casi no
+cambia cuando otros procesos usan la máquina, a diferencia de los pedidos por segundo), para la tabla
+candidato × ruta. Con --gzip, wrk pide con Accept-Encoding: gzip (sin él, no manda Accept-Encoding). Del primer
 candidato (el que corre `serve-datos`) mide además la primera respuesta, sin caché, de la ruta
 grande en un servidor recién arrancado, el p99 de la ruta pequeña con 64 conexiones, y la memoria
 (RSS) del servidor después de pedir una vez cada ruta del espejo (`--sin-barrido` lo omite). Todo
@@ -379,6 +381,15 @@ def run_wrk(wrk: str, port: int, path: str, args, connections: int | None = None
     }
 
 
+def costed_wrk(wrk: str, port: int, pid: int, path: str, args) -> dict:
+    """run_wrk, with the CPU the server (``pid`` and its children) spent per request: unlike req/s, it hardly
+    moves when other work shares the machine."""
+    before = tree_cpu_seconds(pid)
+    r = run_wrk(wrk, port, path, args)
+    r["cpu_us"] = (tree_cpu_seconds(pid) - before) / max(r["rps"] * args.duration, 1) * 1e6
+    return r
+
+
 def fmt_ms(ms: float) -> str:
     return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
@@ -391,7 +402,7 @@ def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
         f"{'Accept-Encoding: gzip' if args.gzip else 'sin Accept-Encoding (cuerpos sin comprimir)'}; "
         f"{os.cpu_count()} CPU; todo en {HOST}"
     )
-    head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7}"
+    head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7} {'CPU µs/pedido':>14}"
     print(head)
     print("-" * len(head))
     ok = True
@@ -401,7 +412,7 @@ def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
             ratio = "" if i == 0 else f"{r['rps'] / r_ng['rps']:.2f}x"
             print(
                 f"{path if i == 0 else '':<36} {name:<12} {r['rps']:>10,.0f} "
-                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10} {ratio:>7}{note}"
+                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10} {ratio:>7} {r['cpu_us']:>14,.0f}{note}"
             )
         ratio = ours[0]["rps"] / r_ng["rps"]
         ok &= ratio >= target
@@ -429,6 +440,7 @@ def measure(args, procs: Processes) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
         tmp = Path(tmpname)
         nginx_port = start_nginx(procs, nginx, tmp, gzipped=args.gzip)
+        nginx_pid = procs.procs[-1][1].pid
 
         # First, uncached response of the large route on a freshly started server.
         fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
@@ -455,14 +467,20 @@ def measure(args, procs: Processes) -> int:
             ng: list[dict] = []
             ours: list[list[dict]] = [[] for _ in ports]
             for _ in range(args.rounds):
-                ng.append(run_wrk(wrk, nginx_port, path, args))
-                for runs, port in zip(ours, ports):
-                    runs.append(run_wrk(wrk, port, path, args))
+                ng.append(costed_wrk(wrk, nginx_port, nginx_pid, path, args))
+                for runs, (server, port) in zip(ours, servers):
+                    runs.append(costed_wrk(wrk, port, server.pid, path, args))
             every = "; ".join(
-                name + " " + " / ".join(f"{r['rps']:,.0f}" for r in runs)
+                name
+                + " "
+                + " / ".join(f"{r['rps']:,.0f}" for r in runs)
+                + " ("
+                + " / ".join(f"{r['cpu_us']:,.0f}" for r in runs)
+                + " µs)"
                 for name, runs in [("nginx", ng), *zip(map(candidate_name, candidates), ours)]
             )
-            print(f"  req/s de cada ronda: {every}", flush=True)  # the spread, beside the best of the table
+            # the spread, beside the best of the table
+            print(f"  req/s de cada ronda (CPU del servidor por pedido): {every}", flush=True)
             best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
             rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
 
