@@ -9,7 +9,9 @@ Levanta, sólo en 127.0.0.1 y en puertos libres:
     `NOMBRE:2` para dos procesos) con la base de prueba build/argentina-test.db (se construye desde
     el espejo si falta);
 y mide con wrk cada ruta (pequeña, mediana, grande) durante unos segundos en cada uno: pedidos
-por segundo, latencia p50/p99 y la razón nuestro/nginx, para la tabla candidato × ruta. Del primer
+por segundo, latencia p50/p99, la razón nuestro/nginx y la CPU que gastó cada servidor por pedido (que casi no
+cambia cuando otros procesos usan la máquina, a diferencia de los pedidos por segundo), para la tabla
+candidato × ruta. Con --gzip, wrk pide con Accept-Encoding: gzip (sin él, no manda Accept-Encoding). Del primer
 candidato (el que corre `serve-datos`) mide además la primera respuesta, sin caché, de la ruta
 grande en un servidor recién arrancado, el p99 de la ruta pequeña con 64 conexiones, y la memoria
 (RSS) del servidor después de pedir una vez cada ruta del espejo (`--sin-barrido` lo omite). Todo
@@ -31,6 +33,7 @@ informa su mejor ronda: si otra cosa usa la máquina a la vez, castiga a todos p
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import json
 import os
@@ -84,12 +87,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def get(port: int, path: str, timeout: float = 30.0) -> tuple[int, bytes]:
+def get(port: int, path: str, timeout: float = 30.0, gzipped: bool = False) -> tuple[int, bytes]:
+    """Status and body (``gzipped``: asked with Accept-Encoding: gzip, and a gzip answer decompressed; a body that
+    came otherwise is a BenchError)."""
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
-        conn.request("GET", path)
+        conn.request("GET", path, headers={"Accept-Encoding": "gzip"} if gzipped else {})
         r = conn.getresponse()
-        return r.status, r.read()
+        body = r.read()
+        if gzipped and r.status == 200:
+            if r.getheader("content-encoding") != "gzip":
+                raise BenchError(f"{HOST}:{port}{path} no respondió gzip a Accept-Encoding: gzip")
+            body = gzip.decompress(body)
+        return r.status, body
     finally:
         conn.close()
 
@@ -168,19 +178,41 @@ def wrk_arguments(description: str, db_help: str) -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=1, help="hilos de wrk (%(default)s)")
     p.add_argument("--rounds", type=int, default=3, help="rondas alternadas por ruta; vale la mejor (%(default)s)")
     p.add_argument("--db", type=Path, default=TEST_DB, help=f"{db_help} (por defecto %(default)s)")
+    p.add_argument(
+        "--gzip",
+        action="store_true",
+        help="wrk pide con Accept-Encoding: gzip, como un navegador, requests o httpx (sin esto, wrk no manda "
+        "Accept-Encoding: el cuerpo sin comprimir); nginx manda el .gz de cada archivo (gzip_static)",
+    )
     return p
 
 
-def start_nginx(procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx") -> int:
+def start_nginx(
+    procs: Processes, nginx: str, tmp: Path, server=None, name: str = "nginx", gzipped: bool = False
+) -> int:
     """nginx on a free port: the mirror (``try_files $uri/index.json``), or the server block ``server(port)``
-    gives (benchmarks/bench_export.py: deploy/nginx.conf serving an export)."""
+    gives (benchmarks/bench_export.py: deploy/nginx.conf serving an export). ``gzipped``: the measured routes'
+    files, each with its .gz beside it (level 6, as our store), served with gzip_static from a copy."""
     port = free_port()
     prefix = tmp / name
-    conf = write_conf(prefix, server(port) if server else mirror_server(port, UPSTREAM))
+    root = precompressed(tmp / "espejo-gz") if gzipped else UPSTREAM
+    conf = write_conf(prefix, server(port) if server else mirror_server(port, root, gzip_static=gzipped))
     log = prefix / "stdout.log"
     proc = procs.start(name, nginx_command(nginx, prefix, conf), log)
     wait_ready(proc, port, "/v1/feriados/2025", name, log)
     return port
+
+
+def precompressed(root: Path) -> Path:
+    """The measured routes' files of the mirror under ``root``, each with its index.json.gz."""
+    for _, path, _ in ROUTES:
+        source = UPSTREAM / path.lstrip("/") / "index.json"
+        target = root / path.lstrip("/") / "index.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        body = source.read_bytes()
+        target.write_bytes(body)
+        target.with_name("index.json.gz").write_bytes(gzip.compress(body, compresslevel=6, mtime=0))
+    return root
 
 
 def server_command(server: str, db: Path, port: int, workers: int) -> list[str]:
@@ -326,6 +358,7 @@ def run_wrk(wrk: str, port: int, path: str, args, connections: int | None = None
         "--latency",
         "--timeout",
         "10s",
+        *(["-H", "Accept-Encoding: gzip"] if args.gzip else []),
         f"http://{HOST}:{port}{path}",
     ]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.duration + 60)
@@ -348,6 +381,15 @@ def run_wrk(wrk: str, port: int, path: str, args, connections: int | None = None
     }
 
 
+def costed_wrk(wrk: str, port: int, pid: int, path: str, args) -> dict:
+    """run_wrk, with the CPU the server (``pid`` and its children) spent per request: unlike req/s, it hardly
+    moves when other work shares the machine."""
+    before = tree_cpu_seconds(pid)
+    r = run_wrk(wrk, port, path, args)
+    r["cpu_us"] = (tree_cpu_seconds(pid) - before) / max(r["rps"] * args.duration, 1) * 1e6
+    return r
+
+
 def fmt_ms(ms: float) -> str:
     return f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
@@ -357,9 +399,10 @@ def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
     print()
     print(
         f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s, mejor de {args.rounds} rondas; "
+        f"{'Accept-Encoding: gzip' if args.gzip else 'sin Accept-Encoding (cuerpos sin comprimir)'}; "
         f"{os.cpu_count()} CPU; todo en {HOST}"
     )
-    head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7}"
+    head = f"{'ruta':<36} {'servidor':<12} {'req/s':>10} {'p50':>10} {'p99':>10} {'razón':>7} {'CPU µs/pedido':>14}"
     print(head)
     print("-" * len(head))
     ok = True
@@ -369,7 +412,7 @@ def print_table(args, candidates: list[tuple[str, int]], rows: list) -> bool:
             ratio = "" if i == 0 else f"{r['rps'] / r_ng['rps']:.2f}x"
             print(
                 f"{path if i == 0 else '':<36} {name:<12} {r['rps']:>10,.0f} "
-                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10} {ratio:>7}{note}"
+                f"{fmt_ms(r['p50']):>10} {fmt_ms(r['p99']):>10} {ratio:>7} {r['cpu_us']:>14,.0f}{note}"
             )
         ratio = ours[0]["rps"] / r_ng["rps"]
         ok &= ratio >= target
@@ -396,7 +439,8 @@ def measure(args, procs: Processes) -> int:
     first = candidates[0]
     with tempfile.TemporaryDirectory(prefix="bench-api-") as tmpname:
         tmp = Path(tmpname)
-        nginx_port = start_nginx(procs, nginx, tmp)
+        nginx_port = start_nginx(procs, nginx, tmp, gzipped=args.gzip)
+        nginx_pid = procs.procs[-1][1].pid
 
         # First, uncached response of the large route on a freshly started server.
         fresh, port = start_ours(procs, db, tmp, "fresca", first[1], first[0])
@@ -412,9 +456,9 @@ def measure(args, procs: Processes) -> int:
         ports = [port for _, port in servers]
         rows = []
         for label, path, target in ROUTES:
-            s_ng, b_ng = get(nginx_port, path)
+            s_ng, b_ng = get(nginx_port, path, gzipped=args.gzip)
             for port in ports:
-                s_us, b_us = get(port, path)  # also warms the cache
+                s_us, b_us = get(port, path, gzipped=args.gzip)  # also warms the cache (and its gzip body)
                 if s_ng != 200 or s_us != 200:
                     raise BenchError(f"{path}: nginx respondió {s_ng}, el nuestro {s_us}")
                 if json.loads(b_ng) != json.loads(b_us):
@@ -423,9 +467,20 @@ def measure(args, procs: Processes) -> int:
             ng: list[dict] = []
             ours: list[list[dict]] = [[] for _ in ports]
             for _ in range(args.rounds):
-                ng.append(run_wrk(wrk, nginx_port, path, args))
-                for runs, port in zip(ours, ports):
-                    runs.append(run_wrk(wrk, port, path, args))
+                ng.append(costed_wrk(wrk, nginx_port, nginx_pid, path, args))
+                for runs, (server, port) in zip(ours, servers):
+                    runs.append(costed_wrk(wrk, port, server.pid, path, args))
+            every = "; ".join(
+                name
+                + " "
+                + " / ".join(f"{r['rps']:,.0f}" for r in runs)
+                + " ("
+                + " / ".join(f"{r['cpu_us']:,.0f}" for r in runs)
+                + " µs)"
+                for name, runs in [("nginx", ng), *zip(map(candidate_name, candidates), ours)]
+            )
+            # the spread, beside the best of the table
+            print(f"  req/s de cada ronda (CPU del servidor por pedido): {every}", flush=True)
             best = lambda runs: max(runs, key=lambda r: r["rps"])  # noqa: E731
             rows.append((label, path, target, best(ng), [best(runs) for runs in ours]))
 

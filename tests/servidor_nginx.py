@@ -51,7 +51,7 @@ server {{
     sendfile on;
     tcp_nopush on;
     default_type application/json;
-    location / {{ try_files $uri/index.json =404; }}
+{extra}    location / {{ try_files $uri/index.json =404; }}
 }}
 """
 
@@ -61,8 +61,10 @@ def find_nginx() -> Optional[str]:
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin:/sbin")
 
 
-def mirror_server(port: int, root: Path) -> str:
-    return MIRROR_SERVER.format(host=HOST, port=port, root=Path(root).resolve())
+def mirror_server(port: int, root: Path, gzip_static: bool = False) -> str:
+    """``gzip_static``: each file's ``.gz`` beside it to clients that accept gzip (deploy/nginx.conf does so)."""
+    extra = "    gzip_static on;\n    gzip_vary on;\n" if gzip_static else ""
+    return MIRROR_SERVER.format(host=HOST, port=port, root=Path(root).resolve(), extra=extra)
 
 
 def configured(conf: Path, port: int, **values) -> str:

@@ -4,6 +4,7 @@ when there is one, otherwise that date's records of the list, in list order."""
 import orjson
 import pytest
 from ayudas import assert_refused, mirror_file
+from paths import UPSTREAM
 from test_conformance import answer_difference
 
 pytestmark = pytest.mark.mirror
@@ -144,8 +145,6 @@ async def test_fecha_answers_the_records_of_a_day_month_or_year_and_publicado_is
     ):
         status, body = await get(ds, f"{route}?fecha={fecha}")
         assert status == 200 and body == [r for r in records if r["fecha"].startswith(prefix)] != [], fecha
-    status, body = await get(ds, route + "/ultimo?fecha=2024-12-31")  # one record, not a list: said, not ignored
-    assert (status, body["parametro"]) == (400, "fecha")
     status, body = await get(ds, "/v1/feriados/2025?publicado=2024-12-31")
     assert (status, body["parametro"]) == (400, "publicado")
     # a value without versions of a route that has them for others (the blue's, not the turista's): a 404
@@ -166,3 +165,137 @@ def test_a_day_without_a_file_reads_only_the_files_of_that_day(v1, monkeypatch):
     status, _ = v1("/v1/finanzas/fci/mercadoDinero/2025/01/04")
     assert status == 404
     assert not [r for r in read if r.startswith("/v1/finanzas/fci/") and not r.endswith("/2025/01/04")]
+
+
+async def get_bytes(ds, url: str):
+    r = await ds.client.get(url)
+    return r.status_code, r.content
+
+
+def periods_of(records):
+    """A day, the same day as the paths write it, its month and its year, of a record in the middle of the list
+    (so some records fall outside each), as fecha takes them."""
+    day = sorted(r["fecha"] for r in records)[len(records) // 2]
+    return [(day, day), (day.replace("-", "/"), day), (day[:7], day[:7]), (day[:4], day[:4])]
+
+
+@pytest.mark.parametrize("route", ["/v1/finanzas/indices/riesgo-pais", "/v1/politica/indices/confianza-gobierno"])
+async def test_fecha_on_ultimo_is_the_last_record_of_the_list_within_that_date(ds, route):
+    """/ultimo?fecha=P answers what /ultimo answers over the list's records of P: its last one, as published
+    (the same keys in the same order), one object as /ultimo is."""
+    records = mirror_file(route)
+    for fecha, prefix in periods_of(records):
+        status, body = await get(ds, f"{route}/ultimo?fecha={fecha}")
+        expected = [r for r in records if r["fecha"].startswith(prefix)][-1]
+        assert status == 200 and list(body.items()) == list(expected.items()), fecha
+    days = sorted(r["fecha"] for r in records)
+    before = str(int(days[0][:4]) - 1)
+    status, body = await get(ds, f"{route}/ultimo?fecha={before}")
+    assert (status, body["parametro"]) == (404, "fecha")
+    assert days[0] in body["mensaje"] and days[-1] in body["mensaje"]  # the range the data covers
+
+
+async def test_fecha_on_ultimo_with_publicado_is_the_last_record_of_that_date_as_published_then(ds, conn):
+    """The vintage and the date combine: the last record of that date in the list's version of that day, where
+    upstream revised it since (riesgo país was revised «desde el inicio» on 2025-01-01)."""
+    from argentina_datos.almacen import versiones
+
+    route = "/v1/finanzas/indices/riesgo-pais"
+    then = orjson.loads(versiones.document(conn, route, versiones.version_on(conn, route, "2024-12-31")))
+    today = {r["fecha"]: r for r in mirror_file(route)}
+    revised = [r for r in then if r["fecha"] in today and today[r["fecha"]] != r]
+    assert revised, "the mirror's riesgo país has no revised value"
+    month = revised[0]["fecha"][:7]
+    for fecha, expected, now in (
+        (revised[0]["fecha"], revised[0], today[revised[0]["fecha"]]),
+        (month, [r for r in then if r["fecha"].startswith(month)][-1], None),
+    ):
+        status, body = await get(ds, f"{route}/ultimo?publicado=2024-12-31&fecha={fecha}")
+        assert status == 200 and list(body.items()) == list(expected.items()), fecha
+        if now is not None:
+            assert (await get(ds, f"{route}/ultimo?fecha={fecha}"))[1] == now != body
+    status, body = await get(ds, f"{route}/ultimo?publicado=2000-01-01&fecha={month}")
+    assert (status, body["parametro"]) == (404, "publicado")
+
+
+def listings_by_day(category: str) -> dict:
+    """The mirror's listings of an FCI category by day: AAAA-MM-DD -> its file's bytes."""
+    root = UPSTREAM / "v1/finanzas/fci" / category
+    return {
+        "-".join(f.parent.relative_to(root).parts): f.read_bytes()
+        for f in root.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/index.json")
+    }
+
+
+async def test_fecha_on_a_listing_ultimo_is_the_listing_of_the_last_day_within_it_as_published(ds):
+    """A category's ultimo (penultimo) with fecha is the last (penultimate) of its listings by day within that date,
+    byte for byte the mirror's file of that day."""
+    days = listings_by_day("rentaFija")
+    ordered = sorted(days)
+    month = ordered[len(ordered) // 2][:7]
+    in_month = [d for d in ordered if d.startswith(month)]
+    for listado, place, fecha in (
+        ("ultimo", -1, month),
+        ("penultimo", -2, month),
+        ("ultimo", -1, month[:4]),
+        ("ultimo", -1, in_month[0].replace("-", "/")),
+    ):
+        expected = [d for d in ordered if d.startswith(fecha.replace("/", "-"))][place]
+        status, body = await get_bytes(ds, f"/v1/finanzas/fci/rentaFija/{listado}?fecha={fecha}")
+        assert status == 200 and body == days[expected], (listado, fecha, expected)
+    status, body = await get(ds, f"/v1/finanzas/fci/rentaFija/ultimo?fecha={int(ordered[0][:4]) - 1}")
+    assert (status, body["parametro"]) == (404, "fecha") and ordered[0] in body["mensaje"]
+    # a listing of a day is a list: fecha cuts its records, as on any list
+    status, body = await get(ds, f"/v1/finanzas/fci/rentaFija/{in_month[0].replace('-', '/')}?fecha={in_month[0]}")
+    assert status == 200 and body == [r for r in orjson.loads(days[in_month[0]]) if r.get("fecha") == in_month[0]]
+
+
+async def test_fecha_on_the_rem_ultimo_is_the_last_report_within_it(ds):
+    root = UPSTREAM / "v1/rems"
+    reports = {
+        "-".join(f.parent.relative_to(root).parts): f.read_bytes() for f in root.glob("[0-9]*/[0-9]*/index.json")
+    }
+    last = max(reports)
+    status, body = await get_bytes(ds, f"/v1/rems/ultimo?fecha={last[:4]}")
+    assert status == 200 and body == reports[last]
+    status, body = await get_bytes(ds, f"/v1/rems/ultimo?fecha={last}-15")  # a day: its month's report
+    assert status == 200 and body == reports[last]
+
+
+async def test_fecha_on_a_record_of_one_day_is_that_record_within_its_date_and_refused_without_dates(ds):
+    route = "/v1/cotizaciones/dolares/blue/2025/01/02"
+    plain = await get_bytes(ds, route)
+    assert plain[0] == 200
+    for fecha in ("2025-01-02", "2025/01/02", "2025-01", "2025"):
+        assert await get_bytes(ds, f"{route}?fecha={fecha}") == plain, fecha
+    status, body = await get(ds, f"{route}?fecha=2024")
+    assert (status, body["parametro"]) == (404, "fecha") and "2025-01-02" in body["mensaje"]
+    for undated in ("/v1/senado/escala-salarial", "/v1/finanzas/fci/fondos", "/v1/senado/senadores/580/viajes"):
+        status, body = await get(ds, f"{undated}?fecha=2024")
+        assert (status, body["parametro"]) == (400, "fecha"), undated
+
+
+def test_a_new_build_replaces_the_index_of_a_list_it_changed_and_adds_none(conn):
+    """A list is indexed once per set of columns: a build whose files of that list changed (other checksums)
+    replaces its index. Kept beside the previous builds' ones, each such build added 40 MB until 64 indexes."""
+    from argentina_datos.catalogo import BY_TABLE
+    from argentina_datos.respuestas import seleccion
+
+    class Rows(list):
+        def fetchall(self):
+            return self
+
+    class Rebuilt:  # the same files under other checksums, as after a build that changed them
+        def execute(self, sql, params=()):
+            if "sha256" in sql:
+                return Rows((ruta, sha + "-nuevo") for ruta, sha in conn.execute(sql, params))
+            return conn.execute(sql, params)
+
+    dataset = BY_TABLE["cotizaciones_dolares"]
+    day = mirror_file("v1/cotizaciones/dolares")[0]["fecha"]
+    first = seleccion.records(conn, dataset, {"fecha": day})
+    kept = len(seleccion._indexes)
+    assert first and seleccion.records(Rebuilt(), dataset, {"fecha": day}) == first
+    assert len(seleccion._indexes) == kept
+    checksums, _ = seleccion._indexes[("cotizaciones_dolares", ("fecha",))]
+    assert all(sha.endswith("-nuevo") for sha in checksums)

@@ -344,7 +344,10 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     assert agrupacion["style"] == "form" and agrupacion["explode"]  # agrupar=mes&funcion=maximo
     assert agrupacion["schema"]["required"] == ["agrupar"]  # funcion alone is not valid
     assert query("/v1/presidentes") == {"formato"}  # a list without fecha
-    assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == set()  # one record
+    # one record with a date: the record of that date (the last one, for /ultimo), nothing to cut or group
+    assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == {"fecha"}
+    assert query("/v1/cotizaciones/dolares/{casa}/{fecha}") == {"fecha"}
+    assert query("/v1/senado/escala-salarial") == set()  # one record without a date
     assert "text/csv" in paths["/v1/presidentes"]["get"]["responses"]["200"]["content"]
 
 

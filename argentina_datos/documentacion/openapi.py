@@ -518,7 +518,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             "Varias series alineadas por fecha",
             "Los valores de varias series, una fila por fecha. Agrupar una tasa (la inflación mensual) la compone; "
             "variacion=acumulada de una tasa compone desde enero; ajustar convierte montos en pesos antes de agrupar; "
-            "fecha= da los valores como upstream los había publicado ese día.",
+            "publicado= da los valores como upstream los había publicado ese día.",
             (),
             data_schema,
             "Series",

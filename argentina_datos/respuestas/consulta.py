@@ -41,7 +41,7 @@ class Answers:
     """What a route answers, as the catalogue says: it decides which query parameters the route takes."""
 
     listing: bool = False  # a list of records
-    dated: bool = False  # ... with a fecha
+    dated: bool = False  # records with a fecha (a list, or one record: /ultimo, a quote of one day)
     measured: bool = False  # ... with numeric measures (amounts, rates)
     pesos: frozenset[str] = frozenset()  # the fields that are amounts of pesos (ajustar converts them)
     rates: frozenset[str] = frozenset()  # the measures that are rates per period (monthly inflation): compounded
@@ -56,7 +56,7 @@ class Answers:
         listing = endpoint.shape == "list"
         return cls(
             listing=listing,
-            dated=listing and any(m.name == "fecha" for m in fields),
+            dated=endpoint.shape in ("list", "one", "last") and any(m.name == "fecha" for m in fields),
             # as measures_of reads the records: numbers, ids aside (the votes of an acta are measures)
             measured=listing
             and any(
@@ -166,19 +166,26 @@ class QueryParam:
 _MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
 _YEAR = re.compile(r"000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3}")  # 0001-9999, as datetime.date
 _DATED = "las listas de registros con fecha"
+_WITH_DATE = (
+    "las rutas cuyos registros tienen fecha: las listas y las de un registro (`/ultimo`, una cotización de un día)"
+)
 _MEASURED = "las listas de registros con fecha y medidas numéricas (montos, tasas): no los feriados"
 
 
 def _dated(a: Answers) -> bool:
+    return a.listing and a.dated
+
+
+def _with_date(a: Answers) -> bool:
     return a.dated
 
 
 def _measured(a: Answers) -> bool:
-    return a.dated and a.measured
+    return a.listing and a.dated and a.measured
 
 
 def _in_pesos(a: Answers) -> bool:
-    return a.dated and bool(a.pesos)
+    return a.listing and a.dated and bool(a.pesos)
 
 
 PARAMETERS: tuple[QueryParam, ...] = (
@@ -290,13 +297,18 @@ PARAMETERS: tuple[QueryParam, ...] = (
     ),
     QueryParam(
         "fecha",
-        "sólo los registros de ese día (`AAAA-MM-DD`, también `AAAA/MM/DD`, como en las rutas), de ese mes "
-        "(`AAAA-MM`) o de ese año (`AAAA`): el valor de esa fecha; mismos registros, mismo orden, misma forma. "
-        "Con `desde`/`hasta`, ambos recortes",
+        "el valor de esa fecha, un día (`AAAA-MM-DD`, también `AAAA/MM/DD`, como en las rutas), un mes (`AAAA-MM`) "
+        "o un año (`AAAA`): en una lista, sus registros de esa fecha (mismos registros, mismo orden, misma forma; con "
+        "`desde`/`hasta`, ambos recortes), y en `/ultimo` el último registro de la lista con esa fecha "
+        "(`/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12`: el del último día de diciembre que tiene). Una ruta "
+        "de un registro con fecha (una cotización de un día) responde lo mismo si su fecha está en ella; un listado "
+        "`ultimo` (o `penultimo`) de una ruta que publica listados por fecha (los fondos de una categoría, el REM) es "
+        "el último (o el penúltimo) de esos listados con esa fecha, el archivo tal como se publicó. Con `publicado`, "
+        "sobre lo publicado ese día. Si no hay ninguno, un 404 que nombra `fecha` y dice las fechas que hay",
         "2024-12-31",
-        "/v1/finanzas/indices/riesgo-pais?fecha=2024-12-31",
-        _DATED,
-        _dated,
+        "/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12",
+        _WITH_DATE,
+        _with_date,
         form="prefijo",
     ),
     QueryParam(
@@ -478,6 +490,12 @@ def apply(
 
 def _in_range(day: Optional[str], desde: str, hasta: str, period: str) -> bool:
     return day is not None and desde <= day <= hasta and day.startswith(period)
+
+
+def dated_in(record: Any, period: str) -> bool:
+    """Whether a published record has a fecha within ``period`` (a day, a month or a year, as ``Query.period``)."""
+    day = _day(record) if type(record) is dict else None
+    return day is not None and day.startswith(period)
 
 
 def _day(record: dict) -> Optional[str]:

@@ -181,6 +181,36 @@ class Responder:
             raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
         return _as_published(versiones.document(conn, path, version), query, path, treat)
 
+    def _on_a_date(
+        self,
+        conn: sqlite3.Connection,
+        endpoint: Endpoint,
+        values: dict,
+        path: str,
+        maxima: Optional[dict],
+        query: Query,
+    ) -> Optional[Answer]:
+        """``fecha`` on a route of one record, or on a listing ultimo among listings by date: what the route would
+        answer over the records of that date (with ``publicado``, as published that day); None on a list, which
+        ``fecha`` cuts as it cuts any list."""
+        rest = query.replaced(fecha=None)
+        if endpoint.shape == "last":  # the last record of the list within the period
+            on = query.checked_publicado() if query.publicado is not None else None
+            return Answer(200, endpoint.answer(conn, values, path, on, query.period))
+        if endpoint.shape == "one":  # its one record, if it is of that date
+            plain = self._answer(conn, path, maxima, rest)
+            record = plain.data if plain.raw is None else orjson.loads(plain.raw)
+            if plain.status == 200 and not consulta.dated_in(record, query.period):
+                day = consulta.dated_in(record, "") and record["fecha"][:10]
+                said = f"su registro es del {day}" if day else "su registro no tiene fecha"
+                raise ApiError(404, f"{path} no tiene registros con fecha {query.period}: {said}", "fecha")
+            return plain
+        if endpoint.latest_listing is not None:  # the listing of the last (penultimate) date within the period
+            route = endpoint.latest_listing(conn, values, path, query.period)
+            if route is not None:
+                return self._answer(conn, route, maxima, rest)
+        return None
+
     def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
         try:
             if query.empty and (stored := publicados.stored(conn, path)) is not None:
@@ -205,6 +235,8 @@ class Responder:
                 return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
             answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
             answers.refuse(query, path)
+            if query.fecha is not None and (dated := self._on_a_date(conn, endpoint, values, path, maxima, query)):
+                return dated
             adjust = self._adjuster(conn, answers, query) if query.ajustar else None
 
             def treat(data):

@@ -19,6 +19,7 @@ from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
 from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 from argentina_datos.respuestas import seleccion
+from argentina_datos.respuestas.consulta import dated_in
 
 OPENAPI_PATH = "/v1/openapi.json"  # the document that lists every route, named by every unknown route's 404
 
@@ -40,6 +41,9 @@ class Endpoint:
     shape: str = "list"
     combination: Optional[Combination] = None  # shape "combined": what it combines
     calendar: bool = False  # a list of holidays: it can be answered as an iCalendar (formato=ics)
+    # A listing ultimo / penultimo among listings by date: (connection, path values, path, fecha's period) -> the route of
+    # the last (the penultimate) of them within that period, or None for the route's other values.
+    latest_listing: Optional[Callable[..., Optional[str]]] = None
     regex: re.Pattern = field(init=False)
     literal_length: int = field(init=False)
 
@@ -88,13 +92,16 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     def where_for(where: dict, values: dict) -> dict:
         return {col: (v.of(values) if isinstance(v, PathValue) else v) for col, v in where.items()}
 
-    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None):
+    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None, period: str = ""):
+        """``period`` (fecha: a day, month or year), on a route of one record: of the records of that date."""
         if route.derive:
-            return derived(conn, values, path, on)
+            return derived(conn, values, path, on, period)
         if route.shape == "envelope" or not table_exists(conn, FUENTES.name):
             raise _no_data(endpoint, values, path)  # an envelope is its file's: none at this path
         records = _selected(conn, dataset, where_for(route.where, values), on)
         if route.shape in ("one", "last"):
+            if period:
+                records = _dated_within(records, period, path)
             if not records:
                 raise _no_data(endpoint, values, path)
             return records[-1] if route.shape == "last" else records[0]
@@ -103,11 +110,13 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
             raise _no_data(endpoint, values, path)
         return records
 
-    def derived(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str]):
+    def derived(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str], period: str = ""):
         """No file at this path: the matching records of the list it is a cut of."""
         source = route.derive
         assert source is not None  # derived() is only answered for routes that derive
         records = _selected(conn, BY_TABLE[source.table], where_for(source.where, values), on)
+        if period and route.shape in ("one", "last"):
+            records = _dated_within(records, period, path)
         if not records:
             raise _no_data(endpoint, values, path)
         if source.empty:
@@ -138,6 +147,24 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         where = where_for(route.where, values)
         return {m.name: where[m.name] if isinstance(m, Field) else [] for m in dataset.fields}
 
+    column = _listing_column(dataset, route)
+
+    def latest_listing(conn: sqlite3.Connection, values: dict, path: str, period: str) -> Optional[str]:
+        assert column is not None  # only given to routes that name a listing
+        where = where_for(route.where, values)
+        place = LATEST.get(where[column])
+        if place is None:  # a listing of a day: fecha cuts its records, as on any list
+            return None
+        found = seleccion.listings(conn, dataset, {c: v for c, v in where.items() if c != column}, column)
+        dated = sorted(name for name in found if _LISTING_DATE.fullmatch(name))
+        # a listing of a day within the period, or of the month the period's day is in (the REM's)
+        within = [name for name in dated if name.startswith(period) or period.startswith(name)]
+        if len(within) < place:
+            span = f"los hay del {dated[0]} al {dated[-1]}" if dated else "no hay ninguno"
+            which = "listados" if place == 1 else "dos listados"
+            raise ApiError(404, f"no hay {which} de {path} con fecha {period}: {span}", "fecha")
+        return found[within[-place]]
+
     endpoint = Endpoint(
         route.path,
         route.params,
@@ -147,8 +174,36 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         shape=route.shape,
         calendar=dataset.table in HOLIDAY_TABLES and route.shape == "list",
         reads=(route.derive.table if route.derive else dataset.table,),
+        latest_listing=latest_listing if column is not None else None,
     )
     return endpoint
+
+
+LATEST = {"ultimo": 1, "penultimo": 2}  # the listings upstream names by their place among its listings by date
+_LISTING_DATE = re.compile(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?")  # a listing's day, or its month (a REM report)
+
+
+def _listing_column(dataset: Dataset, route: Route) -> Optional[str]:
+    """The path value by which ``route`` names a listing ``ultimo`` or ``penultimo`` of a dataset whose files are
+    also listings by date (the FCI categories' by day, the REM's by month); None for any other route."""
+    if route.shape != "list" or route.derive:
+        return None
+    for p in dataset.partitions:
+        value = route.where.get(p.name)
+        by_date = re.fullmatch(p.pattern, "2000/01/01") or re.fullmatch(p.pattern, "2000/01")
+        if value is not None and by_date and re.fullmatch(p.pattern, "ultimo"):
+            return p.name
+    return None
+
+
+def _dated_within(records: list, period: str, path: str) -> list:
+    """The records dated within ``period``; a 404 naming fecha, and the dates the records have, if none is."""
+    within = [r for r in records if dated_in(r, period)]
+    if not within:
+        days = sorted(r["fecha"][:10] for r in records if dated_in(r, ""))
+        span = f"sus registros van del {days[0]} al {days[-1]}" if days else "sus registros no tienen fecha"
+        raise ApiError(404, f"{path} no tiene registros con fecha {period}: {span}", "fecha")
+    return within
 
 
 def _selected(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optional[str]) -> list:

@@ -5,15 +5,15 @@ Each record is the published one, parsed from the stored file (almacen/publicado
 on a day (``publicado``): its JSON is upstream's, key order and the types of its numbers included.  A route's
 ``where`` names columns of the dataset's table: a record's field, a column the builder computes from it
 (``Dataset.derived``: a fund's slug) or a value of its file's path (``listado``); the typed tables are never read
-back.  Each list is indexed once by the columns a route cuts it by (kept by its files' checksums), and each answer
-gets its own copy of its records.
+back.  Each list is indexed once by the columns a route cuts it by, made again when its files' checksums change (one
+index per list and columns: a new build does not add to the old ones), and each answer gets its own copy of its
+records.
 """
 
 from __future__ import annotations
 
 import re
 import sqlite3
-from collections import OrderedDict
 from typing import Any, Optional
 
 import orjson
@@ -25,9 +25,11 @@ from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.catalogo.parametros import group_name, template_regex
 from argentina_datos.respuestas.consulta import BadQuery
 
-INDEXES = 64  # the indexes kept: the lists per-date and per-id routes cut, by the columns they cut by, and room
 Item = tuple[dict, Any]  # (the values of its file's path, the record as published)
-_indexes: OrderedDict[tuple, dict[tuple, list]] = OrderedDict()
+# (table, columns) -> (its files' checksums, its records by their values of the columns): as many as the catalogue's
+# routes cut lists by (12 with the mirror, 40 MB); keyed by the checksums too, each build's changed lists were kept
+# beside the previous builds' until 64 (+40 MB for each build that changed them, tests/test_por_fecha.py).
+_indexes: dict[tuple, tuple[tuple, dict[tuple, list]]] = {}
 
 
 class NoVersion(LookupError):
@@ -54,19 +56,16 @@ def _index(conn: sqlite3.Connection, dataset: Dataset, columns: tuple) -> dict[t
     files = conn.execute(
         f"SELECT ruta, sha256 FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]
     ).fetchall()
-    key = (dataset.table, columns, tuple(sha for _, sha in files))
-    found = _indexes.get(key)
-    if found is not None:
-        _indexes.move_to_end(key)
-        return found
+    checksums = tuple(sha for _, sha in files)
+    found = _indexes.get((dataset.table, columns))
+    if found is not None and found[0] == checksums:
+        return found[1]
     index: dict[tuple, list] = {}
     for route, _ in files:
         body = publicados.body(conn, route)
         for parts, r in [] if body is None else _records_of(dataset, route, orjson.loads(body)):
             index.setdefault(_values(dataset, parts, r, columns), []).append(r)
-    _indexes[key] = index
-    while len(_indexes) > INDEXES:
-        _indexes.popitem(last=False)
+    _indexes[(dataset.table, columns)] = (checksums, index)
     return index
 
 
@@ -85,6 +84,18 @@ def _from_files(conn: sqlite3.Connection, dataset: Dataset, columns: tuple, want
             if _values(dataset, parts, r, columns) == wanted:
                 matched.append(r)
     return matched
+
+
+def listings(conn: sqlite3.Connection, dataset: Dataset, where: dict, column: str) -> dict[str, str]:
+    """The dataset's files whose path values are ``where``'s, by their value of the path value ``column`` (a
+    category's listings of FCI by day: 2024-12-31 -> /v1/finanzas/fci/rentaFija/2024/12/31)."""
+    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
+    found = {}
+    for (route,) in files:
+        parts = _path_values(dataset, route)
+        if column in parts and all(c in parts and _key(parts[c]) == _key(v) for c, v in where.items()):
+            found[str(parts[column])] = route
+    return found
 
 
 def _versions(conn: sqlite3.Connection, dataset: Dataset, on: str) -> list[Item]:
