@@ -29,6 +29,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from argentina_datos.catalogo import THEMES
 from argentina_datos.catalogo.esquema import (
+    INTEGER,
     NUMBER,
     Children,
     Dataset,
@@ -245,6 +246,8 @@ def specs() -> list[SeriesSpec]:
                 f"{dataset.table}: «by» nombra las columnas del conjunto antes que las de su tabla hija"
             )
             for measure in series.values:
+                # a number or NULL in every row (catalogo_series counts a series' days with IS NOT NULL)
+                assert fields[measure].kind in (NUMBER, INTEGER), f"{dataset.table}.{measure}: una serie es de números"
                 out.append(
                     SeriesSpec(
                         dataset,

@@ -115,13 +115,12 @@ def _dataset_spans(
     # days are counted without a DISTINCT, which sorted its 1.3 million rows once per measure (3.7 s -> 2.4 s).
     key = set(getattr(spec.dataset, "key", ()) or ())
     one_a_day = bool(key) and key == {*spec.by, spec.declared.date} and spec.member is None
+    # A measure's column holds a number or NULL (what did not fit its kind is NULL: almacen/registros.py), so «has a
+    # number» is IS NOT NULL; a typeof() test of each value cost 0.7 s more on fci_serie's 3 measures.
     columns = []
     for i in range(len(specs)):
-        has = f"typeof(m{i}) IN ('integer', 'real')"
-        columns += [f"min(CASE WHEN {has} THEN dia END)", f"max(CASE WHEN {has} THEN dia END)"]
-        columns.append(
-            f"count(CASE WHEN {has} THEN 1 END)" if one_a_day else f"count(DISTINCT CASE WHEN {has} THEN dia END)"
-        )
+        columns += [f"min(CASE WHEN m{i} IS NOT NULL THEN dia END)", f"max(CASE WHEN m{i} IS NOT NULL THEN dia END)"]
+        columns.append(f"count(m{i})" if one_a_day else f"count(DISTINCT CASE WHEN m{i} IS NOT NULL THEN dia END)")
     # the inner query names its columns k0, k1... (the naming ones) and m0, m1... (the measures): a child's and its
     # parent's may share a name
     measures = "".join(f", {_column(s, s.field.name)} AS m{i}" for i, s in enumerate(specs))
