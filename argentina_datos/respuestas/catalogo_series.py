@@ -95,8 +95,10 @@ def _days_where(conn: sqlite3.Connection, source: str, column: str) -> tuple[str
     """SQL: ``column`` (of the rows of ``source``) starts with a date of the calendar.  The few distinct days of a
     table are checked here, not each of its rows in SQL (fci_serie: 1.3 million rows, 600 days)."""
     day = f"substr({column}, 1, 10)"
-    known = [d for (d,) in conn.execute(f"SELECT DISTINCT {day} FROM {source} WHERE {column} IS NOT NULL")]
-    bad = [d for d in known if not (isinstance(d, str) and len(d) == 10 and _calendar_day(d))]
+    # DISTINCT of the column itself walks an index on it, where there is one (fci_serie: 0.26 s -> 1 ms)
+    stored = [d for (d,) in conn.execute(f"SELECT DISTINCT {column} FROM {source} WHERE {column} IS NOT NULL")]
+    known = dict.fromkeys(d[:10] if isinstance(d, str) else str(d)[:10] for d in stored)
+    bad = [d for d in known if not (len(d) == 10 and _calendar_day(d))]
     return f"{column} IS NOT NULL" + (f" AND {day} NOT IN ({', '.join('?' * len(bad))})" if bad else ""), bad
 
 
