@@ -228,26 +228,31 @@ def listings_by_day(category: str) -> dict:
 
 
 async def test_fecha_on_a_listing_ultimo_is_the_listing_of_the_last_day_within_it_as_published(ds):
-    """A category's ultimo (penultimo) with fecha is the last (penultimate) of its listings by day within that date,
-    byte for byte the mirror's file of that day."""
+    """A category's ultimo (penultimo) with fecha is the last listing with records within that date (the one before
+    it), byte for byte the mirror's file of that day: never a weekend's empty listing, as upstream's ultimo never is;
+    a date that reaches the newest listing answers the route's own file."""
     days = listings_by_day("rentaFija")
-    ordered = sorted(days)
-    month = ordered[len(ordered) // 2][:7]
-    in_month = [d for d in ordered if d.startswith(month)]
-    for listado, place, fecha in (
-        ("ultimo", -1, month),
-        ("penultimo", -2, month),
-        ("ultimo", -1, month[:4]),
-        ("ultimo", -1, in_month[0].replace("-", "/")),
+    full = sorted(d for d, body in days.items() if orjson.loads(body))
+    months = sorted({d[:7] for d in days})
+    # a month whose last listing is empty (a weekend's or a holiday's []), where «the last file» would be wrong
+    weekend = next(m for m in months[:-1] if not orjson.loads(days[max(d for d in days if d.startswith(m))]))
+    month = months[len(months) // 2]
+    first_of_month = next(d for d in full if d.startswith(month))
+    for listado, fecha, expected in (
+        ("ultimo", month, [d for d in full if d.startswith(month)][-1]),
+        ("penultimo", month, [d for d in full if d.startswith(month)][-2]),
+        ("ultimo", weekend, [d for d in full if d.startswith(weekend)][-1]),
+        ("penultimo", weekend, [d for d in full if d.startswith(weekend)][-2]),
+        ("ultimo", month[:4], [d for d in full if d.startswith(month[:4])][-1]),
+        ("ultimo", first_of_month.replace("-", "/"), first_of_month),
+        ("penultimo", first_of_month, full[full.index(first_of_month) - 1]),  # the listing before that day's
     ):
-        expected = [d for d in ordered if d.startswith(fecha.replace("/", "-"))][place]
         status, body = await get_bytes(ds, f"/v1/finanzas/fci/rentaFija/{listado}?fecha={fecha}")
         assert status == 200 and body == days[expected], (listado, fecha, expected)
-    status, body = await get(ds, f"/v1/finanzas/fci/rentaFija/ultimo?fecha={int(ordered[0][:4]) - 1}")
-    assert (status, body["parametro"]) == (404, "fecha") and ordered[0] in body["mensaje"]
-    # a listing of a day is a list: fecha cuts its records, as on any list
-    status, body = await get(ds, f"/v1/finanzas/fci/rentaFija/{in_month[0].replace('-', '/')}?fecha={in_month[0]}")
-    assert status == 200 and body == [r for r in orjson.loads(days[in_month[0]]) if r.get("fecha") == in_month[0]]
+    for listado in ("ultimo", "penultimo"):  # as of the newest listing: the route's own file, as published
+        status, body = await get_bytes(ds, f"/v1/finanzas/fci/rentaFija/{listado}?fecha={full[-1][:4]}")
+        own = (UPSTREAM / "v1/finanzas/fci/rentaFija" / listado / "index.json").read_bytes()
+        assert status == 200 and body == own, listado
 
 
 async def test_fecha_on_the_rem_ultimo_is_the_last_report_within_it(ds):
@@ -255,9 +260,11 @@ async def test_fecha_on_the_rem_ultimo_is_the_last_report_within_it(ds):
     reports = {
         "-".join(f.parent.relative_to(root).parts): f.read_bytes() for f in root.glob("[0-9]*/[0-9]*/index.json")
     }
-    last = max(reports)
-    status, body = await get_bytes(ds, f"/v1/rems/ultimo?fecha={last[:4]}")
-    assert status == 200 and body == reports[last]
+    own = (root / "ultimo" / "index.json").read_bytes()
+    newest = max(r["fecha"] for r in orjson.loads(own))[:7]  # upstream's ultimo: its newest report's month
+    status, body = await get_bytes(ds, f"/v1/rems/ultimo?fecha={newest[:4]}")
+    assert status == 200 and body == own  # a period that reaches it: the ultimo file itself
+    last = max(m for m in reports if m != newest)
     status, body = await get_bytes(ds, f"/v1/rems/ultimo?fecha={last}-15")  # a day: its month's report
     assert status == 200 and body == reports[last]
 
@@ -297,5 +304,5 @@ def test_a_new_build_replaces_the_index_of_a_list_it_changed_and_adds_none(conn)
     kept = len(seleccion._indexes)
     assert first and seleccion.records(Rebuilt(), dataset, {"fecha": day}) == first
     assert len(seleccion._indexes) == kept
-    checksums, _ = seleccion._indexes[("cotizaciones_dolares", ("fecha",))]
-    assert all(sha.endswith("-nuevo") for sha in checksums)
+    files, _ = seleccion._indexes[("cotizaciones_dolares", ("fecha",))]
+    assert all(sha.endswith("-nuevo") for _, sha in files)

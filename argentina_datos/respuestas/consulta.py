@@ -303,8 +303,10 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "(`/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12`: el del último día de diciembre que tiene). Una ruta "
         "de un registro con fecha (una cotización de un día) responde lo mismo si su fecha está en ella; un listado "
         "`ultimo` (o `penultimo`) de una ruta que publica listados por fecha (los fondos de una categoría, el REM) es "
-        "el último (o el penúltimo) de esos listados con esa fecha, el archivo tal como se publicó. Con `publicado`, "
-        "sobre lo publicado ese día. Si no hay ninguno, un 404 que nombra `fecha` y dice las fechas que hay",
+        "el último listado con registros de esa fecha (o el anterior a él), el archivo tal como se publicó; si la fecha "
+        "alcanza el `ultimo` que publica upstream, ese archivo. En `/ultimo`, con `publicado`, sobre la lista como se "
+        "publicó ese día. Donde una ruta de un registro o un listado no tiene uno de esa fecha, un 404 que nombra "
+        "`fecha` y dice las fechas que hay (una lista sin registros de esa fecha responde `[]`)",
         "2024-12-31",
         "/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12",
         _WITH_DATE,

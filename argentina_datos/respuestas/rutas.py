@@ -12,6 +12,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+import orjson
+
+from argentina_datos.almacen import publicados
 from argentina_datos.almacen.consultas import envelope, published, table_exists
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
@@ -156,14 +159,25 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         if place is None:  # a listing of a day: fecha cuts its records, as on any list
             return None
         found = seleccion.listings(conn, dataset, {c: v for c, v in where.items() if c != column}, column)
-        dated = sorted(name for name in found if _LISTING_DATE.fullmatch(name))
+        counts = dict(conn.execute(f"SELECT ruta, registros FROM {FUENTES.name} WHERE tabla = ?", [dataset.table]))
+        # upstream's ultimo and penultimo are its last listings with records, never a weekend's empty one
+        dated = sorted(name for name, r in found.items() if _LISTING_DATE.fullmatch(name) and counts.get(r))
         # a listing of a day within the period, or of the month the period's day is in (the REM's)
-        within = [name for name in dated if name.startswith(period) or period.startswith(name)]
-        if len(within) < place:
+        within = [i for i, name in enumerate(dated) if name.startswith(period) or period.startswith(name)]
+        newest = _newest_day(conn, path[: -len(where[column])] + "ultimo")
+        if newest is not None and dated:
+            newest = newest[: len(dated[-1])]  # as the listings are named: a day, or a month (the REM's)
+            if newest.startswith(period) or period.startswith(newest):
+                return path  # the period reaches upstream's own ultimo: this route's own file, as published
+        if not within:
             span = f"los hay del {dated[0]} al {dated[-1]}" if dated else "no hay ninguno"
-            which = "listados" if place == 1 else "dos listados"
-            raise ApiError(404, f"no hay {which} de {path} con fecha {period}: {span}", "fecha")
-        return found[within[-place]]
+            raise ApiError(404, f"no hay listados con registros de {path} con fecha {period}: {span}", "fecha")
+        last = within[-1] - (place - 1)  # penultimo: the listing before the last one within it
+        if last < 0:
+            raise ApiError(
+                404, f"{path} con fecha {period}: no hay un listado con registros antes del {dated[0]}", "fecha"
+            )
+        return found[dated[last]]
 
     endpoint = Endpoint(
         route.path,
@@ -194,6 +208,14 @@ def _listing_column(dataset: Dataset, route: Route) -> Optional[str]:
         if value is not None and by_date and re.fullmatch(p.pattern, "ultimo"):
             return p.name
     return None
+
+
+def _newest_day(conn: sqlite3.Connection, route: str) -> Optional[str]:
+    """The newest day among the records of the file published at ``route`` (None: no file, or no dated record)."""
+    body = publicados.body(conn, route)
+    records = orjson.loads(body) if body is not None else None
+    days = [r["fecha"][:10] for r in records if dated_in(r, "")] if isinstance(records, list) else []
+    return max(days, default=None)
 
 
 def _dated_within(records: list, period: str, path: str) -> list:
