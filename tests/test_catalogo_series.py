@@ -455,6 +455,8 @@ async def test_search_is_accent_and_case_insensitive_filtered_and_paged(ds):
     last = await ds.client.get("/v1/series?tema=fci&limite=1000&pagina=10")
     assert last.status_code == 200 and "link" not in last.headers  # no page after the last one
     assert (await ds.client.get("/v1/series?limite=0")).status_code == 400
+    for odd in ("pagina=²", "limite=²", "pagina=١"):  # digits to str.isdigit, not to int() or to us: a 400, not a 500
+        assert (await ds.client.get(f"/v1/series?{odd}")).status_code == 400, odd
 
 
 async def test_labels_follow_conversion_and_grouping(ds):

@@ -112,8 +112,8 @@ def test_the_catalogue_counts_only_calendar_dates(tmp_path):
     from argentina_datos.respuestas import catalogo_series
 
     db = sqlite3.connect(tmp_path / "a.db")
-    db.execute("CREATE TABLE uva (fecha TEXT, valor REAL, _enteros INTEGER, _extra TEXT)")
-    db.executemany("INSERT INTO uva VALUES (?, ?, NULL, NULL)", [("2025-02-28", 1.0), ("2025-02-30", 2.0), ("x", 3.0)])
+    db.execute("CREATE TABLE uva (fecha TEXT, valor REAL)")
+    db.executemany("INSERT INTO uva VALUES (?, ?)", [("2025-02-28", 1.0), ("2025-02-30", 2.0), ("x", 3.0)])
     (uva,) = [e for e in catalogo_series.entries(db, dt.date(2025, 3, 4)) if e.id == "uva"]
     assert (uva.desde, uva.hasta, uva.observaciones, uva.atrasada) == ("2025-02-28", "2025-02-28", 1, False)
     assert catalogo_series.late("2025-02-28", 5, dt.date(2025, 3, 6)) is True

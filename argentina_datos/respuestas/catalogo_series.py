@@ -290,7 +290,7 @@ def _page(params: dict, name: str, default: int, most: int) -> int:
     text = params.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= most:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= most:  # not «²», which int() refuses
         raise BadQuery(name, f"«{name}» debe ser un entero de 1 a {most:,}; no «{text[:40]}»".replace(",", "."))
     return int(text)
 

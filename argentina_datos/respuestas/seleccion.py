@@ -56,7 +56,7 @@ def _index(conn: sqlite3.Connection, dataset: Dataset, columns: tuple) -> dict[t
     files = conn.execute(
         f"SELECT ruta, sha256 FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]
     ).fetchall()
-    checksums = tuple(sha for _, sha in files)
+    checksums = tuple(files)  # each file's route and checksum: an index holds the values of its files' paths too
     found = _indexes.get((dataset.table, columns))
     if found is not None and found[0] == checksums:
         return found[1]
