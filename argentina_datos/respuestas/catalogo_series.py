@@ -515,8 +515,8 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     records = [r for r in data if isinstance(r, dict)]
     unpublished = [k for k in filtro if records and not any(k in r for r in records)]
     if unpublished:
-        # A series named by a column the build computes (a bank's entidadId): its table already is the history of
-        # the versions, each day's value as it was published then.
+        # A series named by a value its route's records do not carry (a path value: fci_otros' entidad), which the
+        # records of a version cannot be matched by.
         raise BadQuery(
             "publicado",
             f"«publicado»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no "

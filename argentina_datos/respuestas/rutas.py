@@ -158,17 +158,14 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         place = LATEST.get(where[column])
         if place is None:  # a listing of a day: fecha cuts its records, as on any list
             return None
-        found = seleccion.listings(conn, dataset, {c: v for c, v in where.items() if c != column}, column)
-        counts = dict(conn.execute(f"SELECT ruta, registros FROM {FUENTES.name} WHERE tabla = ?", [dataset.table]))
         # upstream's ultimo and penultimo are its last listings with records, never a weekend's empty one
-        dated = sorted(name for name, r in found.items() if _LISTING_DATE.fullmatch(name) and counts.get(r))
-        # a listing of a day within the period, or of the month the period's day is in (the REM's)
-        within = [i for i, name in enumerate(dated) if name.startswith(period) or period.startswith(name)]
+        found = seleccion.listings(conn, dataset, {c: v for c, v in where.items() if c != column}, column)
+        dated = sorted(name for name in found if _LISTING_DATE.fullmatch(name))
         newest = _newest_day(conn, path[: -len(where[column])] + "ultimo")
-        if newest is not None and dated:
-            newest = newest[: len(dated[-1])]  # as the listings are named: a day, or a month (the REM's)
-            if newest.startswith(period) or period.startswith(newest):
-                return path  # the period reaches upstream's own ultimo: this route's own file, as published
+        # named as the listings are: a day, or a month (the REM's)
+        if newest is not None and dated and _of_period(newest[: len(dated[-1])], period):
+            return path  # the period reaches upstream's own ultimo: this route's own file, as published
+        within = [i for i, name in enumerate(dated) if _of_period(name, period)]
         if not within:
             span = f"los hay del {dated[0]} al {dated[-1]}" if dated else "no hay ninguno"
             raise ApiError(404, f"no hay listados con registros de {path} con fecha {period}: {span}", "fecha")
@@ -208,6 +205,12 @@ def _listing_column(dataset: Dataset, route: Route) -> Optional[str]:
         if value is not None and by_date and re.fullmatch(p.pattern, "ultimo"):
             return p.name
     return None
+
+
+def _of_period(name: str, period: str) -> bool:
+    """Whether a listing named ``name`` (a day, or a month: the REM's) is of ``period`` (a day, a month or a year):
+    within it, or the month the period's day is in."""
+    return name.startswith(period) or period.startswith(name)
 
 
 def _newest_day(conn: sqlite3.Connection, route: str) -> Optional[str]:

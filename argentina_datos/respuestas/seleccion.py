@@ -87,9 +87,12 @@ def _from_files(conn: sqlite3.Connection, dataset: Dataset, columns: tuple, want
 
 
 def listings(conn: sqlite3.Connection, dataset: Dataset, where: dict, column: str) -> dict[str, str]:
-    """The dataset's files whose path values are ``where``'s, by their value of the path value ``column`` (a
-    category's listings of FCI by day: 2024-12-31 -> /v1/finanzas/fci/rentaFija/2024/12/31)."""
-    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
+    """The dataset's files with records whose path values are ``where``'s, by their value of the path value
+    ``column`` (a category's listings of FCI by day: 2024-12-31 -> /v1/finanzas/fci/rentaFija/2024/12/31; not a
+    weekend's empty one)."""
+    files = conn.execute(
+        f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? AND registros > 0 ORDER BY id", [dataset.table]
+    ).fetchall()
     found = {}
     for (route,) in files:
         parts = _path_values(dataset, route)
