@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from argentina_datos.catalogo import THEMES
@@ -73,7 +74,8 @@ def measure_label(field: Field) -> str:
 
 @dataclass(frozen=True)
 class SeriesSpec:
-    """One measure of a dataset: the series it makes, one per value of ``by`` (or one, without ``by``)."""
+    """One measure of a dataset: the series it makes, one per value of ``by`` (or one, without ``by``).  What it
+    derives from its declaration is derived once (cached_property): the catalogue asks for it for every series."""
 
     dataset: Table
     field: Field
@@ -93,18 +95,18 @@ class SeriesSpec:
         """The table its measure is a column of: the dataset's, or its member's child table."""
         return self.member.table if self.member is not None else self.dataset.table
 
-    @property
+    @cached_property
     def member_columns(self) -> frozenset[str]:
         """The columns of the member's child table (none without a member): the others are the dataset's."""
         return frozenset(c for c, _ in flat_columns(self.member.fields)) if self.member is not None else frozenset()
 
-    @property
+    @cached_property
     def fields(self) -> dict[str, Field]:
         """Every column it can be named, described or measured by -> its field."""
         own = _measures(self.dataset)
         return {**own, **dict(flat_columns(self.member.fields))} if self.member is not None else own
 
-    @property
+    @cached_property
     def declared(self) -> Series:
         assert self.dataset.series is not None
         return self.dataset.series
@@ -113,7 +115,7 @@ class SeriesSpec:
     def by(self) -> Sequence[str]:
         return self.declared.by
 
-    @property
+    @cached_property
     def names(self) -> dict[str, str]:
         """Each column that names or describes its series (by, labels, attributes) -> the name it is shown with:
         an id into a lookup table (``fondo_id``) is shown as the name it stands for (``fondo``)."""
@@ -121,7 +123,7 @@ class SeriesSpec:
         columns = dict.fromkeys([*series.by, *series.labels, *series.attributes])
         return {c: c.removesuffix("_id") if c in self.lookups else c for c in columns}
 
-    @property
+    @cached_property
     def lookups(self) -> dict[str, str]:
         """Its columns holding an id into a lookup table (a derived table's ``references``) -> that table."""
         return dict(self.dataset.references) if isinstance(self.dataset, DerivedTable) else {}
