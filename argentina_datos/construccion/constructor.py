@@ -353,10 +353,10 @@ class Builder:
                 lambda table, rows, seconds: self._derived(report, table, rows, seconds),
             )
             # The catalogue of series reads the tables and the versions store: after both.
-            # (the series of a child table are its: their spans are kept with their dataset)
             kept_tables = {table for layout in kept for table in layout.tables}
-            known = self.previous.series_spans(kept_tables) if reuse and self.previous else None
-            report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, known))
+            previous_series = self.previous.series() if reuse and self.previous else None
+            changed = reuse.written(self.datasets) if reuse else set()
+            report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, previous_series, changed))
             if reuse is not None and reuse.documents:
                 assert self.previous is not None
                 fuentes.extend(
@@ -495,7 +495,7 @@ class Builder:
                 if view:
                     lite.create_view(layout.view_name, view)
             # an incremental build audits what its loads touched, and keeps the previous build's other findings
-            only = scope(layouts + kept, {layout.table for layout in layouts}) if report.reuse else None
+            only = scope(layouts + kept, report.reuse.written(self.datasets)) if report.reuse else None
             figures = contrastes.read_figures(self.references)
             audited = figures.unreadable + audit(db, layouts + kept, self.today, fuentes, only, figures.rows)
             report.findings.extend(audited)

@@ -21,7 +21,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Protocol
 
 import orjson
 import sqlite_utils
@@ -283,21 +283,15 @@ class PreviousBuild:
             rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {CALIDAD.name} ORDER BY id").fetchall()
         return [Finding(**dict(zip(names, r))) for r in rows]
 
-    def series_spans(self, tables: set[str]) -> dict[tuple[str, str], dict[tuple, tuple[str, str, int]]]:
-        """The first and last day and the count of days of each series of ``tables`` in its ``series`` table:
-        (table, column) -> the series' naming values (its filtro's, in order) -> (desde, hasta, observaciones)."""
-        out: dict[tuple[str, str], dict[tuple, tuple[str, str, int]]] = {}
+    def series(self) -> Optional[list[dict[str, Any]]]:
+        """The rows of its ``series`` table (column -> value), in order (None without the table)."""
+        names = [f.name for f in SERIES.fields()]
         with self._lock:
             assert self._conn is not None
             if not sqlite_utils.Database(self._conn)[SERIES.name].exists():
-                return out
-            rows = self._conn.execute(
-                f"SELECT tabla, columna, filtro, desde, hasta, observaciones FROM {SERIES.name}"
-            ).fetchall()
-        for tabla, columna, filtro, desde, hasta, count in rows:
-            if tabla in tables:
-                out.setdefault((tabla, columna), {})[tuple(orjson.loads(filtro).values())] = (desde, hasta, count)
-        return out
+                return None
+            rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {SERIES.name} ORDER BY rowid").fetchall()
+        return [dict(zip(names, r)) for r in rows]
 
     def copy_versions(self, db: sqlite3.Connection) -> bool:
         """Copies its versions store (versiones, versiones_registros, revisiones) into the same, empty tables of

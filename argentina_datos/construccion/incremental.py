@@ -56,6 +56,13 @@ class Reuse:
     def documents(self) -> bool:
         return publicados.DOCUMENTS in self.kept
 
+    def written(self, datasets: list[Dataset]) -> set[str]:
+        """The datasets and derived tables this build writes again, by their table's name: the datasets loaded
+        again, those whose link columns are filled again, the derived tables computed again.  What reads none of
+        them is kept as the previous build left it (its series' rows, its audit's findings)."""
+        derived = {d.table for d in DERIVED_TABLES if d.table not in self.derived}
+        return {ds.table for ds in datasets if ds.table not in self.kept} | self.relink | derived
+
     def reloaded_tables(self, datasets: list[Dataset]) -> set[str]:
         """Every table of the datasets loaded again (their own, lookups and children)."""
         return {t for ds in datasets if ds.table not in self.kept for t in Layout(ds).tables}
