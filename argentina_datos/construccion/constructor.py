@@ -31,6 +31,8 @@ from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
+    ContentStamps,
+    DirectorySource,
     PreviousBuild,
     SourceError,
     SourceUnreachable,
@@ -41,6 +43,7 @@ from argentina_datos.construccion.incremental import Reuse, catalogue_fingerprin
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+STAMPS_SUFFIX = ".huellas.json"  # beside the output: a directory source's checksums (fuentes.ContentStamps)
 # The routes upstream overwrites that a *_historico dataset keeps: each build stores a version of them.
 LATEST_ONLY = {BY_TABLE[d.versions_of].sources[0].route: d for d in DATASETS if d.versions_of}
 
@@ -125,6 +128,8 @@ class Builder:
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
         self.reporter = reporter or Reporter()
+        if isinstance(source, DirectorySource):  # its files' checksums, kept beside the database between builds
+            source.stamps = ContentStamps(self.output.with_name(self.output.name + STAMPS_SUFFIX))
 
     def plan(self) -> Plan:
         plan = Plan(self.source)
@@ -224,6 +229,8 @@ class Builder:
             )
         stamps = self.stamps(plan)
         fingerprint = self.fingerprint(plan, stamps)
+        if isinstance(self.source, DirectorySource):
+            self.source.stamps.save()
         report = Report()
         if not force and fingerprint == self.existing_fingerprint():
             report.unchanged = True
