@@ -378,6 +378,8 @@ class Builder:
             )
             # An incremental build analyzes and checks only what it wrote: the kept tables' pages and statistics are
             # a byte copy of a build that passed the same check.
+            if reuse is not None and report.history is not None and not report.history.versions:
+                kept_tables |= set(incremental.VERSIONS)  # carried in place, and nothing added
             written = None if reuse is None else incremental.tables_of(db) - kept_tables
             self._analyze(db, report, written)
             self._check(db, written)
@@ -408,6 +410,7 @@ class Builder:
             bundle_head=self.bundle_head,
             latest_only=LATEST_ONLY,
             say=self.reporter.message,
+            in_place=report.reuse is not None,
         )
         revised = historia.revision_findings(
             db, {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
