@@ -47,7 +47,7 @@ ALL = "datos/v1/cotizaciones/dolares/index.json"
 
 def build(source: str, out: Path, cache: Path) -> tuple[float, str]:
     """``build-db`` in a child process: wall seconds and its summary lines."""
-    cmd = [sys.executable, "-m", "argentina_datos.construccion.cli", "--source", source, "--output", str(out)]
+    cmd = [sys.executable, "-m", "argentina_datos.construccion.comando", "--source", source, "--output", str(out)]
     cmd += ["--git-cache", str(cache), "--sin-versiones", "--keep-going", "--history", str(cache / "ninguna")]
     cmd += ["--sin-comparar-api"]  # the mirror's data is months old: the public API is not to be asked
     start = time.perf_counter()
