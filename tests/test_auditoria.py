@@ -105,8 +105,9 @@ def test_compra_above_venta_is_one_finding_per_run_of_days(tmp_path):
         cotizacion("oficial", 10, 10, "2025-02-04"),  # equal is no finding
     ]
     hallazgos = de(construir(tmp_path, {DOLARES: dolares}), calidad.BUY_ABOVE_SELL)
-    assert [(h["tabla"], h["serie"], h["fecha"]) for h in hallazgos] == [
-        ("cotizaciones_dolares", "casa=blue", "2025-02-04")
+    # the span is stored whole (fecha to hasta), so that both days are marked
+    assert [(h["tabla"], h["serie"], h["fecha"], h["hasta"]) for h in hallazgos] == [
+        ("cotizaciones_dolares", "casa=blue", "2025-02-04", "2025-02-05")
     ]
     assert "2 días seguidos, del 2025-02-04 al 2025-02-05" in hallazgos[0]["detalle"]
     assert json.loads(hallazgos[0]["valor"]) == {"compra": 12, "venta": 11}
@@ -427,6 +428,21 @@ def test_the_real_build_audits_what_real_data_has(conn):
     # Readable: a few hundred findings, not one per row.
     assert sum(found.get(c, 0) for c in calidad.AUDIT_CHECKS) < 1000
     assert not conn.execute("SELECT count(*) FROM calidad WHERE detalle LIKE 'no se pudo revisar%'").fetchone()[0]
+
+
+@pytest.mark.mirror
+def test_every_real_quote_with_compra_above_venta_is_marked(conn):
+    rows = conn.execute(
+        "SELECT casa, fecha FROM cotizaciones_dolares WHERE compra > venta AND fecha GLOB '[0-9]*'"
+    ).fetchall()
+    assert len(rows) > 100  # 222 in the mirror of 2026-02
+    unmarked = conn.execute(
+        "SELECT count(*) FROM cotizaciones_dolares d WHERE compra > venta AND NOT EXISTS (SELECT 1 FROM calidad c "
+        "WHERE c.tabla = 'cotizaciones_dolares' AND c.control = ? AND c.serie = 'casa=' || d.casa "
+        "AND d.fecha BETWEEN c.fecha AND coalesce(c.hasta, c.fecha))",
+        [calidad.BUY_ABOVE_SELL],
+    ).fetchone()[0]
+    assert unmarked == 0
 
 
 @pytest.mark.mirror

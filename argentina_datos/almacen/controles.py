@@ -71,7 +71,7 @@ BUY_ABOVE_SELL = declare(
     "compra mayor que venta",
     AUDIT,
     "una cotización con precio de compra mayor que el de venta",
-    "una fila por tramo de días seguidos",
+    "una fila por tramo de días seguidos de la serie (`fecha` el primero, `hasta` el último: marca todos)",
     marks=True,
 )
 GAP = declare(
@@ -180,7 +180,8 @@ SPREAD = declare(
     "venta / compra − 1 mayor que 10 veces la mediana de la serie y que 3 %: el mayorista (mediana 0.2 %) de "
     "2024 está en 4.5–5 %; el oficial (3.9 %), el blue (1.4 %), tarjeta y solidario (73 %: impuestos) nunca pasan "
     "de su límite, y con 2 % saldría también la semana de la unificación de 2015 (2.0 %); una fila por tramo "
-    "(días a menos de 14 días uno de otro)",
+    "de valores seguidos más allá del límite, que marca sólo esos días; el detalle dice la diferencia de esos días, "
+    "la habitual de la serie y el límite",
     marks=True,
 )
 RELATED_SERIES = declare(

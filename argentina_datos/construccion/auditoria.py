@@ -192,7 +192,7 @@ def audit(
 # ---- compra > venta ------------------------------------------------------------
 def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
     """Quotes whose buying price is above their selling price (a dealer never buys dearer than it sells):
-    one finding per run of consecutive such days of a series, from its first day."""
+    one finding per run of consecutive such days of a series, from its first day (``fecha``) to its last (``hasta``)."""
     columns = dict(layout.codec.columns)
     if not {"compra", "venta"} <= columns.keys():
         return []
@@ -224,6 +224,8 @@ def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
                     detalle=f"compra mayor que venta {span} (el primero: compra {first[n + 1]}, venta {first[n + 2]})",
                     fecha=first[n],
                     serie=serie,
+                    # the whole run, so that every day of it is marked (/v1/series/datos?marcar=calidad)
+                    hasta=last[n] if len(days) > 1 else None,
                 )
             )
     return out

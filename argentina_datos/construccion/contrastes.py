@@ -16,6 +16,7 @@ import sqlite3
 import statistics
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import groupby
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -35,11 +36,10 @@ FROZEN_SHARE = 0.75
 FROZEN_DAYS = 10
 FROZEN_OTHERS_MOVE = 0.01
 # An impossible spread: venta / compra - 1 above SPREAD_TIMES times the series' median and above SPREAD_MIN (at 2 %
-# the mayorista's 2.0 % in the week of the 2015 unification would be one; its 2024 error is 4.5-5 %);
-# days less than SPREAD_JOIN_DAYS apart are one span (a normal day or a weekend inside a bad month is not two).
+# the mayorista's 2.0 % in the week of the 2015 unification would be one; its 2024 error is 4.5-5 %).  A span is
+# a run of consecutive values beyond the limit: a normal day between two bad ones is not marked.
 SPREAD_TIMES = 10
 SPREAD_MIN = 0.03
-SPREAD_JOIN_DAYS = 14
 # INDEC publishes its rates with one decimal: each is within ±ROUNDING of the exact figure.
 ROUNDING = 0.05
 RELATED_MIN = 0.3
@@ -126,7 +126,8 @@ def _move(points: dict, first: str, last: str) -> float:
 
 # ---- impossible spreads ---------------------------------------------------------------------------
 def impossible_spreads(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
-    """Spans where venta / compra − 1 is far above the series' own median spread."""
+    """Runs of consecutive values of a series whose venta / compra − 1 is beyond its limit (SPREAD_TIMES times
+    the series' own median, and at least SPREAD_MIN): one finding per run, which marks only those days."""
     series = layout.dataset.series
     if series is None or not {"compra", "venta"} <= set(series.values) or len(series.by) > 1:
         return []
@@ -146,37 +147,41 @@ def impossible_spreads(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
             continue
         median = statistics.median(v / c - 1 for _, c, v in points)
         limit = max(SPREAD_TIMES * median, SPREAD_MIN)
-        spans: list[list[tuple]] = []
-        for point in points:
-            day, compra, venta = point
-            if venta / compra - 1 <= limit:
-                continue
-            if spans and (_date(day) - _date(spans[-1][-1][0])).days < SPREAD_JOIN_DAYS:  # type: ignore[operator]
-                spans[-1].append(point)
-            else:
-                spans.append([point])
-        for span in spans:
-            first, last = span[0], span[-1]
-            widest = max(span, key=lambda p: p[2] / p[1])
-            typical = statistics.median(v - c for _, c, v in span)
-            out.append(
-                Finding(
-                    tabla=layout.table,
-                    control=calidad.SPREAD,
-                    campo="compra, venta",
-                    valor=as_json({"compra": first[1], "venta": first[2]}),
-                    detalle=f"venta sobre compra más de {limit:.1%} "
-                    + (f"el {first[0]}" if len(span) == 1 else f"en {len(span)} días del {first[0]} al {last[0]}")
-                    + f" "
-                    f"(el primero: compra {_number(first[1])}, venta {_number(first[2])}; diferencia mediana "
-                    f"{typical:.2f}; la mayor, {widest[2] / widest[1] - 1:.1%} el {widest[0]}); la mediana de la "
-                    f"serie es {median:.2%} (evidencia: la serie misma)",
-                    fecha=first[0],
-                    serie=calidad.series_label((by,), (serie,)) if by else None,
-                    hasta=last[0] if last is not first else None,
-                )
-            )
+        for beyond, run in groupby(points, key=lambda p: p[2] / p[1] - 1 > limit):
+            if beyond:
+                out.append(_spread_finding(layout.table, by, serie, list(run), median, limit))
     return out
+
+
+def _spread_finding(table: str, by: Optional[str], serie, span: list[tuple], median: float, limit: float) -> Finding:
+    first, last = span[0], span[-1]
+    spreads = [v / c - 1 for _, c, v in span]
+    when = f"el {first[0]}" if len(span) == 1 else f"en {len(span)} valores seguidos, del {first[0]} al {last[0]},"
+    low, high = _percent(min(spreads)), _percent(max(spreads))
+    how_much = f"un {low}" if low == high else f"entre un {low} y un {high}"
+    usual = (
+        "suele ser igual a la compra"
+        if _percent(median) == _percent(0)
+        else f"suele superar a la compra en un {_percent(median)}"
+    )
+    why = "el mínimo del control" if limit == SPREAD_MIN else f"{SPREAD_TIMES} veces la habitual"
+    return Finding(
+        tabla=table,
+        control=calidad.SPREAD,
+        campo="compra, venta",
+        valor=as_json({"compra": first[1], "venta": first[2]}),
+        detalle=f"{when} la venta supera a la compra en {how_much} (el {first[0]}: compra {_number(first[1])}, venta "
+        f"{_number(first[2])}); en la historia de esta serie la venta {usual} (la mediana) y el límite es un "
+        f"{_percent(limit)} ({why}) (evidencia: la serie misma)",
+        fecha=first[0],
+        serie=calidad.series_label((by,), (serie,)) if by else None,
+        hasta=last[0] if len(span) > 1 else None,
+    )
+
+
+def _percent(share: float) -> str:
+    """0.0456 -> «4.6 %», as the other details and docs/investigadores.md write a share."""
+    return f"{share * 100:.1f} %"
 
 
 # ---- related series --------------------------------------------------------------------------------
