@@ -84,7 +84,8 @@ GAP = declare(
 STOPPED = declare(
     "serie detenida",
     AUDIT,
-    "la serie no tiene valores desde hace más de lo habitual, a la fecha de la construcción",
+    "la serie no tiene valores desde hace más de lo habitual, a la fecha de la construcción (`$ARGENTINA_DATOS_HOY` si "
+    "está puesta)",
     "más de 3 veces su espaciado habitual (la mediana de días entre valores) y al menos 7 días; series de 20 valores "
     "o más",
 )

@@ -43,6 +43,7 @@ from argentina_datos.almacen.propias import (
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
+from argentina_datos.respuestas.catalogo_series import today as reference_day
 
 if TYPE_CHECKING:
     import httpx  # imported by HttpSource when used: 70 ms of every build from a directory
@@ -399,7 +400,7 @@ class HttpSource:
         self.counts: Counter = Counter()
         self.absent: dict[str, str] = {}  # route -> the day it was asked for and not found (for the next update)
         self.fci_since = fci_since
-        self.today = today or dt.date.today()
+        self.today = today or reference_day()  # $ARGENTINA_DATOS_HOY when set: the build's one clock
         import httpx
 
         self.client = httpx.Client(
