@@ -186,6 +186,36 @@ def test_a_variation_that_crosses_zero_is_not_checked_for_jumps(tmp_path):
     assert de(hallazgos, calidad.JUMP) == [] and de(hallazgos, calidad.UNIT_SWITCH) == []
 
 
+def test_a_value_that_leaves_the_series_and_comes_back_is_one_finding_not_two_jumps(tmp_path):
+    # A crawling peg (+0.1 % a business day, repeated on weekends) that shows +30 % on four days and comes back.
+    dias = [dt.date(2025, 1, 1) + dt.timedelta(days=i) for i in range(90)]
+    valor, valores = 300.0, []
+    for d in dias:
+        valor = round(valor * 1.001, 2) if d.weekday() < 5 else valor
+        valores.append(valor)
+    for i in range(60, 64):
+        valores[i] = round(valores[59] * 1.3, 2)
+    dolares = [cotizacion("mayorista", v, v + 1, d.isoformat()) for d, v in zip(dias, valores)]
+    hallazgos = construir(tmp_path, {DOLARES: dolares})
+    idas = de(hallazgos, calidad.EXCURSION)
+    assert [(h["serie"], h["fecha"], h["hasta"], h["campo"]) for h in idas] == [
+        ("casa=mayorista", dias[60].isoformat(), dias[63].isoformat(), "compra, venta")
+    ]
+    assert "4 valores fuera de lo habitual" in idas[0]["detalle"] and "la mediana" in idas[0]["detalle"]
+    assert de(hallazgos, calidad.JUMP) == []  # 30 % twice, but one trip
+
+
+def test_a_jump_that_stays_is_a_jump_and_no_trip(tmp_path):
+    # A devaluation: +100 % in a day, then the crawling peg goes on from there.
+    dias = [dt.date(2025, 1, 1) + dt.timedelta(days=i) for i in range(90)]
+    valores = [round(300 * 1.001**i * (2 if i >= 60 else 1), 2) for i in range(90)]
+    hallazgos = construir(
+        tmp_path, {DOLARES: [cotizacion("oficial", v, v + 1, d.isoformat()) for d, v in zip(dias, valores)]}
+    )
+    assert de(hallazgos, calidad.EXCURSION) == []
+    assert [h["fecha"] for h in de(hallazgos, calidad.JUMP)] == [dias[60].isoformat()]
+
+
 def test_compra_and_venta_jumping_the_same_day_are_one_finding(tmp_path):
     fechas = dias_habiles("2025-01-02", 25)
     dolares = [cotizacion("oficial", 100 + i, 105 + i, f) for i, f in enumerate(fechas)]

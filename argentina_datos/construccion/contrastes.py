@@ -35,6 +35,7 @@ from argentina_datos.catalogo.esquema import DAILY
 FROZEN_SHARE = 0.75
 FROZEN_DAYS = 10
 FROZEN_OTHERS_MOVE = 0.01
+FROZEN_RECENT = 60  # business days before a freeze in which the reference series must have moved day by day
 # An impossible spread: venta / compra - 1 above SPREAD_TIMES times the series' median and above SPREAD_MIN (at 2 %
 # the mayorista's 2.0 % in the week of the 2015 unification would be one; its 2024 error is 4.5-5 %).  A span is
 # a run of consecutive values beyond the limit: a normal day between two bad ones is not marked.
@@ -55,14 +56,12 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
         return []
     by, values = series.by[0], list(series.values)
     table = _series_on_business_days(db, layout, by, series.date, values, business)
+    ordered = {key: sorted(points) for key, points in table.items()}
+    share = {key: _changing(table[key], days) for key, days in ordered.items() if len(days) >= 2 * FROZEN_DAYS}
+    moving = {key for key, part in share.items() if part >= FROZEN_SHARE}
     out = []
-    for key, points in table.items():
-        days = sorted(points)
-        if len(days) < 2 * FROZEN_DAYS:
-            continue
-        changes = sum(points[a] != points[b] for a, b in zip(days, days[1:]))
-        if changes < FROZEN_SHARE * (len(days) - 1):
-            continue
+    for key in moving:
+        points, days = table[key], ordered[key]
         for before, run in _still_runs(days, points):
             if len(run) < FROZEN_DAYS:
                 continue
@@ -71,11 +70,24 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
                 for other in table
                 if other != key and before in table[other] and run[-1] in table[other]
             }
-            if not moves or min(moves.values()) <= FROZEN_OTHERS_MOVE:
+            if not moves:
                 continue
+            still = sorted(o for o, m in moves.items() if m <= FROZEN_OTHERS_MOVE)
+            if still and not _shared_freeze(series.reference, key, still, moves, moving, table, ordered, before):
+                continue  # another series still too, and nothing says it is not a rate the government fixed
             value = points[run[0]]
             shown = " / ".join(_number(v) for v in value)
             slowest = min(moves, key=lambda o: moves[o])
+            if not still:
+                while_ = (
+                    f"mientras las otras series de la tabla se movieron al menos {moves[slowest]:.1%} ({by}={slowest})"
+                )
+            elif moves.get(series.reference, 0) > FROZEN_OTHERS_MOVE:
+                while_ = f"mientras {by}={series.reference} se movió {moves[series.reference]:.1%}"
+            else:
+                while_ = "quietas a la vez todas las series de la tabla que suelen moverse"
+            if still:
+                while_ += " (también quietas: " + ", ".join(f"{by}={o}" for o in still) + ")"
             out.append(
                 Finding(
                     tabla=layout.table,
@@ -83,15 +95,35 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
                     campo=", ".join(values),
                     valor=as_json(list(value)),
                     detalle=f"{', '.join(values)} {shown} en {len(run)} días hábiles seguidos, del {run[0]} al "
-                    f"{run[-1]} (igual que el {before}), mientras las otras series de la tabla se movieron al menos "
-                    f"{moves[slowest]:.1%} ({by}={slowest}); la serie cambia en {changes / (len(days) - 1):.0%} de "
-                    f"sus días hábiles (evidencia: series relacionadas)",
+                    f"{run[-1]} (igual que el {before}), {while_}; la serie cambia en "
+                    f"{share[key]:.0%} de sus días hábiles (evidencia: series relacionadas)",
                     fecha=run[0],
                     serie=calidad.series_label((by,), (key,)),
                     hasta=run[-1],
                 )
             )
     return out
+
+
+def _changing(points: dict, days: list[str]) -> float:
+    """The share of a series' business days whose values differ from the day before's."""
+    return sum(points[a] != points[b] for a, b in zip(days, days[1:])) / max(1, len(days) - 1)
+
+
+def _shared_freeze(
+    reference: str, key, still: list, moves: dict, moving: set, table: dict, ordered: dict, before
+) -> bool:
+    """Whether a still run that other series share is a freeze, not a rate the government fixed: the series the
+    table follows (``Series.reference``, the oficial) moved while it moved day by day in the weeks before (its
+    coarse whole-peso quotes of 2011-2019 say nothing), or every other series that usually moves stood still with
+    it (the mayorista and contado con liquidación of 2017-11 and 2018-03, all the table's market quotes then)."""
+    if reference and key != reference and reference not in still and reference in moves:
+        days = ordered[reference]
+        recent = [d for d in days if d <= before][-FROZEN_RECENT:]
+        if len(recent) > FROZEN_DAYS and _changing(table[reference], recent) >= FROZEN_SHARE:
+            return True
+    others = [o for o in moves if o in moving]
+    return bool(others) and all(o in still for o in others)
 
 
 def _series_on_business_days(db, layout: Layout, by: str, date: str, values: list[str], business) -> dict:
@@ -122,6 +154,53 @@ def _move(points: dict, first: str, last: str) -> float:
     """How much a series moved between two days: the largest relative change of its values."""
     changes = [abs(b / a - 1) for a, b in zip(points[first], points[last]) if _positive(a) and _positive(b)]
     return max(changes, default=0.0)
+
+
+# ---- quotes on days the market is closed -----------------------------------------------------------------
+def closed_market_quotes(db: sqlite3.Connection, layout: Layout, business: "Business") -> list[Finding]:
+    """Quotes of a series whose market does not trade on weekends and holidays (``Series.closed_market``) that, on
+    such a day, differ from the previous business day's: one finding per run of such days, marking them."""
+    series = layout.dataset.series
+    if series is None or not series.closed_market or len(series.by) != 1 or not series.values:
+        return []
+    by, values = series.by[0], list(series.values)
+    cols = ", ".join(quote(c) for c in [series.date, *values])
+    nonnull = " AND ".join(f"{quote(v)} IS NOT NULL" for v in values)
+    out = []
+    for key in series.closed_market:
+        rows = db.execute(
+            f"SELECT {cols} FROM {quote(layout.table)} WHERE {quote(by)} = ? AND {nonnull} ORDER BY 1", [key]
+        ).fetchall()
+        last: Optional[tuple] = None  # (day, values) of the last business day
+        runs: list[tuple[tuple, list[tuple]]] = []
+        for day, *quoted in rows:
+            if not isinstance(day, str) or _date(day) is None:
+                continue
+            if business(day):
+                last = (day, tuple(quoted))
+            elif last is not None and tuple(quoted) != last[1]:
+                if runs and runs[-1][0] == last and _next_day(runs[-1][1][-1][0]) == day:
+                    runs[-1][1].append((day, tuple(quoted)))
+                else:
+                    runs.append((last, [(day, tuple(quoted))]))
+        for (before, usual), days in runs:
+            shown = "; ".join(f"{d} {' / '.join(_number(v) for v in q)}" for d, q in days)
+            out.append(
+                Finding(
+                    tabla=layout.table,
+                    control=calidad.CLOSED_MARKET,
+                    campo=", ".join(values),
+                    valor=as_json([list(usual), list(days[0][1])]),
+                    detalle=f"{', '.join(values)} en {'un día' if len(days) == 1 else f'{len(days)} días'} sin "
+                    f"mercado (fin de semana o feriado, según las tablas de feriados): {shown}; el día hábil anterior, "
+                    f"{before}, {' / '.join(_number(v) for v in usual)}. Ese mercado no opera esos días: el valor no "
+                    f"es una cotización (evidencia: la serie misma)",
+                    fecha=days[0][0],
+                    serie=calidad.series_label((by,), (key,)),
+                    hasta=days[-1][0] if len(days) > 1 else None,
+                )
+            )
+    return out
 
 
 # ---- impossible spreads ---------------------------------------------------------------------------
@@ -354,6 +433,10 @@ class Business:
             parsed = _date(day)
             known = self._memo[day] = parsed is not None and parsed.weekday() < 5 and day not in self.holidays
         return known
+
+
+def _next_day(day: str) -> str:
+    return (dt.date.fromisoformat(day) + dt.timedelta(days=1)).isoformat()
 
 
 def _date(value: str) -> Optional[dt.date]:
