@@ -411,7 +411,9 @@ class Builder:
         self._warn(revised)
         h = report.history
         self.reporter.message(
-            f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
+            f"versiones: {h.versions:,} nuevas"
+            + (f", {h.rewritten:,} vueltas a guardar (su ruta recibió versiones anteriores)" if h.rewritten else "")
+            + f" y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
         )
 
