@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import sqlite3
 from typing import Optional
 
@@ -29,6 +30,7 @@ from argentina_datos.documentacion.metadatos import DATABASE
 from argentina_datos.respuestas import frescura
 from argentina_datos.respuestas.catalogo_series import today
 from argentina_datos.web import recarga
+from argentina_datos.web.complementos import HEALTH_PATH, LIVE_PATH
 
 MAX_AGE_ENV = "ARGENTINA_DATOS_EDAD_MAXIMA"
 SUMMARY_SUFFIX = ".resumen.json"  # construccion/cli.py writes it
@@ -133,7 +135,7 @@ def max_age() -> Optional[float]:
 
 @hookimpl
 def register_routes():
-    return [(r"^/-/salud\.json$", salud), (r"^/-/vivo$", vivo)]
+    return [(f"^{re.escape(HEALTH_PATH)}$", salud), (f"^{re.escape(LIVE_PATH)}$", vivo)]
 
 
 async def vivo(datasette, request):
