@@ -309,7 +309,8 @@ Fuente por defecto: $ARGENTINA_DATOS_SOURCE; si no, con git instalado, el reposi
 Si la fuente git está atrasada y la API tiene datos más nuevos, esa construcción lee la API y lo dice
 (--sin-comparar-api lo evita).
 
-Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error).
+Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error; tras
+--restaurar, resultado «restaurada», cuándo y desde qué archivo), el que lee /-/salud.json.
 """
 )
 
