@@ -191,7 +191,7 @@ async def test_one_clock_for_findings_freshness_and_answers(fuente, tmp_path, ca
 
 
 @pytest.mark.mirror
-def test_on_the_day_after_the_mirror_s_last_quote_no_main_dataset_is_late(conn, monkeypatch):
+async def test_on_the_day_after_the_mirror_s_last_quote_no_main_dataset_is_late(conn, ds, monkeypatch):
     from argentina_datos.catalogo.series import ESSENTIAL
     from argentina_datos.construccion.constructor import Builder
     from argentina_datos.respuestas.catalogo_series import entries, today
@@ -202,3 +202,14 @@ def test_on_the_day_after_the_mirror_s_last_quote_no_main_dataset_is_late(conn, 
     late = {e.tabla for e in entries(conn, today()) if e.atrasada and e.tabla in ESSENTIAL}
     # the solidario dollar, abolished in December 2023, is a late series of a dataset that is on time
     assert late <= {"cotizaciones_dolares"}
+    body = (await ds.client.get("/-/salud.json")).json()
+    assert body["fuenteAtrasada"] is False and body["datos"]["hoy"] == "2026-02-22"
+    assert not [d for d in body["datos"]["conjuntos"] if d["principal"] and d["atrasado"]]
+    for id_, q in (
+        ("inflacion", "inflación"),
+        ("uva", "uva"),
+        ("riesgo_pais", "riesgo país"),
+        ("cotizaciones_dolares.blue.venta", "blue venta"),
+    ):
+        found = [s for s in (await ds.client.get(f"/v1/series?q={q}")).json() if s["id"] == id_]
+        assert found and found[0]["atrasada"] is False, (id_, found)
