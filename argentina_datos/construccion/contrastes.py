@@ -60,7 +60,7 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
     share = {key: _changing(table[key], days) for key, days in ordered.items() if len(days) >= 2 * FROZEN_DAYS}
     moving = {key for key, part in share.items() if part >= FROZEN_SHARE}
     out = []
-    for key in moving:
+    for key in [k for k in table if k in moving]:  # the table's order, not a set's: the same rows every build
         points, days = table[key], ordered[key]
         for before, run in _still_runs(days, points):
             if len(run) < FROZEN_DAYS:
