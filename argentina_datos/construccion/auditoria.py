@@ -814,8 +814,9 @@ def _excursions(column: str, values: list[tuple[dt.date, float]], finding) -> li
             f"a {_number(again)} el {returned}: {'un valor' if n == 1 else f'{n} valores'} fuera de lo habitual"
             + ("" if n == 1 else f", del {first} al {last}")
             + f"; en sus {len(recent)} cambios anteriores la serie se movía un {usual:.2%} por día (la mediana), y el "
-            f"límite es un {limit:.1%} ({EXCURSION_TIMES} veces eso, y no menos de {EXCURSION_MIN:.0%}) "
-            f"(evidencia: la serie misma)",
+            f"límite es un {limit:.1%} ("
+            + ("el mínimo del control" if limit == EXCURSION_MIN else f"{EXCURSION_TIMES} veces eso")
+            + ") (evidencia: la serie misma)",
         )
         out.append((dataclasses.replace(found, hasta=last.isoformat() if n > 1 else None), returned.isoformat()))
         i = back + 1
