@@ -20,6 +20,7 @@ import math
 import re
 import sqlite3
 import statistics
+from bisect import bisect_left, insort
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Callable, Iterable, Optional, Sequence
@@ -879,13 +880,25 @@ def _excursions(column: str, values: list[tuple[dt.date, float]], finding) -> li
     trip, from the first value away (``fecha``) to the last (``hasta``), with the day it came back."""
     out = []
     moves = [0.0] + [math.log(cur / prev) for (_, prev), (_, cur) in zip(values, values[1:])]
+    # the non-zero moves of the EXCURSION_WINDOW values before i, kept sorted as i advances (moves[lo:hi]):
+    # a median of each window sorted anew took 0.76 s of a one-day update's audit of the dollar's quotes, profiled
+    recent: list[float] = []
+    lo = hi = 1
     i = 1
     while i < len(values):
-        recent = [abs(m) for m in moves[max(1, i - EXCURSION_WINDOW) : i] if m]
+        for move in moves[hi:i]:
+            if move:
+                insort(recent, abs(move))
+        hi = max(hi, i)
+        for move in moves[lo : max(1, i - EXCURSION_WINDOW)]:
+            if move:
+                del recent[bisect_left(recent, abs(move))]
+        lo = max(lo, i - EXCURSION_WINDOW)
         if len(recent) < MIN_VALUES:
             i += 1
             continue
-        usual = statistics.median(recent)
+        half = len(recent) // 2
+        usual = recent[half] if len(recent) % 2 else (recent[half - 1] + recent[half]) / 2  # statistics.median
         limit = max(EXCURSION_TIMES * usual, EXCURSION_MIN)
         # a value 30 times another is a «cambio de unidad», whether it comes back or not
         back = _comes_back(values, i, moves[i]) if limit < abs(moves[i]) < math.log(UNIT_LOW) else None
