@@ -37,7 +37,6 @@ MCP_TOOLS = (
     ("get_database_schema", "el esquema SQL de la base"),
     ("list_canned_queries", "las consultas guardadas (brecha cambiaria, inflación acumulada, ...)"),
     ("execute_canned_query", "corre una consulta guardada con sus parámetros"),
-    ("execute_writable_canned_query", "de datasette-mcp; aquí no hay ninguna consulta que escriba"),
 )
 
 
@@ -50,6 +49,16 @@ def _first_clause(text: str) -> str:
         if depth == 0 and (c == ";" or plain.startswith(". ", i)):
             return plain[:i]
     return plain.rstrip(".")
+
+
+def route_lines(router: Router) -> list[str]:
+    """Every /v1 route as a line of Markdown: its path (a link to an example), what it answers, an example."""
+    lines = []
+    for e in sorted(router.endpoints, key=lambda e: e.path):
+        example = fill_path(e.path, {p.name: p.example for p in e.params})
+        shown = f"[{e.path}]({example})" if e.params else f"[{e.path}]({e.path})"
+        lines.append(f"- {shown}: {e.summary}" + (f" (ej.: {example})" if e.params else ""))
+    return lines
 
 
 def llms_txt(router: Optional[Router] = None) -> str:
@@ -87,10 +96,7 @@ def llms_txt(router: Optional[Router] = None) -> str:
         "## Rutas /v1",
         "",
     ]
-    for e in sorted(router.endpoints, key=lambda e: e.path):
-        example = fill_path(e.path, {p.name: p.example for p in e.params})
-        shown = f"[{e.path}]({example})" if e.params else f"[{e.path}]({e.path})"
-        lines.append(f"- {shown}: {e.summary}" + (f" (ej.: {example})" if e.params else ""))
+    lines += route_lines(router)
     lines += [
         "",
         "## Optional",
