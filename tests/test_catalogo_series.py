@@ -527,3 +527,56 @@ async def test_uva_fixed_terms_by_term_range_and_wallet_yields_by_currency_are_s
         assert got["datos"] == [{"fecha": fecha, series_id: apy}], series_id
     usdt = await get(ds, "/v1/series?tema=billeteras&moneda=USDT&q=rendimiento&limite=1000")
     assert usdt and max(s["observaciones"] for s in usdt) > 100  # two years of the history tree
+
+
+@pytest.mark.parametrize(
+    "q, first",
+    [
+        ("mep", "cotizaciones_dolares.bolsa"),
+        ("dólar MEP", "cotizaciones_dolares.bolsa"),
+        ("ccl", "cotizaciones_dolares.contadoconliqui"),
+        ("contado con liqui", "cotizaciones_dolares.contadoconliqui"),
+        ("contado con liquidación", "cotizaciones_dolares.contadoconliqui"),
+        ("dolar turista", "cotizaciones_dolares.tarjeta"),
+        ("ipc", "inflacion"),
+    ],
+)
+async def test_the_search_knows_what_people_call_things(ds, q, first):
+    found = await get(ds, f"/v1/series?q={q}&limite=5")
+    assert found and found[0]["id"].startswith(first), [s["id"] for s in found]
+
+
+async def test_a_plain_series_comes_before_its_variants(ds):
+    # Banco Nación's ordinary plazo fijo before its twenty UVA products
+    nacion = [s for s in await get(ds, "/v1/series?q=plazo fijo nacion&limite=3")]
+    assert any(s["tabla"] == "plazo_fijo_historico" for s in nacion), [s["id"] for s in nacion]
+    assert nacion[0]["tabla"] == "plazo_fijo_historico"
+    assert (await get(ds, "/v1/series?q=plazo fijo tradicional nacion&limite=1"))[0]["tabla"] == "plazo_fijo_historico"
+    # the inflation before the REM's expectations of it; of the REM, upstream's newer path before the older one
+    ipc = await get(ds, "/v1/series?q=ipc&limite=1000")
+    tables = [s["tabla"] for s in ipc]
+    assert tables[:2] == ["inflacion", "inflacion_interanual"]
+    assert "finanzas_rem" in tables and "rems" in tables
+    assert max(i for i, t in enumerate(tables) if t == "finanzas_rem") < tables.index("rems")
+
+
+@pytest.mark.parametrize(
+    "asked, meant",
+    [
+        ("INFLACION", "inflacion"),
+        ("inflation", "inflacion"),
+        ("riesgo-pais", "riesgo_pais"),
+        ("cotizaciones_dolares.mep.venta", "cotizaciones_dolares.bolsa.venta"),
+    ],
+)
+async def test_an_unknown_id_suggests_the_nearest(ds, asked, meant):
+    response = await ds.client.get(f"/v1/series/datos?ids={asked}")
+    assert response.status_code == 400 and response.json()["parametro"] == "ids"
+    assert f"¿quiso decir {meant}" in response.json()["mensaje"]
+
+
+async def test_a_common_name_of_a_casa_converts_at_its_rate(ds):
+    day = "2025-01-02"
+    mep = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-mep&desde={day}&hasta={day}")
+    bolsa = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-bolsa&desde={day}&hasta={day}")
+    assert mep["datos"] == bolsa["datos"] and mep["datos"][0]["uva"] is not None

@@ -9,7 +9,9 @@ upstream published them on a past day (``publicado=``, from the versions store).
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
+import re
 import sqlite3
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import parse_qsl, urlencode
@@ -19,6 +21,7 @@ import orjson
 from argentina_datos.almacen import calidad, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
+from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta
@@ -330,9 +333,7 @@ def _catalogue_rows(
         sql = f"SELECT s.* FROM {SERIES.name} s WHERE 1{filters} ORDER BY rowid LIMIT ? OFFSET ?"
         cursor = conn.execute(sql, [*args, limit, offset])
     else:
-        # The table's full-text index: every word, as the start of a word («infla» finds «Inflación»), quoted so
-        # that no character of it is FTS syntax.
-        match = " ".join('"' + w.replace('"', '""') + '"*' for w in words)
+        match = _match(params.get("q") or "")
         rows = _searched(conn, match, filters, args)
         if rows is None:  # words that thousands of series have: in catalogue order
             sql = (
@@ -350,6 +351,21 @@ def _catalogue_rows(
             return _counted(conn, [_as_json(dict(zip(names, by_rowid[r])), on) for r in page])
     names = [d[0] for d in cursor.description]
     return _counted(conn, [_as_json(dict(zip(names, row)), on) for row in cursor])
+
+
+def _match(query: str) -> str:
+    """The full-text query of a search: every word, as the start of a word («infla» finds «Inflación»), quoted so
+    that no character of it is FTS syntax; a name people use (catalogo/sinonimos.py: «mep») or the catalogue's
+    words for it («bolsa»)."""
+
+    def every(words: list[str]) -> str:
+        return " AND ".join('"' + w.replace('"', '""') + '"*' for w in words)
+
+    groups = [
+        every(ways[0]) if len(ways) == 1 else "(" + " OR ".join(f"({every(w)})" for w in ways) + ")"
+        for ways in sinonimos.expanded(query)
+    ]
+    return " AND ".join(groups)
 
 
 def next_page(params: dict[str, str], csv: bool) -> str:
@@ -422,7 +438,8 @@ RANKED_AT_MOST = 2000
 
 def _searched(conn: sqlite3.Connection, match: str, filters: str, args: list) -> Optional[list[int]]:
     """The rowids of the series that ``match`` and ``filters`` find, best first, or None if there are more than
-    RANKED_AT_MOST.  Best: bm25 with SEARCH_WEIGHTS; the series of one entity (a fund's value, shares and net
+    RANKED_AT_MOST.  Best: a plain series before its variants (sinonimos.RANK_AFTER), then bm25 with
+    SEARCH_WEIGHTS; the series of one entity (a fund's value, shares and net
     assets) together, in catalogue order, ranked by the best of them."""
     fts = f"{SERIES.name}_fts"
     (count,) = conn.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?", [match]).fetchone()
@@ -437,7 +454,8 @@ def _searched(conn: sqlite3.Connection, match: str, filters: str, args: list) ->
     best: dict[tuple, float] = {}
     for _, tabla, entidad, score in scored:
         best[(tabla, entidad)] = min(score, best.get((tabla, entidad), score))
-    return [r[0] for r in sorted(scored, key=lambda r: (best[(r[1], r[2])], r[0]))]
+    after = sinonimos.RANK_AFTER
+    return [r[0] for r in sorted(scored, key=lambda r: (after.get(r[1], 0), best[(r[1], r[2])], r[0]))]
 
 
 def series_ids(conn: sqlite3.Connection) -> list[str]:
@@ -460,10 +478,36 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
             found[i] = _as_json(dict(zip([d[0] for d in cursor.description], row)), on)
     unknown = [i for i in ids if i not in found]
     if unknown:
-        raise BadQuery(
-            "ids", f"no hay series con id {', '.join(repr(u[:60]) for u in unknown)}; el catálogo está en /v1/series"
-        )
+        named = []
+        for u in unknown:
+            near = nearest_ids(conn, u)
+            named.append(repr(u[:60]) + (f" (¿quiso decir {' o '.join(near)}?)" if near else ""))
+        raise BadQuery("ids", f"no hay series con id {', '.join(named)}; el catálogo está en /v1/series")
     return [found[i] for i in ids]
+
+
+def nearest_ids(conn: sqlite3.Connection, asked: str, most: int = 3) -> list[str]:
+    """The ids of the series a caller who wrote ``asked`` likely meant: the one spelled so in other capitals
+    (INFLACION), else what a search for its words finds (cotizaciones_dolares.mep.venta: the bolsa's), else the
+    ids spelled most alike within its table (or among the ids of one part: inflation, inflacion)."""
+    (same,) = conn.execute(
+        f"SELECT group_concat(id, ' ') FROM {SERIES.name} WHERE lower(id) = lower(?)", [asked]
+    ).fetchone()
+    if same:
+        return same.split()[:most]
+    words = " ".join(w for w in re.split(r"[._~\s-]+", asked[:200]) if w)
+    rows = (_searched(conn, _match(words), "", []) or [])[:most] if words else []
+    if rows:
+        by_rowid = dict(
+            conn.execute(f"SELECT rowid, id FROM {SERIES.name} WHERE rowid IN ({', '.join('?' * len(rows))})", rows)
+        )
+        return [by_rowid[r] for r in rows]
+    table = asked.split(".")[0].lower()
+    alike = [
+        i
+        for (i,) in conn.execute(f"SELECT id FROM {SERIES.name} WHERE lower(tabla) = ? OR instr(id, '.') = 0", [table])
+    ]
+    return difflib.get_close_matches(asked, alike, n=most, cutoff=0.6)
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:

@@ -269,7 +269,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "de agrupar. `ipc`: en pesos de `base`, x × IPC(base) / IPC(mes de su fecha), con el IPC encadenado desde "
         "la inflación mensual (tabla `ipc`); una fecha posterior al último mes del IPC usa ese mes, una anterior "
         "al primero da null. `uva`: en UVA (x / la UVA de ese día). `dolar-<casa>`: en dólares a la venta de esa "
-        "casa ese día (`dolar-blue`, `dolar-oficial`, `dolar-bolsa`...; x / venta); un día sin UVA o sin "
+        "casa ese día (`dolar-blue`, `dolar-oficial`, `dolar-bolsa`...; x / venta; `dolar-mep` es `dolar-bolsa` y `dolar-ccl`, `dolar-contadoconliqui`); un día sin UVA o sin "
         "cotización usa la última anterior. Ningún monto anterior al 1992-01-01 se convierte: ese día el peso "
         "reemplazó al austral (10.000 australes = 1 peso), que había reemplazado al peso argentino (1985, "
         "1.000 = 1), que había reemplazado al peso ley 18.188 (1983, 10.000 = 1); un monto a convertir anterior "
