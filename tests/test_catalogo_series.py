@@ -105,13 +105,21 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     assert [s["id"] for s in got["series"]] == [BLUE, "inflacion"]
     blue = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue" and r["fecha"][:4] == "2024"]
     last_of_month: dict[str, float] = {}
+    last_day: dict[str, str] = {}
     for r in sorted(blue, key=lambda r: r["fecha"]):
-        last_of_month[r["fecha"][:7]] = r["venta"]
-    inflation = {
-        r["fecha"][:7]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"
-    }
+        last_of_month[r["fecha"][:7]], last_day[r["fecha"][:7]] = r["venta"], r["fecha"][:10]
+    published = [r for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"]
+    inflation = {r["fecha"][:7]: r["valor"] for r in published}
+    inflation_day = {r["fecha"][:7]: r["fecha"][:10] for r in published}
+    # the last value of each month, and (beside it, «id:fecha») the day it is of
     expected = [
-        {"fecha": f"{m}-01", BLUE: last_of_month.get(m), "inflacion": inflation.get(m)}
+        {
+            "fecha": f"{m}-01",
+            BLUE: last_of_month.get(m),
+            "inflacion": inflation.get(m),
+            f"{BLUE}:fecha": last_day.get(m),
+            "inflacion:fecha": inflation_day.get(m),
+        }
         for m in sorted(set(last_of_month) | set(inflation))
     ]
     assert got["datos"] == expected
@@ -122,6 +130,8 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
         "fecha",
         f"Cotizaciones del dólar, blue: precio de venta, mensual (último) (pesos por dólar) [{BLUE}]",
         "Inflación mensual (último) (porcentaje (2.1 = 2,1 %)) [inflacion]",
+        f"día del valor [{BLUE}:fecha]",
+        "día del valor [inflacion:fecha]",
     ]
     assert [float(r[list(r)[1]]) for r in rows] == [r[BLUE] for r in expected] and len(rows) == 12
 
@@ -580,3 +590,20 @@ async def test_a_common_name_of_a_casa_converts_at_its_rate(ds):
     mep = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-mep&desde={day}&hasta={day}")
     bolsa = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-bolsa&desde={day}&hasta={day}")
     assert mep["datos"] == bolsa["datos"] and mep["datos"][0]["uva"] is not None
+
+
+async def test_a_grouped_maximum_says_the_day_it_happened(ds):
+    records = [r for r in mirror_file("/v1/finanzas/indices/riesgo-pais") if r["fecha"].startswith("2024")]
+    top = max(records, key=lambda r: r["valor"])  # the first day of the highest
+    top = min((r for r in records if r["valor"] == top["valor"]), key=lambda r: r["fecha"])
+    asked = "desde=2024&hasta=2024&agrupar=anio&funcion=maximo"
+    got = await get(ds, f"/v1/series/datos?ids=riesgo_pais&{asked}")
+    assert got["datos"] == [
+        {"fecha": "2024-01-01", "riesgo_pais": top["valor"], "riesgo_pais:fecha": top["fecha"][:10]}
+    ]
+    route = await get(ds, f"/v1/finanzas/indices/riesgo-pais?{asked}")
+    assert [(r["fecha"], r["valor"], r["fechaValor"]) for r in route] == [
+        ("2024-01-01", top["valor"], top["fecha"][:10])
+    ]
+    csv_text = (await ds.client.get(f"/v1/series/datos?ids=riesgo_pais&{asked}&formato=csv")).text
+    assert csv_text.splitlines()[0].endswith("[riesgo_pais:fecha]")

@@ -36,6 +36,10 @@ MAX_IDS = 20
 OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
+# agrupar with funcion=maximo, minimo, primero or ultimo: a column «id:fecha» beside each series, the day its value
+# comes from (consulta.PICKS)
+DAY = "fecha"
+DAY_OF_VALUE = consulta.day_key("valor")
 PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
 # How much a search word found in each column of the full-text index weighs (bm25), in its column order
 # (construccion/tabla_series.py, FTS_COLUMNS): the title and the entity before the rest.
@@ -652,6 +656,9 @@ def _aligned(
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}
+    # a value the function picked from one day's (maximo...) comes with that day, in the column «id:fecha»
+    picked = query.agrupar is not None and query.funcion in consulta.PICKS
+    days_of: dict[str, dict[str, Any]] = {}
     month = _cpi_month(conn, query)
     for token in tokens:
         entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
@@ -670,6 +677,9 @@ def _aligned(
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+        if picked:
+            days_of[token] = {r["fecha"][:10]: r.get(DAY_OF_VALUE) for r in done if "fecha" in r}
+            headers[f"{token}:{DAY}"] = f"día del valor [{token}:{DAY}]"
         shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
@@ -677,6 +687,9 @@ def _aligned(
             by_id[entry["id"]] = shown
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
+    if picked:
+        for day, row in zip(days, rows):
+            row.update({f"{t}:{DAY}": days_of[t].get(day) for t in tokens})
     if mark:
         for token in tokens:
             own = sorted(columns[token])
