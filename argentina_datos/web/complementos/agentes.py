@@ -21,6 +21,7 @@ import functools
 import inspect
 import logging
 import posixpath
+import sqlite3
 from typing import Annotated, Any, Callable, Optional, Union
 from urllib.parse import urlencode, urlsplit
 
@@ -32,15 +33,15 @@ from pydantic import Field
 
 from argentina_datos import __version__
 from argentina_datos.almacen.calidad import series_label
-from argentina_datos.almacen.propias import CALIDAD
+from argentina_datos.almacen.propias import CALIDAD, CONSTRUCCION
 from argentina_datos.documentacion import llms
-from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MARK
+from argentina_datos.documentacion.llms import CUT, MAX_ANSWER_BYTES
+from argentina_datos.documentacion.metadatos import DATABASE
+from argentina_datos.respuestas import frescura
+from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MARK, today
 from argentina_datos.respuestas.rutas import OPENAPI_PATH, Router
 
-# About 20,000 tokens: what a model can read of one answer and still work (Claude Code refuses ~25,000).
-MAX_ANSWER_BYTES = 80_000
 NOTE_BYTES = 1_000  # room kept for the first line of a cut answer
-CUT = "RESPUESTA RECORTADA"  # how that first line starts
 LIMITS = (
     f"Ninguna respuesta pasa de {MAX_ANSWER_BYTES:,} bytes".replace(",", ".")
     + ": una más larga llega recortada (sus primeras filas) y su primera línea empieza con «"
@@ -212,14 +213,34 @@ def routes_text() -> str:
     )
 
 
-@functools.cache
-def llms_txt() -> bytes:
-    """The same for every request of this process: it is written from the catalogue."""
-    return llms.llms_txt().encode()
+@functools.lru_cache(maxsize=4)
+def llms_txt(freshness: tuple[str, ...] = ()) -> bytes:
+    """Written from the catalogue, and from how fresh the served data is (which changes with a new build)."""
+    return llms.llms_txt(freshness=freshness).encode()
 
 
-async def llms_view():
-    return Response(llms_txt(), content_type="text/plain; charset=utf-8")
+async def freshness(datasette) -> tuple[str, ...]:
+    """How fresh the served database's data is, for /llms.txt: when it was built, each main dataset's last
+    observation against its cadence (respuestas/frescura.py, as /-/salud.json) and the others' last dates."""
+    if DATABASE not in datasette.databases:
+        return ()
+    on = today()
+    db = datasette.get_database(DATABASE)
+    try:
+        datasets = await db.execute_fn(lambda conn: frescura.by_dataset(conn, on))
+        built = (await db.execute(f"SELECT valor FROM {CONSTRUCCION.name} WHERE clave = 'construido'")).first()
+    except sqlite3.Error:
+        return ()
+    others = [f"{d.conjunto} ({d.hasta[:10] if d.hasta else 'sin datos'})" for d in datasets if not d.principal]
+    return (
+        f"Base construida el {built[0] if built else '(sin fecha)'}; el último dato de cada conjunto al {on}:",
+        *(f"- {frescura.describe(d)}" for d in datasets if d.principal),
+        *([f"- los demás, su último dato: {', '.join(others)}"] if others else []),
+    )
+
+
+async def llms_view(datasette):
+    return Response(llms_txt(await freshness(datasette)), content_type="text/plain; charset=utf-8")
 
 
 @hookimpl
@@ -321,15 +342,15 @@ DESCRIPTIONS = {
     ),
     "list_databases": "Las bases de este Datasette: una, «argentina», la de los datos.",
 }
-DATABASE = "la base: «argentina» (list_databases)"
+DATABASE_ARGUMENT = "la base: «argentina» (list_databases)"
 ARGUMENTS = {  # what each argument of datasette-mcp's tools takes, which it does not say
-    "execute_sql": {"database": DATABASE, "sql": "una sola consulta SELECT (o WITH ... SELECT) de SQLite"},
+    "execute_sql": {"database": DATABASE_ARGUMENT, "sql": "una sola consulta SELECT (o WITH ... SELECT) de SQLite"},
     "execute_canned_query": {
-        "database": DATABASE,
+        "database": DATABASE_ARGUMENT,
         "query": "el nombre de la consulta (list_canned_queries)",
         "parameters": "sus parámetros por nombre; los que falten toman su valor por omisión",
     },
-    "get_database_schema": {"database": DATABASE},
+    "get_database_schema": {"database": DATABASE_ARGUMENT},
     "list_canned_queries": {"database": "sólo las de esta base (por omisión, todas)"},
 }
 WRITE_TOOLS = ("execute_writable_canned_query",)  # nothing here writes: the service is read-only
