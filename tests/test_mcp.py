@@ -9,7 +9,7 @@ from paths import TEST_DB
 from servidor_datos import ServeDatos
 
 from argentina_datos import __version__
-from argentina_datos.web.complementos.agentes import CUT, MAX_ANSWER_BYTES
+from argentina_datos.web.complementos.agentes import CUT, MAX_ANSWER_BYTES, fitted_v1
 
 pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
@@ -232,3 +232,21 @@ async def test_the_route_list_is_what_consultar_api_points_to(server):
     for parameter in ("fecha", "publicado", "desde", "hasta", "agrupar", "marcar", 'ruta="/v1"'):
         assert parameter in described, parameter
     assert {"base", "marcar"} <= set(tools["datos_series"].input_schema["properties"])
+
+
+class Answer:
+    """What fitted_v1 reads of /v1's answer (an httpx response): a JSON list."""
+
+    def __init__(self, rows: list):
+        self.content = orjson.dumps(rows)
+        self.text = self.content.decode()
+        self.headers = {"content-type": "application/json"}
+
+
+def test_a_cut_list_says_where_to_go_on_only_when_its_rows_are_in_date_order():
+    rows = [{"fecha": f"2024-01-{d:02d}", "texto": "x" * 4000} for d in range(1, 31)]  # 120 KB
+    first, _, body = fitted_v1(Answer(rows), lambda day: f"desde={day}").partition("\n")
+    kept = orjson.loads(body)
+    assert first.startswith(CUT) and kept == rows[: len(kept)] and f"desde={rows[len(kept)]['fecha']}" in first
+    assert "desde=None" in fitted_v1(Answer(rows[::-1]), lambda day: f"desde={day}")  # no day to go on from
+    assert fitted_v1(Answer(rows[:3]), lambda day: "") == Answer(rows[:3]).text  # one that fits: as it came

@@ -151,10 +151,18 @@ def _with_rows(data: Any, rows: list) -> Any:
     return {**data, key: rows} if key is not None else data
 
 
-def _next_day(left: list) -> Optional[str]:
-    first = left[0] if left else None
-    day = first.get("fecha") if isinstance(first, dict) else None
+def _day(row: Any) -> Optional[str]:
+    day = row.get("fecha") if isinstance(row, dict) else None
     return day[:10] if isinstance(day, str) else None
+
+
+def _next_day(kept: list, left: list) -> Optional[str]:
+    """The day to go on from: the first row's left out, if the rows are in order of date up to it (desde= then
+    gives the rest; a list in another order has none)."""
+    days = [d for r in [*kept, *left[:1]] if (d := _day(r)) is not None]
+    if not left or len(days) != len(kept) + 1 or any(a > b for a, b in zip(days, days[1:])):
+        return None
+    return days[-1]
 
 
 def fitted_v1(response, rest: Callable[[Optional[str]], str]) -> str:
@@ -169,7 +177,7 @@ def fitted_v1(response, rest: Callable[[Optional[str]], str]) -> str:
             text, lines, lambda d: d[1:], lambda d, rows: d[:1] + rows, lambda kept, left: rest(None), "\n".join
         )[0]
     data = orjson.loads(response.content)
-    return fitted(text, data, _rows, _with_rows, lambda kept, left: rest(_next_day(left)))[0]
+    return fitted(text, data, _rows, _with_rows, lambda kept, left: rest(_next_day(kept, left)))[0]
 
 
 def quality_of(data: dict, series_id: str) -> dict:
@@ -275,9 +283,8 @@ def _limited_rows(original: Callable, rest: Callable[[list, list], str]) -> Call
     async def tool(*args, **kwargs) -> CallToolResult:
         answer = await original(*args, **kwargs)
         capped = _capped(answer) if answer["truncated"] else ""  # more rows than Datasette returns
-        text = orjson.dumps(answer).decode()
         text, cut = fitted(
-            text,
+            _json(answer),
             answer,
             lambda a: a["rows"],
             lambda a, rows: {**a, "rows": rows},
@@ -286,6 +293,20 @@ def _limited_rows(original: Callable, rest: Callable[[list, list], str]) -> Call
         if cut is answer and capped:
             text = f"{CUT}: {capped}Para el resto, LIMIT/OFFSET en el SQL; o pida menos (WHERE, GROUP BY).\n{text}"
         return text_result(text, {**cut, "truncated": cut["truncated"] or cut is not answer})
+
+    return tool
+
+
+def _limited_list(original: Callable, key: str, rest: str) -> Callable:
+    """A tool of datasette-mcp's that answers an object with one list (``key``), within the limit."""
+
+    @functools.wraps(original)
+    async def tool(*args, **kwargs) -> CallToolResult:
+        answer = await original(*args, **kwargs)
+        text, cut = fitted(
+            _json(answer), answer, lambda a: a[key], lambda a, rows: {**a, key: rows}, lambda kept, left: rest
+        )
+        return text_result(text, cut)
 
     return tool
 
@@ -370,6 +391,7 @@ def adapt_datasette_mcp(datasette, mcp) -> None:
         "execute_sql": lambda f: _limited_rows(f, _sql_rest),
         "execute_canned_query": lambda f: _limited_rows(f, _canned_rest),
         "get_database_schema": lambda f: _schema(datasette, f),
+        "list_canned_queries": lambda f: _limited_list(f, "queries", "Pida las de una base (database)."),
     }
     for name, description in DESCRIPTIONS.items():
         tool = manager.get_tool(name)
