@@ -2,6 +2,9 @@
 the handshake, the tools listed, each tool called and compared with what /v1 answers over HTTP, and bad
 calls that are tool errors carrying the API's Spanish message while the session goes on."""
 
+import ast
+import re
+
 import orjson
 import pytest
 from mcp import Client
@@ -250,3 +253,28 @@ def test_a_cut_list_says_where_to_go_on_only_when_its_rows_are_in_date_order():
     assert first.startswith(CUT) and kept == rows[: len(kept)] and f"desde={rows[len(kept)]['fecha']}" in first
     assert "desde=None" in fitted_v1(Answer(rows[::-1]), lambda day: f"desde={day}")  # no day to go on from
     assert fitted_v1(Answer(rows[:3]), lambda day: "") == Answer(rows[:3]).text  # one that fits: as it came
+
+
+def examples(description: str) -> list[tuple[str, dict]]:
+    """Each «Ejemplo: tool(argument=value, ...)» of a tool's description, as (tool, arguments)."""
+    out = []
+    for part in re.split(r"Ejemplo:\s+", description)[1:]:
+        depth = 0
+        for end, c in enumerate(part):
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            if c == ")" and depth == 0:
+                break
+        call = ast.parse(part[: end + 1], mode="eval").body  # a line break inside a string literal: a SyntaxError
+        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        out.append((call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}))
+    return out
+
+
+async def test_every_example_in_a_description_works(server):
+    async with Client(server.url + "/-/mcp") as client:
+        tools = (await client.list_tools()).tools
+        calls = [call for t in tools for call in examples(t.description)]
+        assert {name for name, _ in calls} >= OURS | {"execute_sql", "execute_canned_query"}
+        for name, arguments in calls:
+            result = await client.call_tool(name, arguments)
+            assert not result.is_error, (name, arguments, text(result)[:300])

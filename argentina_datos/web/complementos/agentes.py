@@ -512,9 +512,10 @@ def register_mcp_tools(datasette, mcp):
         """Qué puntos de una serie pone en duda la auditoría de la construcción (valores congelados, compra mayor
         que venta, cambios de unidad, cifras que otros publicaron distintas): los de /v1/series/datos con
         marcar=calidad, cada uno con sus controles, y el SQL (para execute_sql) que lista sus hallazgos en la
-        tabla calidad. Sirve para la serie entera, sin fechas. Ejemplo:
-        calidad_de_serie(id="cotizaciones_dolares.blue.venta") → {"serie": {...}, "puntos": ..., "puntos_dudosos":
-        [{"fecha": ..., "valor": ..., "controles": "compra mayor que venta"}, ...], "sql_hallazgos": "SELECT ..."}."""
+        tabla calidad. Sirve para la serie entera, sin fechas.
+        Ejemplo: calidad_de_serie(id="cotizaciones_dolares.blue.venta") → {"serie": {...}, "puntos": ...,
+        "puntos_dudosos": [{"fecha": ..., "valor": ..., "controles": "compra mayor que venta"}, ...],
+        "sql_hallazgos": "SELECT ..."}."""
         params = {"ids": id, "desde": desde, "hasta": hasta, "marcar": MARK}
         summary = quality_of(orjson.loads((await ask_v1(datasette, DATA_PATH, params)).content), id)
         text, _ = fitted(
@@ -546,8 +547,9 @@ def register_mcp_tools(datasette, mcp):
         formato=csv. marcar=calidad es de /v1/series/datos (datos_series). Una lista larga pasa el límite de
         tamaño: pida un rango o agrupar; si la respuesta se recorta, su primera línea dice desde qué fecha seguir.
         Ejemplo: consultar_api(ruta="/v1/cotizaciones/dolares/blue/2024/01/02") → {"casa": "blue", "compra": 985,
-        "venta": 1005, "fecha": "2024-01-02"}. Ejemplo: consultar_api(ruta="/v1/finanzas/indices/riesgo-pais/ultimo?
-        fecha=2024-12") → el último valor de diciembre de 2024."""
+        "venta": 1005, "fecha": "2024-01-02"}.
+        Ejemplo: consultar_api(ruta="/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12") → el último valor de
+        diciembre de 2024: {"valor": 635, "fecha": "2024-12-31"}."""
         path = v1_path(ruta)
         if path.split("?")[0].rstrip("/") in ("/v1", OPENAPI_PATH):
             return text_result(routes_text())
