@@ -607,3 +607,19 @@ async def test_a_grouped_maximum_says_the_day_it_happened(ds):
     ]
     csv_text = (await ds.client.get(f"/v1/series/datos?ids=riesgo_pais&{asked}&formato=csv")).text
     assert csv_text.splitlines()[0].endswith("[riesgo_pais:fecha]")
+
+
+def test_the_declared_names_and_ranks_name_what_exists():
+    from argentina_datos.catalogo import sinonimos
+    from argentina_datos.catalogo.parametros import CASAS
+    from argentina_datos.catalogo.series import SPECS
+
+    assert set(sinonimos.RANK_AFTER) <= {s.table for s in SPECS}
+    assert set(sinonimos.CASAS_BY_NAME.values()) <= set(CASAS)
+    assert sinonimos.CASAS_BY_NAME["mep"] == "bolsa" and sinonimos.CASAS_BY_NAME["ccl"] == "contadoconliqui"
+    # a common name is written as the search compares it: lowercase, without accents
+    assert all(sinonimos.plain(n) == n and sinonimos.plain(w) == w for n, w in sinonimos.SYNONYMS.items())
+    assert sinonimos.expanded("Dólar contado con liqui") == [
+        [["dolar"]],
+        [["contado", "con", "liqui"], ["contadoconliqui"]],
+    ]

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from argentina_datos.catalogo.parametros import CASAS
+
 # A name people use (lowercase, without accents; its last word may be typed in part: «contado con liqui») -> the
 # words the catalogue uses for it.  A search finds what either finds.
 SYNONYMS: dict[str, str] = {
@@ -34,7 +36,7 @@ SYNONYMS: dict[str, str] = {
 }
 
 # The casa of cotizaciones_dolares a common name stands for (ajustar=dolar-mep): the synonyms that name a casa.
-CASAS_BY_NAME: dict[str, str] = {"mep": "bolsa", "ccl": "contadoconliqui", "cable": "contadoconliqui"}
+CASAS_BY_NAME: dict[str, str] = {name: words for name, words in SYNONYMS.items() if words in CASAS}
 
 # Series ranked after the others a search finds (the higher, the later), because they are a variant of the
 # plain thing or another copy of it: a bank's plazo fijo in UVA after its ordinary plazo fijo, the REM's
