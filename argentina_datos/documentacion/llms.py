@@ -117,7 +117,8 @@ MCP_TOOLS = (
 )
 
 
-def _dotted(n: int) -> str:
+def dotted(n: int) -> str:
+    """A count as written in Spanish: 80.000."""
     return f"{n:,}".replace(",", ".")
 
 
@@ -168,7 +169,7 @@ def llms_txt(router: Optional[Router] = None, freshness: Sequence[str] = ()) -> 
         "",
         "## Límites de tamaño",
         "",
-        f"- Ninguna respuesta de una herramienta MCP pasa de {_dotted(MAX_ANSWER_BYTES)} bytes (unos 20.000 tokens). "
+        f"- Ninguna respuesta de una herramienta MCP pasa de {dotted(MAX_ANSWER_BYTES)} bytes (unos 20.000 tokens). "
         f"Una más larga trae sus primeras filas y su primera línea empieza con «{CUT}»: dice cuántas filas "
         'faltan y cómo pedirlas (desde="<la fecha de la primera que falta>", agrupar, pagina, LIMIT/OFFSET).',
         "- /v1 responde entero: una lista diaria de años pesa cientos de KB (/v1/cotizaciones/dolares, 2 MB). "

@@ -25,6 +25,7 @@ import sqlite3
 from typing import Annotated, Any, Callable, Optional, Union
 from urllib.parse import urlencode, urlsplit
 
+import httpx
 import orjson
 from datasette import Response, hookimpl
 from mcp.server.mcpserver.exceptions import ToolError
@@ -35,7 +36,7 @@ from argentina_datos import __version__
 from argentina_datos.almacen.calidad import series_label
 from argentina_datos.almacen.propias import CALIDAD, CONSTRUCCION
 from argentina_datos.documentacion import llms
-from argentina_datos.documentacion.llms import CUT, MAX_ANSWER_BYTES
+from argentina_datos.documentacion.llms import CUT, MAX_ANSWER_BYTES, dotted
 from argentina_datos.documentacion.metadatos import DATABASE
 from argentina_datos.respuestas import frescura
 from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MARK, today
@@ -43,7 +44,7 @@ from argentina_datos.respuestas.rutas import OPENAPI_PATH, Router
 
 NOTE_BYTES = 1_000  # room kept for the first line of a cut answer
 LIMITS = (
-    f"Ninguna respuesta pasa de {MAX_ANSWER_BYTES:,} bytes".replace(",", ".")
+    f"Ninguna respuesta pasa de {dotted(MAX_ANSWER_BYTES)} bytes"
     + ": una más larga llega recortada (sus primeras filas) y su primera línea empieza con «"
     + CUT
     + "» y dice cuánto falta y cómo pedirlo."
@@ -53,7 +54,7 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_worl
 PERIOD = "AAAA-MM-DD, AAAA-MM o AAAA"
 GROUPED_DAY = (
     "en una fila agrupada, fecha es el primer día del período; con funcion=maximo, minimo, primero o ultimo, "
-    "«id:fecha» (en /v1, fecha<Campo>: fechaValor, fechaVenta) es el día del que viene el valor"
+    "«id:fecha» (en /v1, fecha<Medida>: fechaValor, fechaVenta) es el día del que viene el valor"
 )
 INSTRUCTIONS = (
     "Datos públicos de Argentina (réplica de la API de ArgentinaDatos): cotizaciones del dólar y otras monedas, "
@@ -71,7 +72,7 @@ INSTRUCTIONS = (
 )
 
 
-async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) -> Any:
+async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) -> httpx.Response:
     """``path`` with ``params`` as /v1 answers it (an httpx response with status 200), or a tool error with the
     API's message."""
     query = urlencode({k: v for k, v in (params or {}).items() if v is not None})
@@ -88,10 +89,6 @@ async def ask_v1(datasette, path: str, params: Optional[dict[str, Any]] = None) 
 
 def text_result(text: str, structured: Optional[dict] = None) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
-
-
-def _number(n: int) -> str:
-    return f"{n:,}".replace(",", ".")
 
 
 def _json(data: Any) -> str:
@@ -123,8 +120,8 @@ def fitted(
         kept += 1
     answer = framed(data, rows[:kept])
     note = (
-        f"{CUT} a {_number(MAX_ANSWER_BYTES)} bytes (la entera tiene {_number(size)}): van las primeras "
-        f"{_number(kept)} de {_number(len(rows))} filas; faltan {_number(len(rows) - kept)}. "
+        f"{CUT} a {dotted(MAX_ANSWER_BYTES)} bytes (la entera tiene {dotted(size)}): van las primeras "
+        f"{dotted(kept)} de {dotted(len(rows))} filas; faltan {dotted(len(rows) - kept)}. "
         + rest(rows[:kept], rows[kept:])
     )
     return note + "\n" + render(answer), answer
@@ -165,7 +162,7 @@ def _next_day(kept: list, left: list) -> Optional[str]:
     return days[-1]
 
 
-def fitted_v1(response, rest: Callable[[Optional[str]], str]) -> str:
+def fitted_v1(response: httpx.Response, rest: Callable[[Optional[str]], str]) -> str:
     """A /v1 answer that fits: its JSON (or CSV) as /v1 gives it, or its first rows with the line that says so;
     ``rest(day)``: how to ask for the rest, from the ``day`` of the first row left out (None: it has none)."""
     text = response.text
@@ -273,7 +270,7 @@ def _canned_rest(kept: list, left: list) -> str:
 
 def _capped(answer: dict) -> str:
     """What an answer whose SQL gave more rows than Datasette returns (its max_returned_rows) says of it."""
-    return f"La consulta da más de {_number(len(answer['rows']))} filas, las que Datasette devuelve como máximo. "
+    return f"La consulta da más de {dotted(len(answer['rows']))} filas, las que Datasette devuelve como máximo. "
 
 
 def _limited_rows(original: Callable, rest: Callable[[list, list], str]) -> Callable:
@@ -542,7 +539,7 @@ def register_mcp_tools(datasette, mcp):
         admiten): fecha=AAAA-MM-DD, AAAA-MM o AAAA (los registros de esa fecha; en …/ultimo, el último hasta
         ella); desde= y hasta= (un rango); publicado=AAAA-MM-DD (la respuesta como upstream la había publicado
         ese día); agrupar=semana|mes|trimestre|anio con funcion=promedio|ultimo|primero|minimo|maximo|suma
-        (fecha es el primer día del período; con las cuatro que eligen un valor, fecha<Campo> dice su día);
+        (fecha es el primer día del período; con las cuatro que eligen un valor, fecha<Medida> dice su día);
         variacion=absoluta|relativa|interanual|acumulada; ajustar=ipc|uva|dolar-<casa> (con base=AAAA-MM);
         formato=csv. marcar=calidad es de /v1/series/datos (datos_series). Una lista larga pasa el límite de
         tamaño: pida un rango o agrupar; si la respuesta se recorta, su primera línea dice desde qué fecha seguir.
