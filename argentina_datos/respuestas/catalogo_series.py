@@ -483,11 +483,15 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
     unknown = [i for i in ids if i not in found]
     if unknown:
         named = []
-        for u in unknown:
-            near = nearest_ids(conn, u)
+        for n, u in enumerate(unknown):
+            near = nearest_ids(conn, u) if n < SUGGESTED_AT_MOST else []
             named.append(repr(u[:60]) + (f" (¿quiso decir {' o '.join(near)}?)" if near else ""))
         raise BadQuery("ids", f"no hay series con id {', '.join(named)}; el catálogo está en /v1/series")
     return [found[i] for i in ids]
+
+
+SUGGESTED_AT_MOST = 3  # unknown ids of one request that get suggestions (each costs a search)
+ALIKE_AT_MOST = 2000  # ids whose spelling an unknown id is compared with
 
 
 def nearest_ids(conn: sqlite3.Connection, asked: str, most: int = 3) -> list[str]:
@@ -509,9 +513,13 @@ def nearest_ids(conn: sqlite3.Connection, asked: str, most: int = 3) -> list[str
     table = asked.split(".")[0].lower()
     alike = [
         i
-        for (i,) in conn.execute(f"SELECT id FROM {SERIES.name} WHERE lower(tabla) = ? OR instr(id, '.') = 0", [table])
+        for (i,) in conn.execute(
+            f"SELECT id FROM {SERIES.name} WHERE lower(tabla) = ? OR instr(id, '.') = 0 LIMIT ?",
+            [table, ALIKE_AT_MOST + 1],
+        )
     ]
-    return difflib.get_close_matches(asked, alike, n=most, cutoff=0.6)
+    # Spelling compared with a table of thousands (the funds') would take a second an id: then the search alone.
+    return difflib.get_close_matches(asked, alike, n=most, cutoff=0.6) if len(alike) <= ALIKE_AT_MOST else []
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:
