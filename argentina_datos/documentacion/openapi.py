@@ -21,7 +21,7 @@ from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
-from argentina_datos.respuestas.consulta import Answers, QueryParam
+from argentina_datos.respuestas.consulta import XLSX_TYPE, Answers, QueryParam
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 
 # The documentation page that carries the route table of --markdown, between these two markers.
@@ -293,6 +293,7 @@ def _operation(
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
+        content[XLSX_TYPE] = {"schema": {"type": "string", "format": "binary", "description": "con formato=xlsx"}}
     if any(q["name"] == "formato" and "ics" in q["schema"]["enum"] for q in query):
         content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}

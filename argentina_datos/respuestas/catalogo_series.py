@@ -352,10 +352,11 @@ def _catalogue_rows(
     return _counted(conn, [_as_json(dict(zip(names, row)), on) for row in cursor])
 
 
-def next_page(params: dict[str, str], csv: bool) -> str:
-    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header."""
+def next_page(params: dict[str, str], query: Query) -> str:
+    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header (in the same
+    format, with the same decimal mark)."""
     asked = {**params, "pagina": str(int(params.get("pagina") or 1) + 1)}
-    return f"{LIST_PATH}?{urlencode({**asked, 'formato': 'csv'} if csv else asked)}"
+    return f"{LIST_PATH}?{urlencode({**asked, **dict(query.given)})}"
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:

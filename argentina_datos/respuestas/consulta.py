@@ -115,6 +115,7 @@ class QueryParam:
     # Which of its values a route offers (a rate per period is neither added up nor divided), and why not (the 400).
     offers: Callable[[Answers, str], bool] = lambda answers, value: True
     unoffered: str = ""
+    any_case: bool = False  # CSV is csv: a value typed in capitals is the same value
 
     def values_text(self) -> str:
         """Its values in Spanish: «a, b o c», or its form."""
@@ -330,23 +331,41 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "formato",
         "`json` (por omisión); `csv`: la lista como CSV (`text/csv; charset=utf-8`): encabezado con las claves del "
         "primer registro (en `/v1/series/datos`, «título (unidad) [id]» de cada serie), una fila por registro, lo "
-        "anidado como texto JSON, null como celda vacía; `ics`: los "
-        "feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
+        "anidado como texto JSON, null como celda vacía; `xlsx`: la misma tabla como planilla de Excel, con los "
+        "números como números y las fechas como fechas, que cualquier planilla lee igual en cualquier idioma; `ics`: "
+        "los feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
         "por feriado, con su nombre y su tipo, para importar en Google Calendar, Outlook o el calendario del "
         "teléfono; sólo en `/v1/feriados`, `/v1/feriados/{año}`, `/v1/feriados-bancarios` y "
-        "`/v1/feriados-bancarios/{año}`",
+        "`/v1/feriados-bancarios/{año}`. En mayúsculas o minúsculas (`CSV` es `csv`)",
         "json",
         "/v1/finanzas/indices/inflacion?formato=csv",
         "las listas (`ics`: las de feriados)",
         lambda a: a.listing,
-        choices=("json", "csv", "ics"),
+        choices=("json", "csv", "xlsx", "ics"),
         offers=lambda a, value: value != "ics" or a.calendar,
         unoffered="ics es para las rutas de feriados (/v1/feriados/{año}...)",
         default="json",
         transforms=False,
+        any_case=True,
+    ),
+    QueryParam(
+        "decimal",
+        "con `formato=csv`, `coma`: el CSV de una planilla en castellano, con `;` entre campos y `,` antes de los "
+        "decimales (`1227,5`; las fechas siguen AAAA-MM-DD, que se leen como fechas); `punto` (por omisión): `,` "
+        "entre campos y `.` decimal, el de una planilla en inglés. Ver docs/planilla.md",
+        "coma",
+        "/v1/finanzas/indices/inflacion?formato=csv&decimal=coma",
+        "las listas, con `formato=csv`",
+        lambda a: a.listing,
+        choices=("punto", "coma"),
+        needs=("formato", "csv", "«decimal» va con «formato=csv» (el CSV de una planilla); xlsx no lo necesita"),
+        transforms=False,
+        any_case=True,
     ),
 )
 BY_NAME = {p.name: p for p in PARAMETERS}
+TABULAR = ("csv", "xlsx")  # the formats of a table for a spreadsheet
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"  # formato=xlsx's media type
 NAMES = tuple(BY_NAME)
 
 
@@ -370,6 +389,11 @@ class Query:
     def period(self) -> str:
         """``fecha`` as the start of the dates it takes (2024-12-31, 2024-12 or 2024); "" without it."""
         return period_prefix("fecha", self.fecha) if self.fecha is not None else ""
+
+    @property
+    def tabular(self) -> bool:
+        """A table for a spreadsheet (formato=csv or xlsx): a /v1/series/datos answer then heads its columns."""
+        return self.formato in TABULAR
 
     @property
     def empty(self) -> bool:
@@ -399,7 +423,7 @@ def parse(query_string: bytes | str) -> Query:
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
         if name in BY_NAME:
-            values[name] = value  # the last one wins, as in most servers
+            values[name] = value.lower() if BY_NAME[name].any_case else value  # the last one wins, as in most servers
     for p in PARAMETERS:
         if p.name in values:
             p.check(values[p.name], values)
