@@ -66,7 +66,8 @@ async def test_every_url_of_the_page_is_small_with_one_header(ds):
         assert 0 < len(response.content) < SMALL, (url, len(response.content))
         rows = rows_of(url, response.content)
         header, data = rows[0], rows[1:]
-        assert header and all(re.fullmatch(r"[A-Za-z_]+", name) for name in header), (url, header)
+        # a column's name, or a series' «título (unidad) [id]» (/v1/series/datos)
+        assert header and all(re.fullmatch(r"[A-Za-z_]+|.+ \[[a-z0-9_.:]+\]", name) for name in header), (url, header)
         assert len(set(header)) == len(header), url
         assert data and header not in data, (url, rows[:3])  # the rows asked for, under one header
         assert all(len(r) == len(header) for r in data), url

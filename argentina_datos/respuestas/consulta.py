@@ -217,7 +217,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "identifican la serie), con las mismas claves; `fecha` es el primer día del período (la semana empieza el "
         "lunes). Resume **todos los registros que publica upstream**: las cotizaciones traen todos los días del "
         "calendario y repiten el viernes el sábado y el domingo, así que un promedio mensual pesa tres veces el "
-        "viernes (para días hábiles, SQL con `WHERE habil`)",
+        "viernes (para días hábiles, `dias=habiles` en `/v1/series/datos`, o SQL con `WHERE habil`)",
         "mes",
         "/v1/cotizaciones/dolares?agrupar=mes",
         _MEASURED,

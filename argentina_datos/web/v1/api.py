@@ -57,6 +57,7 @@ KIND_HEADERS = {
     "ics": [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]],
     "xlsx": [(b"content-type", XLSX_TYPE.encode()), *BASE_HEADERS[1:]],
 }
+IGNORED_HEADER = b"X-Parametros-Ignorados"
 # Every 404 links the document of the routes (RFC 8631), for a client or a model that guessed a name.
 ROUTES_LINK = (b"link", f'<{OPENAPI_PATH}>; rel="service-desc"'.encode())
 STATUS_NAMES = {
@@ -79,6 +80,7 @@ class Response:
     kind: str = "json"  # a key of KIND_HEADERS
     last_modified: Optional[bytes] = None  # an HTTP date: the build's time (a 200 computed from a database)
     link: Optional[bytes] = None  # a paged answer's Link header (its next page)
+    ignored: Optional[bytes] = None  # the query parameters a series route ignored (X-Parametros-Ignorados)
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -105,8 +107,13 @@ class Response:
                 out.append((b"last-modified", self.last_modified))
             if self.status == 404:
                 out.append(ROUTES_LINK)
-            if self.link:  # exposed: a page of another origin reads it too
-                out += [(b"link", self.link), (b"access-control-expose-headers", b"Link")]
+            exposed = [name for name, value in ((b"Link", self.link), (IGNORED_HEADER, self.ignored)) if value]
+            if self.link:
+                out.append((b"link", self.link))
+            if self.ignored:
+                out.append((IGNORED_HEADER.lower(), self.ignored))
+            if exposed:  # a page of another origin reads them too
+                out.append((b"access-control-expose-headers", b", ".join(exposed)))
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -268,7 +275,11 @@ class V1:
 
     def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
         """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
-        return self._dated(conn, as_response(self.responder.answer_series(conn, path, params, query), query, path))
+        response = as_response(self.responder.answer_series(conn, path, params, query), query, path)
+        said = catalogo_series.warning(path, params)
+        if said and response.status == 200:  # in every format: a CSV or a list has no field to say it in
+            response.ignored = ", ".join(catalogo_series.ignored(params)).encode("ascii", "backslashreplace")
+        return self._dated(conn, response)
 
     def _dated(self, conn: sqlite3.Connection, response: Response) -> Response:
         if response.status == 200:
