@@ -153,3 +153,16 @@ async def test_a_table_with_its_own_id_is_keyed_by_it_in_urls(ds, conn):
     assert 'href="/argentina/senadores/' in page.text
     first = conn.execute("SELECT id FROM senadores ORDER BY id LIMIT 1").fetchone()[0]
     assert f'href="/argentina/senadores/{first}"' in page.text
+
+
+async def test_home_and_database_pages_lead_to_the_series_explorer_and_say_how_fresh_the_data_is(ds, conn):
+    """A newcomer finds /-/series from the site (the menu, the home page, the database page) and sees, in one line,
+    the main data's last dates: the dollar's is the last day the quotes table has."""
+    (last_quote,) = conn.execute("SELECT max(fecha) FROM cotizaciones_dolares WHERE venta IS NOT NULL").fetchone()
+    for url in ("/", "/argentina", "/argentina/series"):
+        page = (await ds.client.get(url)).text
+        assert '<li><a href="/-/series">Series</a></li>' in page, url  # the menu
+        if url != "/argentina/series":
+            line = page.split('<p class="frescura">')[1].split("</p>")[0]
+            assert f"Cotizaciones del dólar al {last_quote[:10]}" in line and 'href="/-/series"' in line, url
+    assert (await ds.client.get("/-/series")).status_code == 200

@@ -23,6 +23,7 @@ from markupsafe import Markup
 from argentina_datos.almacen import controles, propias
 from argentina_datos.catalogo import BY_TABLE, references, tables_by_theme
 from argentina_datos.documentacion.metadatos import code_html
+from argentina_datos.respuestas import catalogo_series, frescura
 from argentina_datos.web.paginas import castellano, explorador
 
 INTERNAL = "Tablas de la construcción"
@@ -138,15 +139,30 @@ async def findings_on(db, table: str) -> dict | None:
     return {"total": total, "dudosos": doubtful} if total else None
 
 
+async def freshness(db) -> list[dict]:
+    """The main data's last dates (respuestas/frescura.py, from the series table): what the home and database
+    pages say in one line; [] for a database without the series table."""
+    datasets = await db.execute_fn(lambda conn: frescura.by_dataset(conn, catalogo_series.today()))
+    return [
+        {"titulo": d.titulo, "hasta": d.hasta[:10], "atrasado": d.atrasado} for d in datasets if d.principal and d.hasta
+    ]
+
+
+@hookimpl
+def menu_links(datasette):
+    return [{"href": datasette.urls.path(explorador.PATH), "label": "Series"}]
+
+
 @hookimpl
 def extra_template_vars(template, database, table, datasette):
     if template == "index.html":
 
         async def home():
-            out = {}
+            out, fresh = {}, {}
             for name, db in datasette.databases.items():
                 out[name] = first_tables(await db.table_names())
-            return {"primeras_tablas": out}
+                fresh[name] = await freshness(db) if not name.startswith("_") else []
+            return {"primeras_tablas": out, "frescura": fresh, "explorador": datasette.urls.path(explorador.PATH)}
 
         return home
     if template.startswith("table") and table in LAST_DAY_BY_CATEGORY and database:
@@ -177,7 +193,7 @@ def extra_template_vars(template, database, table, datasette):
                 text = summary(meta.get("description") or "")
                 rows.append({"name": name, "title": meta.get("title") or name, "description": Markup(code_html(text))})
             out.append({"title": title, "tables": rows})
-        return {"groups": out}
+        return {"groups": out, "frescura": await freshness(db), "explorador": datasette.urls.path(explorador.PATH)}
 
     return groups
 
