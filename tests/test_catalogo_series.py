@@ -585,3 +585,12 @@ async def test_an_unknown_parameter_is_named_never_refused(ds):
     for other in (f"{url}&habil=1&formato=csv", "/v1/series?q=blue&habil=1"):
         response = await ds.client.get(other)
         assert response.status_code == 200 and response.headers["x-parametros-ignorados"] == "habil", other
+
+
+async def test_data_entries_carry_calidad_as_the_catalogue_does_and_units_agree(ds):
+    listed = {s["id"]: s for s in await get(ds, "/v1/series?q=mayorista")}
+    got = await get(ds, "/v1/series/datos?ids=cotizaciones_dolares.mayorista.venta&desde=2025-01-02&hasta=2025-01-02")
+    entry = got["series"][0]
+    assert entry["calidad"] == listed["cotizaciones_dolares.mayorista.venta"]["calidad"] > 0
+    converted = await get(ds, f"/v1/series/datos?ids={BLUE}&ajustar=dolar-oficial&desde=2025-01-02&hasta=2025-01-02")
+    assert converted["series"][0]["unidad"] == "dólares oficiales del día por dólar"

@@ -496,7 +496,7 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
         raise BadQuery(
             "ids", f"no hay series con id {', '.join(repr(u[:60]) for u in unknown)}; el catálogo está en /v1/series"
         )
-    return [found[i] for i in ids]
+    return _counted(conn, [found[i] for i in ids])  # with calidad, as /v1/series lists them
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:
@@ -704,6 +704,15 @@ def _cpi_month(conn: sqlite3.Connection, query: Query) -> Optional[str]:
     return last
 
 
+# A casa that is an adjective agrees with «dólares» («dólares oficiales»); the others are names (dólares blue, tarjeta).
+PLURALS = {"oficial": "oficiales", "mayorista": "mayoristas"}
+
+
+def dollars_of(casa: str) -> str:
+    """The casa as it follows «dólares»: «oficiales», «blue»."""
+    return PLURALS.get(casa, casa)
+
+
 def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optional[str]:
     """The unit of an amount of pesos (``unit``: pesos, pesos por dólar...) after ``ajustar=how``: pesos de enero de
     2026 por dólar, UVA por cuotaparte, dólares blue del día."""
@@ -715,7 +724,7 @@ def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optio
     elif how == "uva":
         name = "UVA"
     else:
-        name = f"dólares {how.removeprefix('dolar-')} del día"
+        name = f"dólares {dollars_of(how.removeprefix('dolar-'))} del día"
     return name + rest
 
 
