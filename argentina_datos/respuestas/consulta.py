@@ -318,8 +318,8 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "publicado",
         "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
         "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
-        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior. Sin `publicado`, lo que "
-        "upstream publica hoy",
+        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior, 400 si es posterior a hoy. "
+        "Sin `publicado`, lo que upstream publica hoy",
         "2024-12-31",
         "/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2024-12-31",
         "las rutas con versiones guardadas (tabla `versiones`) y las que se calculan de una de ellas",
@@ -429,6 +429,9 @@ def parse(query_string: bytes | str) -> Query:
             p.check(values[p.name], values)
             if p.form == "periodo":
                 values[p.name] = p.day(values[p.name])  # one value per day: the same answer, the same cache key
+    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    if values.get("publicado", "") > today:  # not «as published today»: nobody knows yet what will be
+        raise BadQuery("publicado", f"«publicado» ({values['publicado']}) es posterior a hoy ({today}, UTC)")
     if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
         raise BadQuery(
             "desde",
