@@ -91,13 +91,14 @@ async def test_decimal_coma_is_the_same_table_with_a_decimal_comma(ds):
     assert bad.status_code == 400 and "decimal" in bad.text
 
 
-async def test_decimal_goes_with_formato_csv_only(ds):
-    for url in (
-        "/v1/finanzas/indices/inflacion?decimal=coma",
-        "/v1/finanzas/indices/inflacion?formato=xlsx&decimal=coma",
-    ):
-        response = await ds.client.get(url)
-        assert response.status_code == 400 and response.json()["parametro"] == "decimal", url
+async def test_decimal_changes_the_csv_only_and_takes_two_values(ds):
+    """JSON and xlsx numbers are no text: the same URL with any formato (an OpenAPI client's combination)."""
+    url = "/v1/finanzas/indices/inflacion?desde=2025-06&hasta=2025-06"
+    for formato in ("", "&formato=xlsx"):
+        plain, comma = [await ds.client.get(url + formato + extra) for extra in ("", "&decimal=coma")]
+        assert plain.status_code == comma.status_code == 200 and plain.content == comma.content, formato
+    bad = await ds.client.get(url + "&formato=csv&decimal=comma")
+    assert bad.status_code == 400 and bad.json()["parametro"] == "decimal"
     upper = await ds.client.get("/v1/finanzas/indices/inflacion?desde=2025-06&hasta=2025-06&formato=CSV")
     assert upper.status_code == 200 and upper.text.startswith("fecha,valor")
 

@@ -350,15 +350,16 @@ PARAMETERS: tuple[QueryParam, ...] = (
     ),
     QueryParam(
         "decimal",
-        "con `formato=csv`, `coma`: el CSV de una planilla en castellano, con `;` entre campos y `,` antes de los "
-        "decimales (`1227,5`; las fechas siguen AAAA-MM-DD, que se leen como fechas); `punto` (por omisión): `,` "
-        "entre campos y `.` decimal, el de una planilla en inglés. Ver docs/planilla.md",
+        "cómo se escriben los números de un CSV (`formato=csv`): `coma`, el CSV de una planilla en castellano, con `;` "
+        "entre campos y `,` antes de los decimales (`1227,5`; las fechas siguen AAAA-MM-DD, que se leen como "
+        "fechas); `punto` (por omisión): `,` entre campos y `.` decimal, el de una planilla en inglés. En JSON y en "
+        "`xlsx` los números no son texto y no cambian: una misma URL sirve con cualquier `formato`. Ver "
+        "docs/planilla.md",
         "coma",
         "/v1/finanzas/indices/inflacion?formato=csv&decimal=coma",
-        "las listas, con `formato=csv`",
+        "las listas",
         lambda a: a.listing,
         choices=("punto", "coma"),
-        needs=("formato", "csv", "«decimal» va con «formato=csv» (el CSV de una planilla); xlsx no lo necesita"),
         transforms=False,
         any_case=True,
     ),
