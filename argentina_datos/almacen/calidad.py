@@ -20,9 +20,11 @@ import orjson
 from argentina_datos.almacen.controles import (
     AUDIT_CHECKS as AUDIT_CHECKS,
     BUY_ABOVE_SELL as BUY_ABOVE_SELL,
+    CLOSED_MARKET as CLOSED_MARKET,
     CONFLICT as CONFLICT,
     DISAGREEMENT as DISAGREEMENT,
     ENCODING as ENCODING,
+    EXCURSION as EXCURSION,
     FORBIDDEN_NULL as FORBIDDEN_NULL,
     FROZEN as FROZEN,
     GAP as GAP,
