@@ -15,6 +15,7 @@ from argentina_datos.respuestas.consulta import XLSX_TYPE as XLSX_TYPE
 
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SHEET = "datos"
+REPRODUCIBLE = dt.datetime(2000, 1, 1, tzinfo=dt.timezone.utc)
 
 
 def to_xlsx(header: list[str], rows: Iterable[Iterable[Any]]) -> bytes:
@@ -23,6 +24,8 @@ def to_xlsx(header: list[str], rows: Iterable[Iterable[Any]]) -> bytes:
     out = io.BytesIO()
     # constant_memory writes each row as it comes; strings_to_numbers stays off: a text stays a text
     with xlsxwriter.Workbook(out, {"constant_memory": True, "in_memory": True}) as book:
+        # The same rows, the same bytes (one ETag for one answer): no creation time of the moment
+        book.set_properties({"created": REPRODUCIBLE})
         sheet = book.add_worksheet(SHEET)
         bold, day = book.add_format({"bold": True}), book.add_format({"num_format": "yyyy-mm-dd"})
         sheet.write_row(0, 0, header, bold)
