@@ -36,7 +36,7 @@ def page_urls() -> list[str]:
 
 
 def is_xlsx(url: str) -> bool:
-    return "formato=xlsx" in url or url.startswith("/argentina.xlsx") or ".xlsx?" in url
+    return "formato=xlsx" in url or url.partition("?")[0].endswith(".xlsx")
 
 
 def rows_of(url: str, body: bytes) -> list[list]:
