@@ -18,11 +18,11 @@ from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
-from argentina_datos.almacen import calidad, controles, versiones
+from argentina_datos.almacen import calidad, consultas, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo import sinonimos
-from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
+from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.consulta import BadQuery, Query
@@ -33,9 +33,13 @@ DATA_PATH = "/v1/series/datos"
 PATHS = (LIST_PATH, DATA_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
-OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
+OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "dias", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
+# dias=habiles: a daily series' values of business days only (almacen.consultas.business_day), as the quotes' habil
+# column and the saved queries average them; todos (the default): every day upstream published, weekends too
+DAYS = ("todos", "habiles")
+DATA_NAMES = ("ids", "marcar", "dias")  # those of /v1/series/datos; the others, of the catalogue
 # agrupar with funcion=maximo, minimo, primero or ultimo: a column «id:fecha» beside each series, the day its value
 # comes from (consulta.PICKS)
 DAY = "fecha"
@@ -73,6 +77,13 @@ def late(hasta: Optional[str], cadence: Optional[int], on: dt.date) -> bool:
 # ---- the catalogue, as the build writes it --------------------------------------------------
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def _business(fecha: str, holidays: set[str]) -> bool:
+    try:
+        return consultas.business_day(dt.date.fromisoformat(fecha[:10]), holidays)
+    except ValueError:
+        return False
 
 
 def _calendar_day(value: str) -> bool:
@@ -265,14 +276,34 @@ def entries(conn: sqlite3.Connection, on: dt.date, datasets: Collection[str] | N
 
 # ---- /v1/series ---------------------------------------------------------------------------
 def own_params(query_string: bytes | str) -> dict[str, str]:
-    """The parameters of the series routes (the last of each wins)."""
+    """The parameters of the series routes (the last of each wins), and those no /v1 route takes (``ignored``)."""
     if isinstance(query_string, bytes):
         query_string = query_string.decode("utf-8", "replace")  # as consulta.parse reads it
-    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n in OWN_NAMES}
+    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n not in consulta.NAMES}
+
+
+def ignored(params: dict[str, str]) -> list[str]:
+    """The names of ``params`` that no series route takes: named in the answer (``aviso``), never a 400, since a
+    spreadsheet adds one that changes (``&x=2``) to make the same URL be asked again."""
+    return [n for n in params if n not in OWN_NAMES]
 
 
 def cache_key(params: dict[str, str]) -> str:
-    return "".join(f"&{n}={params[n]}" for n in OWN_NAMES if n in params)
+    """The series parameters' values, and the names of the ignored ones (any value: the same answer)."""
+    return "".join(f"&{n}={params[n]}" for n in OWN_NAMES if n in params) + "".join(f"&{n}" for n in ignored(params))
+
+
+def warning(path: str, params: dict[str, str]) -> Optional[str]:
+    """What the answer says of the parameters it ignored (None: none), naming those it takes."""
+    names = ignored(params)
+    if not names:
+        return None
+    own = [n for n in OWN_NAMES if (n in DATA_NAMES) == (path == DATA_PATH)]
+    takes = [*own, *(p.name for p in consulta.PARAMETERS if path == DATA_PATH or not p.transforms)]
+    return (
+        f"{'se ignoró' if len(names) == 1 else 'se ignoraron'} {', '.join(f'«{n[:40]}»' for n in names)}: "
+        f"{path} toma {', '.join(takes)}"
+    )
 
 
 def _as_json(row: dict, on: dt.date) -> dict:
@@ -307,8 +338,9 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     ``moneda=USD``) and paged (``limite`` series from page ``pagina``); and whether a next page has series."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("q", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
-    if "marcar" in params:
-        raise BadQuery("marcar", "«marcar» no se aplica al catálogo de series; sí a /v1/series/datos")
+    for name in ("marcar", "dias"):
+        if name in params:
+            raise BadQuery(name, f"«{name}» no se aplica al catálogo de series; sí a /v1/series/datos")
     where, args = [], []
     for name, choices in (("tema", THEMES_WITH_SERIES), ("frecuencia", FREQUENCIES), ("tipo", KINDS)):
         value = _choice(params, name, choices)
@@ -370,10 +402,11 @@ def _match(query: str) -> str:
     return " AND ".join(groups)
 
 
-def next_page(params: dict[str, str], csv: bool) -> str:
-    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header."""
+def next_page(params: dict[str, str], query: Query) -> str:
+    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header (in the same
+    format, with the same decimal mark)."""
     asked = {**params, "pagina": str(int(params.get("pagina") or 1) + 1)}
-    return f"{LIST_PATH}?{urlencode({**asked, 'formato': 'csv'} if csv else asked)}"
+    return f"{LIST_PATH}?{urlencode({**asked, **dict(query.given)})}"
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
@@ -485,7 +518,7 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
             near = nearest_ids(conn, u) if n < SUGGESTED_AT_MOST else []
             named.append(repr(u[:60]) + (f" (¿quiso decir {' o '.join(near)}?)" if near else ""))
         raise BadQuery("ids", f"no hay series con id {', '.join(named)}; el catálogo está en /v1/series")
-    return [found[i] for i in ids]
+    return _counted(conn, [found[i] for i in ids])  # with calidad, as /v1/series lists them
 
 
 SUGGESTED_AT_MOST = 3  # unknown ids of one request that get suggestions (each costs a search)
@@ -608,9 +641,12 @@ def data(
     on: dt.date,
     converter: Optional[Callable[[], Converter]] = None,
 ) -> dict[str, Any]:
-    """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
-    ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
-    return _aligned(conn, params, query, on, converter)[0]
+    """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one,
+    and ``aviso`` naming the parameters it ignored, if any.  ``converter`` (with ``ajustar``) gives the function that
+    turns amounts of pesos into another unit."""
+    answer = _aligned(conn, params, query, on, converter)[0]
+    said = warning(DATA_PATH, params)
+    return {**answer, "aviso": said} if said else answer
 
 
 def table(
@@ -646,6 +682,8 @@ def _aligned(
     mark = params.get("marcar")
     if mark is not None and mark != MARK:
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
+    business = _choice(params, "dias", DAYS) == "habiles"
+    holidays = consultas.holidays(conn)[0] if business else set()
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     as_stored = dict(zip(ids, entries_))
@@ -675,6 +713,8 @@ def _aligned(
             for r in _records(conn, entry, query.publicado)
             if isinstance(r.get("fecha"), str)
         ]
+        if business and entry["frecuencia"] == DAILY:
+            records = [r for r in records if _business(r["fecha"], holidays)]
         if convert is not None:
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
@@ -686,7 +726,7 @@ def _aligned(
         if picked:
             days_of[token] = {r["fecha"][:10]: r.get(DAY_OF_VALUE) for r in done if "fecha" in r}
             headers[f"{token}:{DAY}"] = f"día del valor [{token}:{DAY}]"
-        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
+        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month, business)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
         if not mode:
@@ -727,6 +767,15 @@ def _cpi_month(conn: sqlite3.Connection, query: Query) -> Optional[str]:
     return last
 
 
+# A casa that is an adjective agrees with «dólares» («dólares oficiales»); the others are names (dólares blue, tarjeta).
+PLURALS = {"oficial": "oficiales", "mayorista": "mayoristas"}
+
+
+def dollars_of(casa: str) -> str:
+    """The casa as it follows «dólares»: «oficiales», «blue»."""
+    return PLURALS.get(casa, casa)
+
+
 def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optional[str]:
     """The unit of an amount of pesos (``unit``: pesos, pesos por dólar...) after ``ajustar=how``: pesos de enero de
     2026 por dólar, UVA por cuotaparte, dólares blue del día."""
@@ -738,7 +787,7 @@ def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optio
     elif how == "uva":
         name = "UVA"
     else:
-        name = f"dólares {how.removeprefix('dolar-')} del día"
+        name = f"dólares {dollars_of(how.removeprefix('dolar-'))} del día"
     return name + rest
 
 
@@ -772,11 +821,15 @@ def partial_periods(days: list[str], period: str, frequency: str) -> list[str]:
     return out
 
 
-def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str]) -> dict:
+def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str], business: bool = False) -> dict:
     """``entry`` as its numbers are after ``query``: its unit after ``ajustar``, its title and frequency after
-    ``agrupar`` (with ``funcion``: «Inflación anual (compuesta)»), the periods it does not cover whole
-    (``parciales``) and its unit after ``variacion``."""
+    ``agrupar`` (with ``funcion``: «Inflación anual (compuesta)»; a daily series' says over which days: «mensual
+    (promedio de días hábiles)», ``business``, or «(promedio de todos los días publicados)»), the periods it does
+    not cover whole (``parciales``) and its unit after ``variacion``."""
     out = dict(entry)
+    daily = entry["frecuencia"] == DAILY
+    if business and daily and not query.agrupar:
+        out["titulo"] = f"{entry['titulo']}, días hábiles"
     if query.ajustar:
         out["unidad"] = converted_unit(entry["unidad"], query.ajustar, month)
     if query.agrupar:
@@ -786,6 +839,8 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
         title = (
             title.replace(entry["frecuencia"], adjective) if entry["frecuencia"] in title else f"{title}, {adjective}"
         )
+        if daily:
+            how += " de días hábiles" if business else " de todos los días publicados"
         out["titulo"] = f"{title} ({how})"
         out["frecuencia"] = adjective
         desde, hasta = query.desde or "", query.hasta or "\uffff"
