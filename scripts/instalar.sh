@@ -1,5 +1,5 @@
-# Sourced by update.sh and serve.sh: one rule for where both read upstream from (choose_source), and
-# install_if_changed, which makes .venv and installs the project into it only when the
+# Sourced by update.sh, serve.sh and test.sh: one rule for where update.sh and serve.sh read upstream from (choose_source),
+# venv_install (uv, else pip), and install_if_changed, which makes .venv and installs the project into it only when the
 # checkout's pyproject.toml (version, dependencies, commands) differs from the one last installed. The
 # install is editable, so a new commit of the code needs none. A daily job then needs no package index:
 # with none reachable, an unchanged checkout installs nothing, and a failed install over a working
