@@ -21,18 +21,22 @@ from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
-from argentina_datos.respuestas import consulta
+from argentina_datos.respuestas import consulta, publicaciones
 from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
-PATHS = (LIST_PATH, DATA_PATH)
+RELEASES_PATH = "/v1/series/publicaciones"  # respuestas/publicaciones.py
+CALENDAR_PATH = "/v1/series/calendario"
+PATHS = (LIST_PATH, DATA_PATH, RELEASES_PATH, CALENDAR_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
 OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
+# publicado=primera: a column «id:publicado» beside each series with the day its value was first published
+PUBLISHED = "publicado"
 PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
 # How much a search word found in each column of the full-text index weighs (bm25), in its column order
 # (construccion/tabla_series.py, FTS_COLUMNS): the title and the entity before the rest.
@@ -181,11 +185,6 @@ def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str
         return None
     row = conn.execute(f"SELECT {which}(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
     return row[0] if row else None
-
-
-def _first_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    first = _published(conn, route, "min")
-    return first[:10] if first else None
 
 
 # (table, column) -> each series' naming values -> its first and last day and its count of days
@@ -359,11 +358,29 @@ def next_page(params: dict[str, str], csv: bool) -> str:
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
-    """``rows`` of the catalogue, each with ``calidad``: how many findings are about its series."""
+    """``rows`` of the catalogue, each with ``calidad``: how many findings are about its series; and its rhythm of
+    publication (``publicacion``)."""
     counts = _finding_counts(conn)
     for row in rows:
         row["calidad"] = sum(n for campo, n in counts.get(_where(row), {}).items() if _about(campo, row["columna"]))
+    return _with_rhythm(conn, rows)
+
+
+def _with_rhythm(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
+    """``rows`` of the catalogue, each with ``publicacion``: its route's rhythm of publication and next expected
+    publication (respuestas/publicaciones.py), or null for a series without versions of its own."""
+    versioned = versiones.versioned_routes(conn)
+    for row in rows:
+        found = None
+        if row["ruta"] in versioned and not _is_history(row):
+            found = publicaciones.rhythm(conn, row["ruta"], row["frecuencia"])
+        row["publicacion"] = found.as_json() if found is not None else None
     return rows
+
+
+def _is_history(entry: dict) -> bool:
+    """A series of a history table: its values already are those of each version its route published."""
+    return getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None) is not None
 
 
 # ---- what the calidad table says about a series ------------------------------------------------
@@ -463,7 +480,7 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
         raise BadQuery(
             "ids", f"no hay series con id {', '.join(repr(u[:60]) for u in unknown)}; el catálogo está en /v1/series"
         )
-    return [found[i] for i in ids]
+    return _with_rhythm(conn, [found[i] for i in ids])
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:
@@ -487,24 +504,22 @@ def parse_ids(params: dict[str, str]) -> list[str]:
     return ids
 
 
-def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> list[dict]:
+def _records(
+    conn: sqlite3.Connection, entry: dict, fecha: Optional[str], span: tuple[str, str] = ("", "\uffff")
+) -> list[dict]:
     """The series' records (each with fecha and its column), as the database has them or, with ``fecha`` (the
-    parameter ``publicado``), as upstream published its route that day."""
+    parameter ``publicado``), as upstream published its route that day; ``primera``: each observation's first
+    published value, with the day (``publicado``), of the observations dated within ``span``."""
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
-    if getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None):
-        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
-        # version published; the versions' records carry no date of their own to make it from.
-        raise BadQuery(
-            "publicado",
-            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
-            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
-            "(con «hasta», lo publicado hasta ese día)",
-        )
+    _check_versioned(conn, entry, fecha)
+    if fecha == consulta.FIRST:
+        periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], filtro, *span)
+        return [{"fecha": f, entry["columna"]: v, PUBLISHED: d} for f, v, d, _, first in periods if first]
     version = versiones.version_on(conn, entry["ruta"], fecha)
     if version is None:
-        first = _first_published(conn, entry["ruta"])
+        first = versiones.first_day(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
@@ -513,7 +528,29 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
     records = [r for r in data if isinstance(r, dict)]
-    unpublished = [k for k in filtro if records and not any(k in r for r in records)]
+    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
+
+
+def _check_versioned(conn: sqlite3.Connection, entry: dict, fecha: str) -> None:
+    """A 400 for a series whose values already are those of each version (a history table), or named by a value its
+    route's records do not carry; a 404 for one whose route has no stored versions."""
+    filtro = entry["filtro"]
+    if _is_history(entry):
+        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
+        # version published; the versions' records carry no date of their own to make it from.
+        raise BadQuery(
+            "publicado",
+            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
+            "(con «hasta», lo publicado hasta ese día)",
+        )
+    if versiones.first_day(conn, entry["ruta"]) is None:
+        raise ApiError(
+            404,
+            f"«publicado={fecha}»: {entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas",
+            "publicado",
+        )
+    unpublished = [k for k in filtro if not versiones.carries(conn, entry["ruta"], k)]
     if unpublished:
         # A series named by a value its route's records do not carry (a path value: fci_otros' entidad), which the
         # records of a version cannot be matched by.
@@ -522,7 +559,6 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
             f"«publicado»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no "
             f"publica; sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «publicado»",
         )
-    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
 
 
 def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
@@ -594,9 +630,11 @@ def _aligned(
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
+    if query.publicado == consulta.ALL:
+        return _every_value(conn, tokens, entries_, query, mark), {}
     as_stored = dict(zip(ids, entries_))
     by_id = dict(as_stored)
-    if query.publicado is not None:
+    if query.publicado not in (None, consulta.FIRST, consulta.ALL):
         query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
@@ -608,16 +646,18 @@ def _aligned(
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}
+    first_days: dict[str, dict[str, str]] = {}  # publicado=primera: token -> each row's day of first publication
     month = _cpi_month(conn, query)
     for token in tokens:
         entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
-        records = [
-            {"fecha": r["fecha"], "valor": r.get(column)}
-            for r in _records(conn, entry, query.publicado)
-            if isinstance(r.get("fecha"), str)
-        ]
+        # the observations of the range alone, where no change needs the one before it
+        span = ("", "\uffff") if asked.variacion else (query.desde or "", query.hasta or "\uffff")
+        published = [r for r in _records(conn, entry, query.publicado, span) if isinstance(r.get("fecha"), str)]
+        records = [{"fecha": r["fecha"], "valor": r.get(column)} for r in published]
+        if query.publicado == consulta.FIRST:
+            first_days[token] = _first_days(published, query)
         if convert is not None:
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
@@ -629,10 +669,14 @@ def _aligned(
         shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
+        headers[f"{token}:{PUBLISHED}"] = f"{PUBLISHED} [{token}:{PUBLISHED}]"
         if not mode:
             by_id[entry["id"]] = shown
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
+    for token, first in first_days.items():
+        for row in rows:
+            row[f"{token}:{PUBLISHED}"] = first.get(str(row["fecha"])) if row[token] is not None else None
     if mark:
         for token in tokens:
             own = sorted(columns[token])
@@ -640,6 +684,47 @@ def _aligned(
             for row in rows:
                 row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
     return {"series": [by_id[i] for i in ids], "datos": rows}, headers
+
+
+def _first_days(published: list[dict], query: Query) -> dict[str, str]:
+    """publicado=primera: each row's day of first publication (by its fecha, AAAA-MM-DD): its observation's or, with
+    ``agrupar``, the latest of its period's observations within desde and hasta (the day the period's figure could
+    first be computed)."""
+    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    out: dict[str, str] = {}
+    for r in published:
+        day = r["fecha"][:10]
+        if query.agrupar and not desde <= day <= hasta:
+            continue
+        key = consulta.period_start(day, query.agrupar) if query.agrupar else day
+        out[key] = max(out.get(key, ""), r[PUBLISHED])
+    return out
+
+
+def _every_value(
+    conn: sqlite3.Connection, tokens: list[str], entries_: list[dict], query: Query, mark: Optional[str]
+) -> dict[str, Any]:
+    """publicado=todas: one row per observation of each series (within desde, hasta and fecha) and value it had, with
+    the days it was in force (ALFRED's real-time periods)."""
+    for name in ("agrupar", "variacion", "ajustar"):
+        if getattr(query, name) is not None:
+            raise BadQuery(name, f"«{name}» no va con «publicado=todas», que da cada valor tal como se publicó")
+    if mark or any(":" in t for t in tokens):
+        raise BadQuery(
+            "marcar" if mark else "ids",
+            "«publicado=todas» da cada valor tal como se publicó: sin «marcar» ni «id:variacion»",
+        )
+    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    rows = []
+    for entry in entries_:
+        _check_versioned(conn, entry, consulta.ALL)
+        periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], entry["filtro"], desde, hasta)
+        rows += [
+            {"serie": entry["id"], "fecha": f, "valor": v, "publicadoDesde": d, "publicadoHasta": h}
+            for f, v, d, h, _ in periods
+            if f.startswith(period)
+        ]
+    return {"series": entries_, "datos": rows}
 
 
 # ---- labels that follow what was done to the numbers ---------------------------------------
@@ -737,3 +822,52 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
         elif entry["tipo"] != RATE:
             out["unidad"] = FRACTION
     return out
+
+
+# ---- /v1/series/publicaciones and /v1/series/calendario (respuestas/publicaciones.py) ---------------------------
+def _plain_range(query: Query, path: str) -> tuple[str, str]:
+    """The days ``desde`` and ``hasta`` of a query that takes nothing else (but formato); a 400 for anything else."""
+    for name, _ in query.given:
+        if name not in ("desde", "hasta", "formato"):
+            raise BadQuery(name, f"«{name}» no se aplica a {path}: toma desde, hasta y formato")
+    return query.desde or "", query.hasta or "\uffff"
+
+
+def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> dict[str, Any]:
+    """``{"series": [entries], "publicaciones": [...]}``: each day from desde to hasta each series of ``ids`` was
+    published, with how many values it added, revised and removed."""
+    desde, hasta = _plain_range(query, RELEASES_PATH)
+    if query.formato == "ics":
+        raise BadQuery("formato", f"«formato=ics» es para {CALENDAR_PATH}")
+    ids = [t.partition(":")[0] for t in parse_ids(params)]
+    found = _entries_by_id(conn, list(dict.fromkeys(ids)), on)
+    rows = []
+    for entry in found:
+        _check_versioned(conn, entry, "")
+        rows += publicaciones.publications(conn, entry, desde, hasta)
+    return {"series": found, "publicaciones": rows}
+
+
+def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> list[dict]:
+    """The publications from desde to hasta of every series with versions of its own (or of ``ids``, or of one
+    ``frecuencia``) and the next one each expects: one event per route and day."""
+    desde, hasta = _plain_range(query, CALENDAR_PATH)
+    frequency = _choice(params, "frecuencia", FREQUENCIES)
+    if "ids" in params:
+        found = _entries_by_id(conn, list(dict.fromkeys(t.partition(":")[0] for t in parse_ids(params))), on)
+    elif table_exists(conn, SERIES.name):
+        versioned = sorted(versiones.versioned_routes(conn))
+        cursor = conn.execute(
+            f"SELECT * FROM {SERIES.name} WHERE ruta IN ({', '.join('?' * len(versioned))}) ORDER BY rowid", versioned
+        )
+        names = [d[0] for d in cursor.description]
+        found = [_as_json(dict(zip(names, row)), on) for row in cursor]
+    else:
+        raise BadQuery("ids", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
+    versioned_routes = versiones.versioned_routes(conn)
+    chosen = [
+        e
+        for e in found
+        if e["ruta"] in versioned_routes and not _is_history(e) and frequency in (None, e["frecuencia"])
+    ]
+    return publicaciones.calendar_events(conn, chosen, desde, hasta)

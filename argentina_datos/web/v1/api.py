@@ -129,7 +129,8 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if query.formato == "csv":
         response = make_response(200, to_csv(answer.data), csv=True)
     elif query.formato == "ics":
-        response = make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
+        name = "Publicaciones de series" if path == catalogo_series.CALENDAR_PATH else f"Feriados ({path})"
+        response = make_response(200, to_ics(answer.data, name), ics=True)
     else:
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
