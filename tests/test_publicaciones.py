@@ -200,6 +200,10 @@ async def test_the_words_are_for_series_and_a_route_without_versions_is_a_404(ds
     assert route.status_code == 400 and "/v1/series/datos" in route.json()["mensaje"]
     none = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&publicado=todas")
     assert none.status_code == 404 and "no tiene versiones guardadas" in none.json()["mensaje"]
+    releases = await ds.client.get("/v1/series/publicaciones?ids=cotizaciones.USD.venta")
+    assert releases.status_code == 404 and releases.json()["parametro"] == "ids"
+    history = await ds.client.get("/v1/series/publicaciones?ids=bonos_cer_historico.TZXO6.precioArs")
+    assert history.status_code == 400 and "bonos_cer_historico" in history.json()["mensaje"]
 
 
 # ---- publications, rhythm and calendar ----------------------------------------------------------------------------

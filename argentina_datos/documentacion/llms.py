@@ -11,7 +11,7 @@ import sys
 from typing import Optional
 
 from argentina_datos.catalogo.series import THEMES_WITH_SERIES
-from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MAX_IDS
+from argentina_datos.respuestas.catalogo_series import CALENDAR_PATH, DATA_PATH, LIST_PATH, MAX_IDS, RELEASES_PATH
 from argentina_datos.respuestas.consulta import PARAMETERS
 from argentina_datos.respuestas.responder import fill_path
 from argentina_datos.respuestas.rutas import OPENAPI_PATH, Router
@@ -25,7 +25,11 @@ MCP_TOOLS = (
     (
         "datos_series",
         "varias series lado a lado por fecha (ids, desde, hasta, agrupar, funcion, ajustar, publicado: la versión "
-        "que upstream había publicado ese día)",
+        "que upstream había publicado ese día, o primera: el primer valor publicado de cada fecha)",
+    ),
+    (
+        "historia_de_dato",
+        "cada valor que upstream publicó para una fecha de una serie, con los días en que estuvo vigente (id, fecha)",
     ),
     (
         "calidad_de_serie",
@@ -78,7 +82,15 @@ def llms_txt(router: Optional[Router] = None) -> str:
         "primer y último dato, si está atrasada); parámetros q (palabras), tema, frecuencia, tipo. Temas: "
         + ", ".join(THEMES_WITH_SERIES),
         f"- [{DATA_PATH}]({DATA_PATH}?ids=riesgo_pais&desde=2025-01): hasta {MAX_IDS} series (ids separados por "
-        "comas) lado a lado, una fila por fecha, con los parámetros de consulta de abajo",
+        "comas) lado a lado, una fila por fecha, con los parámetros de consulta de abajo; con publicado=primera, el "
+        "primer valor publicado de cada fecha y el día (ej.: "
+        f"{DATA_PATH}?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&publicado=todas: 5360 publicado el "
+        "2024-07-28, reemplazado el 2025-01-01 por 5359)",
+        f"- [{RELEASES_PATH}]({RELEASES_PATH}?ids=inflacion&desde=2025-01): cada día en que upstream publicó o "
+        "revisó cada serie, con cuántos valores agregó, revisó y quitó; el ritmo de cada serie (rezago habitual, "
+        "próxima publicación estimada) está en `publicacion` de su entrada del catálogo",
+        f"- [{CALENDAR_PATH}]({CALENDAR_PATH}?frecuencia=mensual&desde=2026-01): las publicaciones pasadas y la "
+        "próxima estimada de las series con versiones guardadas (ids, frecuencia, desde, hasta; formato=ics)",
         "",
         "## Parámetros de consulta",
         "",

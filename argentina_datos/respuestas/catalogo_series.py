@@ -370,11 +370,13 @@ def _with_rhythm(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
     """``rows`` of the catalogue, each with ``publicacion``: its route's rhythm of publication and next expected
     publication (respuestas/publicaciones.py), or null for a series without versions of its own."""
     versioned = versiones.versioned_routes(conn)
+    known: dict[tuple[str, str], Optional[dict]] = {}  # (route, frequency) -> its rhythm: once per answer
     for row in rows:
-        found = None
-        if row["ruta"] in versioned and not _is_history(row):
-            found = publicaciones.rhythm(conn, row["ruta"], row["frecuencia"])
-        row["publicacion"] = found.as_json() if found is not None else None
+        of = (row["ruta"], row["frecuencia"])
+        if of not in known:
+            found = publicaciones.rhythm(conn, *of) if row["ruta"] in versioned and not _is_history(row) else None
+            known[of] = found.as_json() if found is not None else None
+        row["publicacion"] = known[of]
     return rows
 
 
@@ -843,7 +845,14 @@ def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query,
     found = _entries_by_id(conn, list(dict.fromkeys(ids)), on)
     rows = []
     for entry in found:
-        _check_versioned(conn, entry, "")
+        if versiones.first_day(conn, entry["ruta"]) is None:
+            raise ApiError(404, f"{entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas", "ids")
+        if _is_history(entry) or any(not versiones.carries(conn, entry["ruta"], k) for k in entry["filtro"]):
+            raise BadQuery(
+                "ids",
+                f"la serie {entry['id']} no se publica como una serie: sus valores son los de cada versión de "
+                f"{entry['ruta']} (tabla {entry['tabla']}), que sus fechas ya dicen",
+            )
         rows += publicaciones.publications(conn, entry, desde, hasta)
     return {"series": found, "publicaciones": rows}
 

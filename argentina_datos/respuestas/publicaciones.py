@@ -140,13 +140,12 @@ def days_text(days: int) -> str:
     return f"{abs(days)} día{'s' if abs(days) != 1 else ''} {'después' if days > 0 else 'antes'}"
 
 
-# The releases of each route, read once per database: the calendar and every catalogue page ask for them, and a route
-# of 5,000 records takes ~50 ms.  Keyed by what identifies the route's stored versions in that file.
-_READ: dict[tuple, list[versiones.Release]] = {}
+# The releases of each route and its rhythm, read once per database: the calendar and every catalogue page ask for
+# them, and a route of 5,000 records takes ~50 ms.  Keyed by what identifies the route's stored versions in that file.
+_READ: dict[tuple, tuple[list[versiones.Release], dict[str, Optional[Rhythm]]]] = {}
 
 
-def route_releases(conn: sqlite3.Connection, route: str) -> list[versiones.Release]:
-    """versiones.releases of ``route``'s whole records, remembered for this database's versions of it."""
+def _read(conn: sqlite3.Connection, route: str) -> tuple[list[versiones.Release], dict[str, Optional[Rhythm]]]:
     (file,) = [r[2] for r in conn.execute("PRAGMA database_list") if r[1] == "main"]
     count, last, when = conn.execute(
         f"SELECT count(*), max(id), max(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]
@@ -156,13 +155,21 @@ def route_releases(conn: sqlite3.Connection, route: str) -> list[versiones.Relea
     if found is None:
         if len(_READ) > 256:
             _READ.clear()
-        found = _READ[key] = versiones.releases(conn, route)
+        found = _READ[key] = (versiones.releases(conn, route), {})
     return found
+
+
+def route_releases(conn: sqlite3.Connection, route: str) -> list[versiones.Release]:
+    """versiones.releases of ``route``'s whole records, remembered for this database's versions of it."""
+    return _read(conn, route)[0]
 
 
 def rhythm(conn: sqlite3.Connection, route: str, frequency: str) -> Optional[Rhythm]:
     """The rhythm of ``route``, whose series have ``frequency``; None without versions of it to measure."""
-    return rhythm_of(route_releases(conn, route), versiones.first_day(conn, route), frequency)
+    releases, rhythms = _read(conn, route)
+    if frequency not in rhythms:
+        rhythms[frequency] = rhythm_of(releases, versiones.first_day(conn, route), frequency)
+    return rhythms[frequency]
 
 
 # ---- the publications of series ---------------------------------------------------------------------------------
@@ -201,6 +208,7 @@ def calendar_events(
         ids = [e["id"] for e in members]
         found = route_releases(conn, route)
         first = versiones.first_day(conn, route)
+        expected = rhythm(conn, route, members[0]["frecuencia"])
         for r in found:
             if desde <= r.day <= hasta:
                 said = f"hasta el {r.newest}" if r.newest else "revisiones"
@@ -208,7 +216,6 @@ def calendar_events(
                     _event(r.day, PUBLISHED, route, ids, f"{name}: publicada ({said})", r.newest)
                     | {"agregados": r.added, "revisados": r.revised, "quitados": r.removed, "inicial": r.day == first}
                 )
-        expected = rhythm_of(found, first, members[0]["frecuencia"])
         if expected is not None and desde <= expected.next_expected <= hasta:
             events.append(
                 _event(

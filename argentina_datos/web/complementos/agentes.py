@@ -149,7 +149,10 @@ def register_mcp_tools(datasette, mcp):
         ] = None,
         publicado: Annotated[
             Optional[str],
-            Field(description="AAAA-MM-DD: las series como upstream las había publicado ese día (sus versiones)"),
+            Field(
+                description="AAAA-MM-DD: las series como upstream las había publicado ese día (sus versiones); "
+                "primera: el primer valor publicado de cada fecha, con el día (columna «id:publicado»)"
+            ),
         ] = None,
     ) -> CallToolResult:
         """Los valores de varias series lado a lado, una fila por fecha (GET /v1/series/datos), recortados,
@@ -177,6 +180,26 @@ def register_mcp_tools(datasette, mcp):
         "compra mayor que venta"}, ...], "sql_hallazgos": "SELECT ..."}."""
         params = {"ids": id, "desde": desde, "hasta": hasta, "marcar": MARK}
         return text_result(quality_of(await ask_v1(datasette, DATA_PATH, params), id))
+
+    @mcp.tool(annotations=READ_ONLY)
+    async def historia_de_dato(
+        id: Annotated[str, Field(description="el id de una serie (de buscar_series): «riesgo_pais», «inflacion»")],
+        fecha: Annotated[
+            str,
+            Field(description=f"la fecha del dato ({PERIOD}: un mes o un año da la historia de todos sus datos)"),
+        ],
+    ) -> CallToolResult:
+        """La historia de publicación de un dato: cada valor que upstream publicó para esa fecha de la serie, con
+        los días en que estuvo vigente (publicadoDesde; publicadoHasta, null si sigue), y el ritmo de publicación
+        de la serie (rezago habitual, última publicación, próxima estimada): GET /v1/series/datos con
+        publicado=todas. Ejemplo: historia_de_dato(id="riesgo_pais", fecha="2003-06-02") → {"serie": {...},
+        "valores": [{"fecha": "2003-06-02", "valor": 5360, "publicadoDesde": "2024-07-28", "publicadoHasta":
+        "2025-01-01"}, {"fecha": "2003-06-02", "valor": 5359, "publicadoDesde": "2025-01-01", "publicadoHasta":
+        null}]}."""
+        params = {"ids": id, "desde": fecha, "hasta": fecha, "publicado": "todas"}
+        data = orjson.loads(await ask_v1(datasette, DATA_PATH, params))
+        values = [{k: v for k, v in row.items() if k != "serie"} for row in data["datos"]]
+        return text_result(orjson.dumps({"serie": data["series"][0], "valores": values}).decode())
 
     @mcp.tool(annotations=READ_ONLY)
     async def consultar_api(
