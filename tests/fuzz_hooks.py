@@ -3,7 +3,8 @@ range whose desde is after its hasta is a 400 (tests/test_api_errors.py checks i
 otherwise count it, valid to the schema of each parameter alone, as wrongly refused.  On
 /v1/series/datos, what is valid depends on the series named in ``ids`` (a conversion only of amounts of
 pesos, no sum nor ratio of a rate): there the fuzzing leaves those parameters out; /v1/series/publicaciones answers
-the series whose route has versions of its own, and its ids are chosen among them.  ``publicado`` is valid
+the series whose route has versions of its own (and so does /v1/series/calendario with ids), and their ids are
+chosen among them.  ``publicado`` is valid
 where the route itself (/v1/cotizaciones/dolares/blue, not /turista, under the same template) or its list has
 versions, a 400 elsewhere (tests/test_versiones.py, tests/test_por_fecha.py and tests/test_catalogo_series.py
 check them): left out everywhere.  An
@@ -80,7 +81,7 @@ VERSIONED_IDS = versioned_ids()
 def map_query(ctx, query):
     operation = getattr(ctx, "operation", None)
     ids = query.get("ids") if isinstance(query, dict) else None
-    known = {SERIES_DATA: KNOWN_IDS, SERIES_RELEASES: VERSIONED_IDS, SERIES_CALENDAR: KNOWN_IDS}
+    known = {SERIES_DATA: KNOWN_IDS, SERIES_RELEASES: VERSIONED_IDS, SERIES_CALENDAR: VERSIONED_IDS}
     pool = known.get(operation.path) if operation is not None else None
     if not pool or not isinstance(ids, str):
         return query

@@ -187,6 +187,11 @@ async def test_first_releases_go_through_the_query_and_say_when_each_period_coul
         ("ids=riesgo_pais:relativa&publicado=todas", "ids"),
         ("ids=riesgo_pais&publicado=todas&marcar=calidad", "marcar"),
         ("ids=riesgo_pais&publicado=ultima", "publicado"),
+        (
+            "ids=riesgo_pais,cotizaciones_dolares.blue.venta,cotizaciones_dolares.oficial.venta,"
+            "cotizaciones_dolares.mayorista.venta&publicado=todas",
+            "publicado",
+        ),  # more than 25,000 values: narrowed with desde and hasta
         ("ids=bonos_cer_historico.TZXO6.precioArs&publicado=primera", "publicado"),  # already one value per version
     ],
 )
@@ -204,6 +209,8 @@ async def test_the_words_are_for_series_and_a_route_without_versions_is_a_404(ds
     assert releases.status_code == 404 and releases.json()["parametro"] == "ids"
     history = await ds.client.get("/v1/series/publicaciones?ids=bonos_cer_historico.TZXO6.precioArs")
     assert history.status_code == 400 and "bonos_cer_historico" in history.json()["mensaje"]
+    asked = await ds.client.get("/v1/series/calendario?ids=inflacion,cotizaciones.USD.venta")
+    assert asked.status_code == 404 and "cotizaciones.USD.venta" in asked.json()["mensaje"]
 
 
 # ---- publications, rhythm and calendar ----------------------------------------------------------------------------

@@ -37,6 +37,9 @@ OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagi
 MARK = "calidad"
 # publicado=primera: a column «id:publicado» beside each series with the day its value was first published
 PUBLISHED = "publicado"
+# publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
+# more is a 400 that says how to narrow it
+MAX_VALUES = 25_000
 PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
 # How much a search word found in each column of the full-text index weighs (bm25), in its column order
 # (construccion/tabla_series.py, FTS_COLUMNS): the title and the entity before the rest.
@@ -726,6 +729,12 @@ def _every_value(
             for f, v, d, h, _ in periods
             if f.startswith(period)
         ]
+        if len(rows) > MAX_VALUES:
+            raise BadQuery(
+                "publicado",
+                f"«publicado=todas» da más de {MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
+                "o con menos ids".replace(",", "."),
+            )
     return {"series": entries_, "datos": rows}
 
 
@@ -845,16 +854,22 @@ def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query,
     found = _entries_by_id(conn, list(dict.fromkeys(ids)), on)
     rows = []
     for entry in found:
-        if versiones.first_day(conn, entry["ruta"]) is None:
-            raise ApiError(404, f"{entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas", "ids")
-        if _is_history(entry) or any(not versiones.carries(conn, entry["ruta"], k) for k in entry["filtro"]):
-            raise BadQuery(
-                "ids",
-                f"la serie {entry['id']} no se publica como una serie: sus valores son los de cada versión de "
-                f"{entry['ruta']} (tabla {entry['tabla']}), que sus fechas ya dicen",
-            )
+        _published_on_its_own(conn, entry)
         rows += publicaciones.publications(conn, entry, desde, hasta)
     return {"series": found, "publicaciones": rows}
+
+
+def _published_on_its_own(conn: sqlite3.Connection, entry: dict) -> None:
+    """A 404 (on ``ids``) for a series whose route has no stored versions; a 400 for one whose values already are
+    those of each version (a history table) or that its route's records do not name."""
+    if versiones.first_day(conn, entry["ruta"]) is None:
+        raise ApiError(404, f"{entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas", "ids")
+    if _is_history(entry) or any(not versiones.carries(conn, entry["ruta"], k) for k in entry["filtro"]):
+        raise BadQuery(
+            "ids",
+            f"la serie {entry['id']} no se publica como una serie: sus valores son los de cada versión de "
+            f"{entry['ruta']} (tabla {entry['tabla']}), que sus fechas ya dicen",
+        )
 
 
 def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> list[dict]:
@@ -862,10 +877,12 @@ def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on:
     ``frecuencia``) and the next one each expects: one event per route and day."""
     desde, hasta = _plain_range(query, CALENDAR_PATH)
     frequency = _choice(params, "frecuencia", FREQUENCIES)
+    versioned = sorted(versiones.versioned_routes(conn))
     if "ids" in params:
         found = _entries_by_id(conn, list(dict.fromkeys(t.partition(":")[0] for t in parse_ids(params))), on)
+        for entry in found:
+            _published_on_its_own(conn, entry)
     elif table_exists(conn, SERIES.name):
-        versioned = sorted(versiones.versioned_routes(conn))
         cursor = conn.execute(
             f"SELECT * FROM {SERIES.name} WHERE ruta IN ({', '.join('?' * len(versioned))}) ORDER BY rowid", versioned
         )
@@ -873,10 +890,7 @@ def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on:
         found = [_as_json(dict(zip(names, row)), on) for row in cursor]
     else:
         raise BadQuery("ids", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
-    versioned_routes = versiones.versioned_routes(conn)
     chosen = [
-        e
-        for e in found
-        if e["ruta"] in versioned_routes and not _is_history(e) and frequency in (None, e["frecuencia"])
+        e for e in found if e["ruta"] in versioned and not _is_history(e) and frequency in (None, e["frecuencia"])
     ]
     return publicaciones.calendar_events(conn, chosen, desde, hasta)
