@@ -325,7 +325,7 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
 # ---- the query parameters, from respuestas/consulta.py's table ------------------------------
 def _value_schema(p: QueryParam, answers: Answers) -> dict:
     if p.form == "fecha":
-        words = "".join(f"|{c}" for c in p.choices)  # publicado=primera|todas, beside a day
+        words = "".join(f"|{c}" for c in p.choices if p.offers(answers, c))  # publicado=primera|todas, beside a day
         return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}{words})$"}
     if p.form == "periodo":  # a day, a month or a year
         return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}|{_YEAR}(?:-(?:0[1-9]|1[0-2]))?)$"}
@@ -382,7 +382,7 @@ def query_parameters(answers: Answers) -> list[dict]:
 
 SERIES_PATHS = ("/v1/series", "/v1/series/datos", "/v1/series/publicaciones", "/v1/series/calendario")
 # Several series aligned by date: amounts of pesos, rates and the rest, with versions (respuestas/catalogo_series.py).
-SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True)
+SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True, series=True)
 SERIE = {
     "type": "object",
     "description": "una serie del catálogo (la tabla series)",

@@ -50,6 +50,7 @@ class Answers:
     rates: frozenset[str] = frozenset()  # the measures that are rates per period (monthly inflation): compounded
     calendar: bool = False  # holidays, also an iCalendar
     versioned: bool = False  # with past versions, answered as they were on a day
+    series: bool = False  # the aligned series of /v1/series/datos (publicado=primera, todas)
 
     @classmethod
     def of(cls, endpoint, versioned: bool = False) -> Answers:
@@ -345,6 +346,8 @@ PARAMETERS: tuple[QueryParam, ...] = (
         choices=(FIRST, ALL),
         form="fecha",
         transforms=False,
+        offers=lambda a, value: a.series or value not in (FIRST, ALL),
+        unoffered="«primera» y «todas» son para /v1/series/datos; en las rutas, un día AAAA-MM-DD",
     ),
     QueryParam(
         "formato",
