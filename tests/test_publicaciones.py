@@ -72,6 +72,35 @@ def test_the_days_a_series_changed():
     assert [(r.day, r.added, r.revised) for r in whole][1] == ("2024-01-03", 1, 1)
 
 
+def test_the_rhythm_of_a_monthly_and_a_daily_route():
+    from argentina_datos.respuestas import publicaciones
+
+    # the first version stored holds the past; then a month each time, 12, 14 and 13 days after it ends
+    monthly = [
+        versiones.Release("2025-01-05", 300, 0, 0, "2024-11-30", "2000-01-31", 300),
+        versiones.Release("2025-01-12", 1, 0, 0, "2024-12-31", "2024-12-31", 1),
+        versiones.Release("2025-02-14", 1, 0, 0, "2025-01-31", "2025-01-31", 1),
+        versiones.Release("2025-03-13", 1, 0, 0, "2025-02-28", "2025-02-28", 1),
+        versiones.Release("2025-03-20", 0, 1, 0, None, None, 0),  # a revision: no new month
+    ]
+    rhythm = publicaciones.rhythm_of(monthly, "2025-01-05", "mensual")
+    assert rhythm is not None
+    assert (rhythm.lag, rhythm.lag_min, rhythm.lag_max, rhythm.count) == (13, 12, 14, 3)
+    assert (rhythm.last, rhythm.last_period) == ("2025-03-20", "2025-02-28")
+    assert (rhythm.next_period, rhythm.next_expected) == ("2025-03-31", "2025-04-13")
+    assert "estimación" in rhythm.as_json()["estimacion"]
+    # a daily route publishing each day's value the day before (the UVA)
+    daily = [
+        versiones.Release(f"2025-01-{d:02d}", 1, 0, 0, f"2025-01-{d + 1:02d}", f"2025-01-{d + 1:02d}", 1)
+        for d in range(1, 11)
+    ]
+    rhythm = publicaciones.rhythm_of(daily, None, "diaria")
+    assert rhythm is not None and (rhythm.lag, rhythm.interval) == (-1, 1)
+    assert (rhythm.next_period, rhythm.next_expected) == ("2025-01-12", "2025-01-11")
+    assert publicaciones.rhythm_of(monthly[:1], "2025-01-05", "mensual") is None
+    assert publicaciones.days_text(-1) == "1 día antes" and publicaciones.days_text(13) == "13 días después"
+
+
 # ---- against upstream's git history -------------------------------------------------------------------------------
 RISK = "finanzas/indices/riesgo-pais"
 
