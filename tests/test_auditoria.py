@@ -105,8 +105,9 @@ def test_compra_above_venta_is_one_finding_per_run_of_days(tmp_path):
         cotizacion("oficial", 10, 10, "2025-02-04"),  # equal is no finding
     ]
     hallazgos = de(construir(tmp_path, {DOLARES: dolares}), calidad.BUY_ABOVE_SELL)
-    assert [(h["tabla"], h["serie"], h["fecha"]) for h in hallazgos] == [
-        ("cotizaciones_dolares", "casa=blue", "2025-02-04")
+    # the span is stored whole (fecha to hasta), so that both days are marked
+    assert [(h["tabla"], h["serie"], h["fecha"], h["hasta"]) for h in hallazgos] == [
+        ("cotizaciones_dolares", "casa=blue", "2025-02-04", "2025-02-05")
     ]
     assert "2 días seguidos, del 2025-02-04 al 2025-02-05" in hallazgos[0]["detalle"]
     assert json.loads(hallazgos[0]["valor"]) == {"compra": 12, "venta": 11}
@@ -183,6 +184,36 @@ def test_a_variation_that_crosses_zero_is_not_checked_for_jumps(tmp_path):
     valores[5] = -0.5  # deflation: ratios mean nothing
     hallazgos = construir(tmp_path, {INFLACION: serie(meses, valores)})
     assert de(hallazgos, calidad.JUMP) == [] and de(hallazgos, calidad.UNIT_SWITCH) == []
+
+
+def test_a_value_that_leaves_the_series_and_comes_back_is_one_finding_not_two_jumps(tmp_path):
+    # A crawling peg (+0.1 % a business day, repeated on weekends) that shows +30 % on four days and comes back.
+    dias = [dt.date(2025, 1, 1) + dt.timedelta(days=i) for i in range(90)]
+    valor, valores = 300.0, []
+    for d in dias:
+        valor = round(valor * 1.001, 2) if d.weekday() < 5 else valor
+        valores.append(valor)
+    for i in range(60, 64):
+        valores[i] = round(valores[59] * 1.3, 2)
+    dolares = [cotizacion("mayorista", v, v + 1, d.isoformat()) for d, v in zip(dias, valores)]
+    hallazgos = construir(tmp_path, {DOLARES: dolares})
+    idas = de(hallazgos, calidad.EXCURSION)
+    assert [(h["serie"], h["fecha"], h["hasta"], h["campo"]) for h in idas] == [
+        ("casa=mayorista", dias[60].isoformat(), dias[63].isoformat(), "compra, venta")
+    ]
+    assert "4 valores fuera de lo habitual" in idas[0]["detalle"] and "la mediana" in idas[0]["detalle"]
+    assert de(hallazgos, calidad.JUMP) == []  # 30 % twice, but one trip
+
+
+def test_a_jump_that_stays_is_a_jump_and_no_trip(tmp_path):
+    # A devaluation: +100 % in a day, then the crawling peg goes on from there.
+    dias = [dt.date(2025, 1, 1) + dt.timedelta(days=i) for i in range(90)]
+    valores = [round(300 * 1.001**i * (2 if i >= 60 else 1), 2) for i in range(90)]
+    hallazgos = construir(
+        tmp_path, {DOLARES: [cotizacion("oficial", v, v + 1, d.isoformat()) for d, v in zip(dias, valores)]}
+    )
+    assert de(hallazgos, calidad.EXCURSION) == []
+    assert [h["fecha"] for h in de(hallazgos, calidad.JUMP)] == [dias[60].isoformat()]
 
 
 def test_compra_and_venta_jumping_the_same_day_are_one_finding(tmp_path):
@@ -427,6 +458,21 @@ def test_the_real_build_audits_what_real_data_has(conn):
     # Readable: a few hundred findings, not one per row.
     assert sum(found.get(c, 0) for c in calidad.AUDIT_CHECKS) < 1000
     assert not conn.execute("SELECT count(*) FROM calidad WHERE detalle LIKE 'no se pudo revisar%'").fetchone()[0]
+
+
+@pytest.mark.mirror
+def test_every_real_quote_with_compra_above_venta_is_marked(conn):
+    rows = conn.execute(
+        "SELECT casa, fecha FROM cotizaciones_dolares WHERE compra > venta AND fecha GLOB '[0-9]*'"
+    ).fetchall()
+    assert len(rows) > 100  # 222 in the mirror of 2026-02
+    unmarked = conn.execute(
+        "SELECT count(*) FROM cotizaciones_dolares d WHERE compra > venta AND NOT EXISTS (SELECT 1 FROM calidad c "
+        "WHERE c.tabla = 'cotizaciones_dolares' AND c.control = ? AND c.serie = 'casa=' || d.casa "
+        "AND d.fecha BETWEEN c.fecha AND coalesce(c.hasta, c.fecha))",
+        [calidad.BUY_ABOVE_SELL],
+    ).fetchone()[0]
+    assert unmarked == 0
 
 
 @pytest.mark.mirror

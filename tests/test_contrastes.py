@@ -13,6 +13,7 @@ from test_auditoria import DOLARES, INFLACION, cotizacion, de, dias_habiles, esc
 
 from argentina_datos.almacen import calidad
 from argentina_datos.catalogo import BY_TABLE
+from argentina_datos.construccion import contrastes
 from argentina_datos.construccion.constructor import Builder
 from argentina_datos.construccion.fuentes import DirectorySource
 
@@ -105,6 +106,51 @@ def test_weekend_repeats_are_not_frozen(tmp_path):
     assert de(construir(tmp_path, {DOLARES: dolares})[0], calidad.FROZEN) == []
 
 
+def test_a_freeze_two_series_share_while_the_official_moves_is_a_finding_for_each(tmp_path):
+    # The mayorista and contado con liquidación repeat one value for 12 business days while the oficial, that
+    # moves every day, goes on moving: upstream stopped both.
+    fechas = dias_habiles("2025-01-02", 50)
+    mayorista = mayorista_normal(50)
+    ccl = [round(1100 * 1.003**i, 2) for i in range(50)]
+    for i in range(21, 33):
+        mayorista[i], ccl[i] = mayorista[20], ccl[20]
+    dolares = casas(fechas, mayorista) + [cotizacion("contadoconliqui", c, c, f) for c, f in zip(ccl, fechas)]
+    congelados = de(construir(tmp_path, {DOLARES: dolares})[0], calidad.FROZEN)
+    assert sorted((h["serie"], h["fecha"], h["hasta"]) for h in congelados) == [
+        ("casa=contadoconliqui", fechas[21], fechas[32]),
+        ("casa=mayorista", fechas[21], fechas[32]),
+    ]
+    assert all("mientras casa=oficial se movió" in h["detalle"] for h in congelados)
+    assert (
+        "también quietas: casa=contadoconliqui"
+        in [h for h in congelados if h["serie"] == "casa=mayorista"][0]["detalle"]
+    )
+
+
+# ---- quotes on days the market is closed ---------------------------------------------------------
+def test_a_weekend_quote_of_a_closed_market_that_differs_from_friday_is_marked(tmp_path):
+    dias = [(dt.date(2025, 1, 6) + dt.timedelta(days=i)) for i in range(28)]  # from a Monday
+    dolares = []
+    for i, d in enumerate(dias):
+        habil = d.weekday() < 5
+        precio = 1000 + i if habil else None
+        for casa in ("bolsa", "cripto"):
+            dolares.append(cotizacion(casa, precio or 1000 + i, (precio or 1000 + i) + 2, d.isoformat()))
+    # bolsa repeats Friday on every weekend but one Saturday (and the Sunday after)
+    last = {}
+    for r in dolares:
+        day = dt.date.fromisoformat(r["fecha"])
+        if day.weekday() < 5:
+            last[r["casa"]] = (r["compra"], r["venta"])
+        elif r["casa"] == "bolsa" and r["fecha"] not in ("2025-01-18", "2025-01-19"):
+            r["compra"], r["venta"] = last["bolsa"]
+    hallazgos = de(construir(tmp_path, {DOLARES: dolares})[0], calidad.CLOSED_MARKET)
+    # cripto trades every day: its weekends are no finding
+    assert [(h["serie"], h["fecha"], h["hasta"]) for h in hallazgos] == [("casa=bolsa", "2025-01-18", "2025-01-19")]
+    assert json.loads(hallazgos[0]["valor"]) == [[1011, 1013], [1012, 1014]]
+    assert "el día hábil anterior, 2025-01-17, 1011 / 1013" in hallazgos[0]["detalle"]
+
+
 # ---- a real devaluation ---------------------------------------------------------------------------
 def test_a_devaluation_is_a_jump_and_nothing_new(tmp_path):
     # 2023-12-13: the official rate +113 % in a day, then a crawling peg; every house follows.
@@ -118,14 +164,22 @@ def test_a_devaluation_is_a_jump_and_nothing_new(tmp_path):
 
 
 # ---- impossible spreads -----------------------------------------------------------------------------
-def test_a_spread_far_above_the_houses_own_is_one_finding_per_span(tmp_path):
+def test_a_spread_far_above_the_houses_own_marks_only_the_days_beyond_its_limit(tmp_path):
     fechas = dias_habiles("2025-01-02", 60)
     mayorista = mayorista_normal(60)
-    for i in list(range(20, 30)) + list(range(33, 38)):  # venta 40 pesos over compra, with 3 normal days inside
+    for i in list(range(20, 30)) + list(range(33, 38)):  # venta 40 pesos over compra, with 3 normal days between
         mayorista[i] = (mayorista[i][0], round(mayorista[i][0] + 40, 2))
     spreads = de(construir(tmp_path, {DOLARES: casas(fechas, mayorista)})[0], calidad.SPREAD)
-    assert [(h["serie"], h["fecha"], h["hasta"]) for h in spreads] == [("casa=mayorista", fechas[20], fechas[37])]
-    assert "en 15 días" in spreads[0]["detalle"] and "la serie misma" in spreads[0]["detalle"]
+    assert [(h["serie"], h["fecha"], h["hasta"]) for h in spreads] == [
+        ("casa=mayorista", fechas[20], fechas[29]),
+        ("casa=mayorista", fechas[33], fechas[37]),
+    ]
+    # In words: the days' spread, the series' usual one and the limit, not a bare median.
+    detalle = spreads[0]["detalle"]
+    assert "en 10 valores seguidos" in detalle and "la serie misma" in detalle
+    low = 40 / mayorista[29][0]
+    assert f"entre un {low * 100:.1f} %" in detalle, detalle
+    assert "suele superar a la compra en un 0.3 %" in detalle and "el límite es un 3.0 %" in detalle
 
 
 def test_a_house_whose_spread_is_always_wide_has_no_spread_finding(tmp_path):
@@ -243,6 +297,28 @@ def test_the_wholesale_spread_of_2024_is_reported(conn):
 
 
 @pytest.mark.mirror
+def test_no_row_marked_for_its_spread_is_within_the_limit(conn):
+    spans = conn.execute(
+        "SELECT serie, fecha, coalesce(hasta, fecha) FROM calidad WHERE control = ? AND tabla = ?",
+        [calidad.SPREAD, "cotizaciones_dolares"],
+    ).fetchall()
+    assert spans
+    marked = [
+        (casa, fecha, venta / compra - 1)
+        for serie, desde, hasta in spans
+        for casa, fecha, compra, venta in conn.execute(
+            "SELECT casa, fecha, compra, venta FROM cotizaciones_dolares WHERE casa = ? AND fecha BETWEEN ? AND ?",
+            [serie.removeprefix("casa="), desde, hasta],
+        )
+    ]
+    assert len(marked) >= len(spans)
+    assert [m for m in marked if m[2] <= contrastes.SPREAD_MIN] == []
+    # contado con liquidación in late January 2024: its two days beyond 3 %, not the 12 normal ones between them
+    ccl = [f for c, f, _ in marked if c == "contadoconliqui" and "2024-01-18" <= f <= "2024-01-31"]
+    assert ccl == ["2024-01-18", "2024-01-31"]
+
+
+@pytest.mark.mirror
 def test_no_new_finding_on_real_events(conn):
     # The devaluation of 2023-12-13 (official +113 %) and the unification of 2015-12-17 are real: a «salto» at
     # most, never a frozen value, an impossible spread or a disagreement on the official dollar.
@@ -259,12 +335,19 @@ def test_no_new_finding_on_real_events(conn):
         [calidad.JUMP],
     ).fetchone() == (1,)
     # Nor does any series start a new kind of finding on those days, but the wholesale dollar that froze.
+    nuevos = (*NUEVOS, calidad.EXCURSION, calidad.CLOSED_MARKET)
     started = conn.execute(
-        f"SELECT tabla, serie, control, fecha FROM calidad WHERE control IN ({', '.join('?' * len(NUEVOS))}) "
-        "AND (fecha BETWEEN '2015-12-16' AND '2015-12-18' OR fecha BETWEEN '2023-12-12' AND '2023-12-14')",
-        NUEVOS,
+        f"SELECT tabla, serie, control, fecha FROM calidad WHERE control IN ({', '.join('?' * len(nuevos))}) "
+        "AND (fecha BETWEEN '2015-12-16' AND '2015-12-18' OR fecha BETWEEN '2023-12-12' AND '2023-12-14') ORDER BY serie",
+        nuevos,
     ).fetchall()
-    assert started == [("cotizaciones_dolares", "casa=mayorista", calidad.FROZEN, "2023-12-13")]
+    # contado con liquidación's 6.7 % of 2023-12-13 is the last of its ~20 runs of wide spreads since 2023-09-08
+    # (marked before too, inside one 2023-09-08…12-13 span): its own error, not the devaluation's.
+    assert started == [
+        ("cotizaciones_dolares", "casa=contadoconliqui", calidad.SPREAD, "2023-12-13"),
+        ("cotizaciones_dolares", "casa=mayorista", calidad.FROZEN, "2023-12-13"),
+    ]
+    assert len(_of(conn, calidad.SPREAD, "casa=contadoconliqui")) > 10
     # INDEC's new basket from January 2026: the year-on-year and the monthly rates still agree, every month.
     assert _of(conn, calidad.RELATED_SERIES, None, "inflacion_interanual") == []
 
@@ -281,3 +364,41 @@ def test_every_official_cpi_figure_agrees_and_country_risk_of_2025_12_30_does_no
     riesgo_pais = _of(conn, calidad.PUBLISHED_FIGURE, None, "riesgo_pais")
     assert [(f, json.loads(v)) for f, _, v, _ in riesgo_pais] == [("2025-12-30", [569, 571])]
     assert "Perfil" in riesgo_pais[0][3] or "perfil" in riesgo_pais[0][3]
+
+
+@pytest.mark.mirror
+def test_the_wholesale_dollar_s_trip_of_2023_12_07_is_one_finding_and_the_devaluation_a_jump(conn):
+    trips = _of(conn, calidad.EXCURSION, "casa=mayorista")
+    assert [(f, h) for f, h, _, _ in trips if f <= "2023-12-10" and (h or f) >= "2023-12-07"] == [
+        ("2023-12-07", "2023-12-10")
+    ]
+    assert "volvió a" in [d for f, _, _, d in trips if f == "2023-12-07"][0]
+    # the devaluation (2023-12-13) and the unification (2015-12-17) move every house for good: no trip starts
+    # or ends there, and the oficial's +113 % stays one «salto»
+    near = conn.execute(
+        "SELECT serie, fecha, hasta FROM calidad WHERE control = ? AND tabla = 'cotizaciones_dolares' AND "
+        "(fecha BETWEEN '2023-12-12' AND '2023-12-14' OR fecha BETWEEN '2015-12-16' AND '2015-12-18')",
+        [calidad.EXCURSION],
+    ).fetchall()
+    assert near == []
+
+
+@pytest.mark.mirror
+def test_the_saturday_mep_quote_of_2024_08_17_is_marked(conn):
+    found = _of(conn, calidad.CLOSED_MARKET, "casa=bolsa")
+    assert [(f, h) for f, h, _, _ in found if f == "2024-08-17"] == [("2024-08-17", "2024-08-18")]
+    assert json.loads([v for f, _, v, _ in found if f == "2024-08-17"][0]) == [[1279, 1281.6], [1292.4, 1299.1]]
+    # only houses whose market closes: not cripto, nor the blue
+    houses = {
+        s for (s,) in conn.execute("SELECT DISTINCT serie FROM calidad WHERE control = ?", [calidad.CLOSED_MARKET])
+    }
+    assert houses and houses <= {"casa=oficial", "casa=mayorista", "casa=bolsa", "casa=contadoconliqui"}
+
+
+@pytest.mark.mirror
+def test_the_freeze_the_wholesale_and_ccl_shared_in_2017_11_is_found_and_the_fixed_rate_of_2023_is_not(conn):
+    for serie in ("casa=mayorista", "casa=contadoconliqui"):
+        spans = [(f, h) for f, h, _, _ in _of(conn, calidad.FROZEN, serie)]
+        assert any(f.startswith("2017-11") for f, _ in spans) and any(f.startswith("2018-03") for f, _ in spans)
+    # the mayorista at 350 from 2023-08 to the devaluation, fixed with the oficial: no finding
+    assert [f for f, _, _, _ in _of(conn, calidad.FROZEN, "casa=mayorista") if "2023-08-15" <= f <= "2023-12-12"] == []

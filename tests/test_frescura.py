@@ -163,3 +163,53 @@ async def test_the_mirror_database_answers_its_health_late_once_its_cadence_is_p
     assert r.status_code == 503 and r.json()["estado"] == "atrasada"
     late = {d["conjunto"] for d in r.json()["datos"]["conjuntos"] if d["atrasado"] and d["principal"]}
     assert "cotizaciones_dolares" in late
+
+
+async def test_one_clock_for_findings_freshness_and_answers(fuente, tmp_path, capsys, monkeypatch):
+    # A build on a day its data is on time: no «serie atrasada» nor «serie detenida» counted from the wall clock
+    # (it is months later), the same answer in its last lines, /v1/series and /-/salud.json.
+    monkeypatch.setenv(TODAY_VARIABLE, "2025-01-06")
+    out = tmp_path / "a.db"
+    code, err = run(capsys, "--source", str(fuente), "--output", str(out))
+    assert code == 0, err
+    with sqlite3.connect(out) as con:
+        assert (
+            con.execute("SELECT control FROM calidad WHERE control IN ('serie atrasada', 'serie detenida')").fetchall()
+            == []
+        )
+    assert "(ATRASADO" not in err and summary(out)["frescura"]["hoy"] == "2025-01-06"
+    ds = datasette_for(out)
+    series = (await ds.client.get("/v1/series")).json()
+    assert series and all(s["atrasada"] is False and not s["calidad"] for s in series), series
+    assert (await ds.client.get("/-/salud.json")).json()["estado"] == "ok"
+    # The next day's clock is the variable's, in the findings too.
+    monkeypatch.setenv(TODAY_VARIABLE, "2025-02-01")
+    code, err = run(capsys, "--source", str(fuente), "--output", str(out), "--sin-anterior")
+    with sqlite3.connect(out) as con:
+        late = con.execute("SELECT detalle FROM calidad WHERE control = 'serie atrasada'").fetchall()
+    assert late and all("(2025-02-01)" in d for (d,) in late), late
+
+
+@pytest.mark.mirror
+async def test_on_the_day_after_the_mirror_s_last_quote_no_main_dataset_is_late(conn, ds, monkeypatch):
+    from argentina_datos.catalogo.series import ESSENTIAL
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.respuestas.catalogo_series import entries, today
+
+    monkeypatch.setenv(TODAY_VARIABLE, "2026-02-22")
+    assert Builder(None, "/nonexistent/a.db").today == today() == dt.date(2026, 2, 22)  # type: ignore[arg-type]
+    assert frescura.late_essentials(frescura.by_dataset(conn, today())) == []
+    late = {e.tabla for e in entries(conn, today()) if e.atrasada and e.tabla in ESSENTIAL}
+    # the solidario dollar, abolished in December 2023, is a late series of a dataset that is on time
+    assert late <= {"cotizaciones_dolares"}
+    body = (await ds.client.get("/-/salud.json")).json()
+    assert body["fuenteAtrasada"] is False and body["datos"]["hoy"] == "2026-02-22"
+    assert not [d for d in body["datos"]["conjuntos"] if d["principal"] and d["atrasado"]]
+    for id_, q in (
+        ("inflacion", "inflación"),
+        ("uva", "uva"),
+        ("riesgo_pais", "riesgo país"),
+        ("cotizaciones_dolares.blue.venta", "blue venta"),
+    ):
+        found = [s for s in (await ds.client.get(f"/v1/series?q={q}")).json() if s["id"] == id_]
+        assert found and found[0]["atrasada"] is False, (id_, found)

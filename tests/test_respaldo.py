@@ -113,7 +113,10 @@ def test_generations_kept_and_restored_byte_for_byte(fuente, salida, capsys):
     assert sha(salida) == shas[1]
     assert cli.main(["--restaurar", str(salida)]) == 1  # nothing left to restore
     assert sha(salida) == shas[1]
-    assert "no hay" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # the error names the ways out: the build the last restore set aside, and a build from scratch
+    assert f"no hay {salida}.anterior para restaurar" in err
+    assert f"mv {salida}.descartado {salida}" in err and "build-db --sin-anterior" in err
 
     assert build(fuente, salida, "--force", "--conservar", 0) == 0
     assert not (salida.parent / "argentina.db.anterior").exists()
@@ -141,6 +144,7 @@ def test_a_truncated_previous_output_stops_the_build_and_stays(fuente, salida, c
     assert build(fuente, salida, "--force", "--keep-going") == 1
     err = capsys.readouterr().err
     assert f"error: no se puede leer la base anterior {salida}: está cortado" in err and "--sin-anterior" in err
+    assert "--restaurar" not in err  # there is no ARCHIVO.anterior to put back: not offered
     assert sha(salida) == cut
     assert not (salida.parent / "argentina.db.anterior").exists()
     assert summary(salida)["resultado"] == "fallida" and str(salida) in summary(salida)["error"]

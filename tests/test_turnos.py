@@ -69,3 +69,22 @@ async def test_users_sql_takes_its_own_turns_and_pages_theirs(monkeypatch):
     assert busy[1][b"retry-after"] == str(turnos.RETRY_AFTER).encode()
     assert "consultas SQL en curso" in orjson.loads(busy[2])["error"]
     assert [a[0] for a in await asyncio.gather(*pages)] == [200] * (turnos.TURNS + 1)
+
+
+async def test_the_health_checks_wait_for_no_page():
+    """A server whose page turns are all taken is alive: /-/vivo and /-/salud.json answer at once."""
+    pages_app = slow_app(0.5, [])
+
+    async def inner(scope, receive, send):  # pages take 0.5 s; the health checks answer at once
+        if scope["path"].startswith("/-/"):
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            return await send({"type": "http.response.body", "body": b"ok"})
+        await pages_app(scope, receive, send)
+
+    app = turnos.wrap(None, inner)
+    pages = [asyncio.create_task(call(app, scope(f"/argentina/t{i}"))) for i in range(turnos.TURNS + 1)]
+    await asyncio.sleep(0.05)
+    for path in ("/-/vivo", "/-/salud.json"):
+        status, _, _ = await asyncio.wait_for(call(app, scope(path)), 0.3)  # not after the pages' 0.5 s
+        assert status == 200
+    await asyncio.gather(*pages)

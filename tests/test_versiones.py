@@ -156,3 +156,22 @@ async def test_the_historico_tables_are_derived_from_the_versions_store(tmp_path
     con.close()
     assert orjson.dumps(await at(db, UVA, "2026-03-11")) == orjson.dumps([uva_bank(1)])
     assert await at(db, UVA) == [uva_bank(0.5)]
+
+
+async def test_a_directory_file_is_dated_when_the_build_read_it_and_rewritten_versions_are_not_new(fuentes):
+    source, history, db = fuentes
+    today = dt.datetime.now(dt.timezone.utc).date()
+    before = dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    report = Builder(DirectorySource(source), db, today=today).run()
+    after = dt.datetime.now(dt.timezone.utc)
+    with sqlite3.connect(db) as con:
+        (publicado,) = con.execute("SELECT publicado FROM versiones WHERE ruta = ?", [f"/{PF}"]).fetchone()
+    # not 23:59:59 of the day, later than the build itself: the moment it was read
+    assert before <= dt.datetime.fromisoformat(publicado.replace("Z", "+00:00")) <= after, publicado
+    assert (report.history.versions, report.history.rewritten) == (1, 0)
+
+    # The history tree arrives with two older versions: the route is stored again whole, and the log counts the
+    # two as new and the one stored before as rewritten, not three new.
+    report = Builder(DirectorySource(source, history), db, today=today).run(force=True)
+    assert (report.history.versions, report.history.rewritten, report.history.carried) == (2, 1, 0)
+    assert versions(db) == ["2024-01-01", "2024-02-01", today.isoformat()]

@@ -71,7 +71,7 @@ BUY_ABOVE_SELL = declare(
     "compra mayor que venta",
     AUDIT,
     "una cotización con precio de compra mayor que el de venta",
-    "una fila por tramo de días seguidos",
+    "una fila por tramo de días seguidos de la serie (`fecha` el primero, `hasta` el último: marca todos)",
     marks=True,
 )
 GAP = declare(
@@ -84,7 +84,8 @@ GAP = declare(
 STOPPED = declare(
     "serie detenida",
     AUDIT,
-    "la serie no tiene valores desde hace más de lo habitual, a la fecha de la construcción",
+    "la serie no tiene valores desde hace más de lo habitual, a la fecha de la construcción (`$ARGENTINA_DATOS_HOY` si "
+    "está puesta)",
     "más de 3 veces su espaciado habitual (la mediana de días entre valores) y al menos 7 días; series de 20 valores "
     "o más",
 )
@@ -163,12 +164,18 @@ FROZEN = declare(
     "una cotización que cambia casi todos los días hábiles repite el mismo valor durante semanas mientras las demás "
     "casas (o monedas) de su tabla se mueven: upstream dejó de actualizarla (el mayorista, 365.45 / 366.45 del "
     "2023-12-13 al 2024-01-10, cruzando la devaluación). `fecha` y `hasta` son el primer y el último día hábil que "
-    "repiten el valor; si otra serie de la tabla también se queda quieta (un tipo de cambio fijado) no es hallazgo",
+    "repiten el valor; si otra serie de la tabla también se queda quieta (un tipo de cambio fijado) no es hallazgo, "
+    "salvo que la serie que las otras siguen (`Series.reference`: el oficial) se mueva: un congelamiento que "
+    "comparten dos series (el mayorista y el contado con liquidación en 2017-11 y 2018-03), una fila por serie que "
+    "nombra a las otras quietas",
     "series que cambian en al menos 3 de cada 4 días hábiles de su historia; 10 días hábiles o más sin cambio, "
     "mientras cada otra serie de la tabla con datos se mueve más de 1 % entre el día anterior y el último (en el "
     "espejo: 4 tramos del mayorista en 2023–2024, de 18 a 49 días, y uno del real en 2025; un tipo fijado que deja "
     "quieta otra serie, como el oficial de 2011–2014 o el mayorista a 350 a fines de 2023 con el solidario, no es "
-    "hallazgo); una fila por tramo",
+    "hallazgo); con otra serie quieta a la vez, sí lo es si el oficial se movió más de 1 % (habiendo cambiado en 3 "
+    "de cada 4 de sus 60 días hábiles anteriores: no sus cotizaciones en pesos enteros de 2011–2019) o si quedaron "
+    "quietas todas las series de la tabla que suelen moverse (el mayorista y el contado con liquidación en 2014-06, "
+    "2017-11 y 2018-03; cripto con el blue en 2025-10/11); una fila por tramo",
     RELATED,
     marks=True,
 )
@@ -180,7 +187,32 @@ SPREAD = declare(
     "venta / compra − 1 mayor que 10 veces la mediana de la serie y que 3 %: el mayorista (mediana 0.2 %) de "
     "2024 está en 4.5–5 %; el oficial (3.9 %), el blue (1.4 %), tarjeta y solidario (73 %: impuestos) nunca pasan "
     "de su límite, y con 2 % saldría también la semana de la unificación de 2015 (2.0 %); una fila por tramo "
-    "(días a menos de 14 días uno de otro)",
+    "de valores seguidos más allá del límite, que marca sólo esos días; el detalle dice la diferencia de esos días, "
+    "la habitual de la serie y el límite",
+    marks=True,
+)
+CLOSED_MARKET = declare(
+    "cotización con el mercado cerrado",
+    AUDIT,
+    "una cotización de una casa cuyo mercado no opera los fines de semana ni los feriados (`Series.closed_market`: "
+    "oficial, mayorista, bolsa y contado con liquidación; no cripto ni las minoristas que sí operan) que ese día "
+    "difiere de la del día hábil anterior: la bolsa del sábado 2024-08-17, 1292.4 / 1299.1 contra 1279 / 1281.6 del "
+    "viernes. `habil` = 0 ya la deja afuera de los promedios; esto dice que el valor mismo es dudoso",
+    "fin de semana, o feriado de las tablas `feriados` y `feriados_bancarios`; cualquier diferencia con el día "
+    "hábil anterior; una fila por tramo de días seguidos sin mercado",
+    marks=True,
+)
+EXCURSION = declare(
+    "ida y vuelta",
+    AUDIT,
+    "un valor que se aparta de la serie mucho más de lo que ella se mueve en un día y a los pocos días vuelve a "
+    "donde estaba: el mayorista a 384 / 385 del 2023-12-07 al 10, entre 363.7 el 6 y 365.95 el 11, cuando se movía "
+    "décimas por día. Un salto que se queda (la devaluación del 2023-12-13, la unificación de 2015, la salida de "
+    "la convertibilidad en 2002) no es ida y vuelta; los días de ida y de vuelta no son además «salto»",
+    "ida: un cambio de más de 10 veces la mediana de los cambios diarios (los distintos de cero) de los 60 valores "
+    "anteriores, y de más de 2 %; vuelta: a menos de un cuarto de esa distancia del valor de antes, en 7 valores y "
+    "14 días como mucho, quedándose mientras tanto así de cerca del valor al que fue; niveles diarios (cotizaciones, "
+    "índices; no las tasas, con sus bajas de un día a fin de mes), no un cambio de unidad; una fila por ida y vuelta",
     marks=True,
 )
 RELATED_SERIES = declare(

@@ -254,6 +254,13 @@ class Series:
     # (entidad, plazoMinDias...); ``date`` is the member's own if it has one, else the dataset's.  Only for the
     # catalogue of series (not audited).
     member: str = ""
+    # The series (values of its one ``by`` column) quoted on a market that does not trade on weekends and holidays
+    # (the official, wholesale, MEP and CCL dollars): a quote of one on such a day that differs from the previous
+    # business day's is a «cotización con el mercado cerrado» finding.
+    closed_market: Sequence[str] = ()
+    # The series the others follow (the official dollar): one that repeats its value for weeks while this one moves
+    # is a «valor congelado», even when another series is still with it (a freeze two series share).
+    reference: str = ""
 
     def kind(self, measure: str) -> str:
         return self.kinds.get(measure, LEVEL)

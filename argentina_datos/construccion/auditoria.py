@@ -14,7 +14,9 @@ comparison of two routes publishing the same records on every pair the catalogue
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import math
 import re
 import sqlite3
 import statistics
@@ -29,7 +31,7 @@ from argentina_datos.almacen.propias import PublishedFigure, SourceFile
 from argentina_datos.almacen.tablas import Layout, quote
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
-from argentina_datos.catalogo.esquema import DAILY, MONTHLY, TEXT, Dataset, PathValue, Route, Series
+from argentina_datos.catalogo.esquema import DAILY, LEVEL, MONTHLY, TEXT, Dataset, PathValue, Route, Series
 from argentina_datos.catalogo.slug import entity_id, repair_mojibake
 from argentina_datos.construccion import contrastes
 from argentina_datos.construccion.fuentes import SourceError, partition_values
@@ -46,6 +48,19 @@ STOP_MIN_DAYS = 7
 # they are looked for only in measures that are always positive (not in a variation such as inflation).
 JUMP_MIN = 0.25
 JUMP_TIMES = 20
+# An excursion («ida y vuelta»): a value that leaves the series by more than EXCURSION_TIMES times its usual daily
+# move (the median of its last EXCURSION_WINDOW non-zero changes) and more than EXCURSION_MIN, and comes back to
+# within EXCURSION_BACK of that distance from where it was in EXCURSION_VALUES values and EXCURSION_DAYS days at
+# most, staying that near the value it went to in between.  Measured on the mirror: the mayorista's 384 of 2023-12-07…10 (a 5.7 % move
+# where its usual one was 0.14 %) and its 287 of 2023-09-08…12; 53 in all (40 of the dollar houses, 11 of the
+# currencies, 2 of country risk); a jump that stays (the devaluation,
+# the unification of 2015, the exit from convertibility in 2002) never comes back.
+EXCURSION_TIMES = 10
+EXCURSION_MIN = 0.02
+EXCURSION_WINDOW = 60
+EXCURSION_VALUES = 7
+EXCURSION_DAYS = 14
+EXCURSION_BACK = 0.25
 # A unit switch: a value between 30 and 300 times the previous one, or the reverse: the same size written
 # ×100, a fraction that became a percentage (0.39 -> 39.18) or the other way round.
 UNIT_LOW, UNIT_HIGH = 30.0, 300.0
@@ -152,6 +167,7 @@ def audit(
             checks.append((calidad.STALE, lambda: stale_in_listing(db, layout)))
             checks.append((calidad.FROZEN, lambda: contrastes.frozen_values(db, layout, business)))
             checks.append((calidad.SPREAD, lambda: contrastes.impossible_spreads(db, layout)))
+            checks.append((calidad.CLOSED_MARKET, lambda: contrastes.closed_market_quotes(db, layout, business)))
             if layout.dataset.series.compounds:
                 monthly = by_table.get(layout.dataset.series.compounds)
                 checks.append(
@@ -192,7 +208,7 @@ def audit(
 # ---- compra > venta ------------------------------------------------------------
 def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
     """Quotes whose buying price is above their selling price (a dealer never buys dearer than it sells):
-    one finding per run of consecutive such days of a series, from its first day."""
+    one finding per run of consecutive such days of a series, from its first day (``fecha``) to its last (``hasta``)."""
     columns = dict(layout.codec.columns)
     if not {"compra", "venta"} <= columns.keys():
         return []
@@ -224,6 +240,8 @@ def buy_above_sell(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
                     detalle=f"compra mayor que venta {span} (el primero: compra {first[n + 1]}, venta {first[n + 2]})",
                     fecha=first[n],
                     serie=serie,
+                    # the whole run, so that every day of it is marked (/v1/series/datos?marcar=calidad)
+                    hasta=last[n] if len(days) > 1 else None,
                 )
             )
     return out
@@ -608,7 +626,14 @@ def series_checks(db: sqlite3.Connection, layout: Layout, calendar: Calendar, to
             measured = [(d, v[i]) for d, v in points if v[i] is not None]
             # Ratios only mean something for a positive quantity: a variation (inflation) crosses zero.
             if all(_positive(v) for _, v in measured):
-                out += _changes(column, measured, finding)
+                # Levels (quotes, indexes), not rates: a deposit rate's one-day dips at a month's end are its own
+                # (depositos_30_dias, 16 of them in 2007-2024)
+                level = series.frequency == DAILY and series.kind(column) == LEVEL
+                trips = _excursions(column, measured, finding) if level else []
+                # the days a value leaves and comes back are one «ida y vuelta», not two «salto»
+                ends = {day for f, back in trips for day in (f.fecha, back)}
+                changes = _changes(column, measured, finding)
+                out += [f for f, _ in trips] + [f for f in changes if f.control != calidad.JUMP or f.fecha not in ends]
     return _merge_columns(out)
 
 
@@ -755,6 +780,63 @@ def _changes(column: str, values: list[tuple[dt.date, float]], finding) -> list[
     return out
 
 
+def _excursions(column: str, values: list[tuple[dt.date, float]], finding) -> list[tuple[Finding, str]]:
+    """Values that leave the series far beyond its usual daily move and come back within days: one finding per
+    trip, from the first value away (``fecha``) to the last (``hasta``), with the day it came back."""
+    out = []
+    moves = [0.0] + [math.log(cur / prev) for (_, prev), (_, cur) in zip(values, values[1:])]
+    i = 1
+    while i < len(values):
+        recent = [abs(m) for m in moves[max(1, i - EXCURSION_WINDOW) : i] if m]
+        if len(recent) < MIN_VALUES:
+            i += 1
+            continue
+        usual = statistics.median(recent)
+        limit = max(EXCURSION_TIMES * usual, EXCURSION_MIN)
+        # a value 30 times another is a «cambio de unidad», whether it comes back or not
+        back = _comes_back(values, i, moves[i]) if limit < abs(moves[i]) < math.log(UNIT_LOW) else None
+        if back is None:
+            i += 1
+            continue
+        (before, start), (first, away), (last, _), (returned, again) = (
+            values[i - 1],
+            values[i],
+            values[back - 1],
+            values[back],
+        )
+        n = back - i
+        found = finding(
+            calidad.EXCURSION,
+            first,
+            column,
+            as_json([start, away, again]),
+            f"{column} pasó de {_number(start)} (el {before}) a {_number(away)} ({math.exp(moves[i]) - 1:+.1%}) y volvió "
+            f"a {_number(again)} el {returned}: {'un valor' if n == 1 else f'{n} valores'} fuera de lo habitual"
+            + ("" if n == 1 else f", del {first} al {last}")
+            + f"; en sus {len(recent)} cambios anteriores la serie se movía un {usual:.2%} por día (la mediana), y el "
+            f"límite es un {limit:.1%} ("
+            + ("el mínimo del control" if limit == EXCURSION_MIN else f"{EXCURSION_TIMES} veces eso")
+            + ") (evidencia: la serie misma)",
+        )
+        out.append((dataclasses.replace(found, hasta=last.isoformat() if n > 1 else None), returned.isoformat()))
+        i = back + 1
+    return out
+
+
+def _comes_back(values: list[tuple[dt.date, float]], i: int, away: float) -> Optional[int]:
+    """The position of the value that brings the series back after leaving it at ``i`` by ``away`` (a log change),
+    or None if it stays away (a real jump) or drifts back slowly."""
+    start, (first_day, first) = values[i - 1][1], values[i]
+    near = EXCURSION_BACK * abs(away)
+    for j in range(i + 1, min(len(values), i + EXCURSION_VALUES + 1)):
+        day, value = values[j]
+        if abs(math.log(value / start)) <= near:
+            return j if (day - first_day).days <= EXCURSION_DAYS else None
+        if abs(math.log(value / first)) > near:
+            return None  # neither there nor back: the series moves on (a new regime finding its level), no trip
+    return None
+
+
 def _times(ratio: float) -> str:
     return f"×{ratio:.0f}" if ratio >= 1 else f"÷{1 / ratio:.0f}"
 
@@ -763,7 +845,11 @@ def _merge_columns(findings: list[Finding]) -> list[Finding]:
     """compra and venta usually jump on the same day: one finding per series, day and check."""
     merged: dict[object, Finding] = {}
     for f in findings:
-        key = (f.control, f.serie, f.fecha) if f.control in (calidad.JUMP, calidad.UNIT_SWITCH) else id(f)
+        key = (
+            (f.control, f.serie, f.fecha)
+            if f.control in (calidad.JUMP, calidad.UNIT_SWITCH, calidad.EXCURSION)
+            else id(f)
+        )
         if key in merged:
             first = merged[key]
             merged[key] = Finding(
@@ -774,6 +860,7 @@ def _merge_columns(findings: list[Finding]) -> list[Finding]:
                 detalle=f"{first.detalle}; {f.detalle}",
                 fecha=first.fecha,
                 serie=first.serie,
+                hasta=max(first.hasta or "", f.hasta or "") or None,
             )
         else:
             merged[key] = f

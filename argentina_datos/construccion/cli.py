@@ -309,7 +309,8 @@ Fuente por defecto: $ARGENTINA_DATOS_SOURCE; si no, con git instalado, el reposi
 Si la fuente git está atrasada y la API tiene datos más nuevos, esa construcción lee la API y lo dice
 (--sin-comparar-api lo evita).
 
-Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error).
+Cada ejecución deja su resumen en ARCHIVO.resumen.json (resultado, código, omitidos, error; tras
+--restaurar, resultado «restaurada», cuándo y desde qué archivo), el que lee /-/salud.json.
 """
 )
 
@@ -368,6 +369,8 @@ def fail(reporter, output: str, message: str) -> int:
 
 
 def restore(output: str) -> int:
+    """build-db --restaurar: the kept build back in place, and the summary saying so (/-/salud.json reads it)."""
+    started = dt.datetime.now(dt.timezone.utc)
     try:
         with BuildLock(Path(output)):
             restored, discarded = respaldo.restore(Path(output))
@@ -380,6 +383,19 @@ def restore(output: str) -> int:
         + (f"; la que reemplaza quedó como {discarded}" if discarded else "")
         + ".",
         file=sys.stderr,
+    )
+    restoration = {"desde": str(restored), "descartada": str(discarded) if discarded else None}
+    write_summary(
+        output,
+        {
+            "resultado": "restaurada",
+            "codigo": EXIT_OK,
+            "archivo": output,
+            "inicio": started.isoformat(timespec="seconds"),
+            "version": __version__,
+            "reemplazada": True,
+            "restauracion": {"cuando": started.isoformat(timespec="seconds"), **restoration},
+        },
     )
     return EXIT_OK
 
@@ -394,8 +410,7 @@ def unreadable_previous(args) -> Optional[str]:
     return (
         f"no se puede leer la base anterior {args.output}: {bad}. No se la reemplaza: lo que sólo ella guarda (las versiones "
         f"acumuladas, los validadores HTTP, las copias de los archivos que hoy no se puedan leer) se perdería. "
-        f"Restaure una copia (build-db --restaurar {args.output} vuelve a poner {args.output}.anterior) "
-        f"o use --sin-anterior para empezar de cero"
+        f"Salidas: {respaldo.ways_out(Path(args.output))}"
     )
 
 

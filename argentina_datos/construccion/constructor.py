@@ -38,6 +38,7 @@ from argentina_datos.construccion.fuentes import (
     partition_values,
 )
 from argentina_datos.construccion.incremental import Reuse, catalogue_fingerprint
+from argentina_datos.respuestas.catalogo_series import today as reference_day
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
@@ -121,7 +122,8 @@ class Builder:
         self.kept: Optional[Path] = None  # where the replaced build went
         self.keep_going = keep_going
         self.datasets = datasets or DATASETS
-        self.today = today or dt.datetime.now(dt.timezone.utc).date()
+        # One clock for every finding and freshness line: $ARGENTINA_DATOS_HOY when set, as the answers use.
+        self.today = today or reference_day()
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
         self.reporter = reporter or Reporter()
@@ -408,7 +410,9 @@ class Builder:
         self._warn(revised)
         h = report.history
         self.reporter.message(
-            f"versiones: {h.versions:,} nuevas y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
+            f"versiones: {h.versions:,} nuevas"
+            + (f", {h.rewritten:,} vueltas a guardar (su ruta recibió versiones anteriores)" if h.rewritten else "")
+            + f" y {h.carried:,} de la construcción anterior, de {h.routes} rutas"
             f" ({h.bytes / 2**20:,.0f} MB leídos); {h.revisions:,} revisiones nuevas ({time.perf_counter() - start:.2f} s)"
         )
 

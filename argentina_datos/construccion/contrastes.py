@@ -16,6 +16,7 @@ import sqlite3
 import statistics
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import groupby
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -34,12 +35,12 @@ from argentina_datos.catalogo.esquema import DAILY
 FROZEN_SHARE = 0.75
 FROZEN_DAYS = 10
 FROZEN_OTHERS_MOVE = 0.01
+FROZEN_RECENT = 60  # business days before a freeze in which the reference series must have moved day by day
 # An impossible spread: venta / compra - 1 above SPREAD_TIMES times the series' median and above SPREAD_MIN (at 2 %
-# the mayorista's 2.0 % in the week of the 2015 unification would be one; its 2024 error is 4.5-5 %);
-# days less than SPREAD_JOIN_DAYS apart are one span (a normal day or a weekend inside a bad month is not two).
+# the mayorista's 2.0 % in the week of the 2015 unification would be one; its 2024 error is 4.5-5 %).  A span is
+# a run of consecutive values beyond the limit: a normal day between two bad ones is not marked.
 SPREAD_TIMES = 10
 SPREAD_MIN = 0.03
-SPREAD_JOIN_DAYS = 14
 # INDEC publishes its rates with one decimal: each is within ±ROUNDING of the exact figure.
 ROUNDING = 0.05
 RELATED_MIN = 0.3
@@ -55,14 +56,12 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
         return []
     by, values = series.by[0], list(series.values)
     table = _series_on_business_days(db, layout, by, series.date, values, business)
+    ordered = {key: sorted(points) for key, points in table.items()}
+    share = {key: _changing(table[key], days) for key, days in ordered.items() if len(days) >= 2 * FROZEN_DAYS}
+    moving = {key for key, part in share.items() if part >= FROZEN_SHARE}
     out = []
-    for key, points in table.items():
-        days = sorted(points)
-        if len(days) < 2 * FROZEN_DAYS:
-            continue
-        changes = sum(points[a] != points[b] for a, b in zip(days, days[1:]))
-        if changes < FROZEN_SHARE * (len(days) - 1):
-            continue
+    for key in [k for k in table if k in moving]:  # the table's order, not a set's: the same rows every build
+        points, days = table[key], ordered[key]
         for before, run in _still_runs(days, points):
             if len(run) < FROZEN_DAYS:
                 continue
@@ -71,11 +70,24 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
                 for other in table
                 if other != key and before in table[other] and run[-1] in table[other]
             }
-            if not moves or min(moves.values()) <= FROZEN_OTHERS_MOVE:
+            if not moves:
                 continue
+            still = sorted(o for o, m in moves.items() if m <= FROZEN_OTHERS_MOVE)
+            if still and not _shared_freeze(series.reference, key, still, moves, moving, table, ordered, before):
+                continue  # another series still too, and nothing says it is not a rate the government fixed
             value = points[run[0]]
             shown = " / ".join(_number(v) for v in value)
             slowest = min(moves, key=lambda o: moves[o])
+            if not still:
+                while_ = (
+                    f"mientras las otras series de la tabla se movieron al menos {moves[slowest]:.1%} ({by}={slowest})"
+                )
+            elif moves.get(series.reference, 0) > FROZEN_OTHERS_MOVE:
+                while_ = f"mientras {by}={series.reference} se movió {moves[series.reference]:.1%}"
+            else:
+                while_ = "quietas a la vez todas las series de la tabla que suelen moverse"
+            if still:
+                while_ += " (también quietas: " + ", ".join(f"{by}={o}" for o in still) + ")"
             out.append(
                 Finding(
                     tabla=layout.table,
@@ -83,15 +95,35 @@ def frozen_values(db: sqlite3.Connection, layout: Layout, business: "Business") 
                     campo=", ".join(values),
                     valor=as_json(list(value)),
                     detalle=f"{', '.join(values)} {shown} en {len(run)} días hábiles seguidos, del {run[0]} al "
-                    f"{run[-1]} (igual que el {before}), mientras las otras series de la tabla se movieron al menos "
-                    f"{moves[slowest]:.1%} ({by}={slowest}); la serie cambia en {changes / (len(days) - 1):.0%} de "
-                    f"sus días hábiles (evidencia: series relacionadas)",
+                    f"{run[-1]} (igual que el {before}), {while_}; la serie cambia en "
+                    f"{share[key]:.0%} de sus días hábiles (evidencia: series relacionadas)",
                     fecha=run[0],
                     serie=calidad.series_label((by,), (key,)),
                     hasta=run[-1],
                 )
             )
     return out
+
+
+def _changing(points: dict, days: list[str]) -> float:
+    """The share of a series' business days whose values differ from the day before's."""
+    return sum(points[a] != points[b] for a, b in zip(days, days[1:])) / max(1, len(days) - 1)
+
+
+def _shared_freeze(
+    reference: str, key, still: list, moves: dict, moving: set, table: dict, ordered: dict, before
+) -> bool:
+    """Whether a still run that other series share is a freeze, not a rate the government fixed: the series the
+    table follows (``Series.reference``, the oficial) moved while it moved day by day in the weeks before (its
+    coarse whole-peso quotes of 2011-2019 say nothing), or every other series that usually moves stood still with
+    it (the mayorista and contado con liquidación of 2017-11 and 2018-03, all the table's market quotes then)."""
+    if reference and key != reference and reference not in still and reference in moves:
+        days = ordered[reference]
+        recent = [d for d in days if d <= before][-FROZEN_RECENT:]
+        if len(recent) > FROZEN_DAYS and _changing(table[reference], recent) >= FROZEN_SHARE:
+            return True
+    others = [o for o in moves if o in moving]
+    return bool(others) and all(o in still for o in others)
 
 
 def _series_on_business_days(db, layout: Layout, by: str, date: str, values: list[str], business) -> dict:
@@ -124,9 +156,57 @@ def _move(points: dict, first: str, last: str) -> float:
     return max(changes, default=0.0)
 
 
+# ---- quotes on days the market is closed -----------------------------------------------------------------
+def closed_market_quotes(db: sqlite3.Connection, layout: Layout, business: "Business") -> list[Finding]:
+    """Quotes of a series whose market does not trade on weekends and holidays (``Series.closed_market``) that, on
+    such a day, differ from the previous business day's: one finding per run of such days, marking them."""
+    series = layout.dataset.series
+    if series is None or not series.closed_market or len(series.by) != 1 or not series.values:
+        return []
+    by, values = series.by[0], list(series.values)
+    cols = ", ".join(quote(c) for c in [series.date, *values])
+    nonnull = " AND ".join(f"{quote(v)} IS NOT NULL" for v in values)
+    out = []
+    for key in series.closed_market:
+        rows = db.execute(
+            f"SELECT {cols} FROM {quote(layout.table)} WHERE {quote(by)} = ? AND {nonnull} ORDER BY 1", [key]
+        ).fetchall()
+        last: Optional[tuple] = None  # (day, values) of the last business day
+        runs: list[tuple[tuple, list[tuple]]] = []
+        for day, *quoted in rows:
+            if not isinstance(day, str) or _date(day) is None:
+                continue
+            if business(day):
+                last = (day, tuple(quoted))
+            elif last is not None and tuple(quoted) != last[1]:
+                if runs and runs[-1][0] == last and _next_day(runs[-1][1][-1][0]) == day:
+                    runs[-1][1].append((day, tuple(quoted)))
+                else:
+                    runs.append((last, [(day, tuple(quoted))]))
+        for (before, usual), days in runs:
+            shown = "; ".join(f"{d} {' / '.join(_number(v) for v in q)}" for d, q in days)
+            out.append(
+                Finding(
+                    tabla=layout.table,
+                    control=calidad.CLOSED_MARKET,
+                    campo=", ".join(values),
+                    valor=as_json([list(usual), list(days[0][1])]),
+                    detalle=f"{', '.join(values)} en {'un día' if len(days) == 1 else f'{len(days)} días'} sin "
+                    f"mercado (fin de semana o feriado, según las tablas de feriados): {shown}; el día hábil anterior, "
+                    f"{before}, {' / '.join(_number(v) for v in usual)}. Ese mercado no opera esos días: el valor no "
+                    f"es una cotización (evidencia: la serie misma)",
+                    fecha=days[0][0],
+                    serie=calidad.series_label((by,), (key,)),
+                    hasta=days[-1][0] if len(days) > 1 else None,
+                )
+            )
+    return out
+
+
 # ---- impossible spreads ---------------------------------------------------------------------------
 def impossible_spreads(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
-    """Spans where venta / compra − 1 is far above the series' own median spread."""
+    """Runs of consecutive values of a series whose venta / compra − 1 is beyond its limit (SPREAD_TIMES times
+    the series' own median, and at least SPREAD_MIN): one finding per run, which marks only those days."""
     series = layout.dataset.series
     if series is None or not {"compra", "venta"} <= set(series.values) or len(series.by) > 1:
         return []
@@ -146,37 +226,41 @@ def impossible_spreads(db: sqlite3.Connection, layout: Layout) -> list[Finding]:
             continue
         median = statistics.median(v / c - 1 for _, c, v in points)
         limit = max(SPREAD_TIMES * median, SPREAD_MIN)
-        spans: list[list[tuple]] = []
-        for point in points:
-            day, compra, venta = point
-            if venta / compra - 1 <= limit:
-                continue
-            if spans and (_date(day) - _date(spans[-1][-1][0])).days < SPREAD_JOIN_DAYS:  # type: ignore[operator]
-                spans[-1].append(point)
-            else:
-                spans.append([point])
-        for span in spans:
-            first, last = span[0], span[-1]
-            widest = max(span, key=lambda p: p[2] / p[1])
-            typical = statistics.median(v - c for _, c, v in span)
-            out.append(
-                Finding(
-                    tabla=layout.table,
-                    control=calidad.SPREAD,
-                    campo="compra, venta",
-                    valor=as_json({"compra": first[1], "venta": first[2]}),
-                    detalle=f"venta sobre compra más de {limit:.1%} "
-                    + (f"el {first[0]}" if len(span) == 1 else f"en {len(span)} días del {first[0]} al {last[0]}")
-                    + f" "
-                    f"(el primero: compra {_number(first[1])}, venta {_number(first[2])}; diferencia mediana "
-                    f"{typical:.2f}; la mayor, {widest[2] / widest[1] - 1:.1%} el {widest[0]}); la mediana de la "
-                    f"serie es {median:.2%} (evidencia: la serie misma)",
-                    fecha=first[0],
-                    serie=calidad.series_label((by,), (serie,)) if by else None,
-                    hasta=last[0] if last is not first else None,
-                )
-            )
+        for beyond, run in groupby(points, key=lambda p: p[2] / p[1] - 1 > limit):
+            if beyond:
+                out.append(_spread_finding(layout.table, by, serie, list(run), median, limit))
     return out
+
+
+def _spread_finding(table: str, by: Optional[str], serie, span: list[tuple], median: float, limit: float) -> Finding:
+    first, last = span[0], span[-1]
+    spreads = [v / c - 1 for _, c, v in span]
+    when = f"el {first[0]}" if len(span) == 1 else f"en {len(span)} valores seguidos, del {first[0]} al {last[0]},"
+    low, high = _percent(min(spreads)), _percent(max(spreads))
+    how_much = f"un {low}" if low == high else f"entre un {low} y un {high}"
+    usual = (
+        "suele ser igual a la compra"
+        if _percent(median) == _percent(0)
+        else f"suele superar a la compra en un {_percent(median)}"
+    )
+    why = "el mínimo del control" if limit == SPREAD_MIN else f"{SPREAD_TIMES} veces la habitual"
+    return Finding(
+        tabla=table,
+        control=calidad.SPREAD,
+        campo="compra, venta",
+        valor=as_json({"compra": first[1], "venta": first[2]}),
+        detalle=f"{when} la venta supera a la compra en {how_much} (el {first[0]}: compra {_number(first[1])}, venta "
+        f"{_number(first[2])}); en la historia de esta serie la venta {usual} (la mediana) y el límite es un "
+        f"{_percent(limit)} ({why}) (evidencia: la serie misma)",
+        fecha=first[0],
+        serie=calidad.series_label((by,), (serie,)) if by else None,
+        hasta=last[0] if len(span) > 1 else None,
+    )
+
+
+def _percent(share: float) -> str:
+    """0.0456 -> «4.6 %», as the other details and docs/investigadores.md write a share."""
+    return f"{share * 100:.1f} %"
 
 
 # ---- related series --------------------------------------------------------------------------------
@@ -349,6 +433,10 @@ class Business:
             parsed = _date(day)
             known = self._memo[day] = parsed is not None and parsed.weekday() < 5 and day not in self.holidays
         return known
+
+
+def _next_day(day: str) -> str:
+    return (dt.date.fromisoformat(day) + dt.timedelta(days=1)).isoformat()
 
 
 def _date(value: str) -> Optional[dt.date]:

@@ -43,6 +43,7 @@ from argentina_datos.almacen.propias import (
 from argentina_datos.almacen.tablas import quote
 from argentina_datos.catalogo.esquema import Dataset, Source
 from argentina_datos.catalogo.parametros import Param, group_name, template_regex
+from argentina_datos.respuestas.catalogo_series import today as reference_day
 
 if TYPE_CHECKING:
     import httpx  # imported by HttpSource when used: 70 ms of every build from a directory
@@ -86,6 +87,9 @@ class Upstream(Protocol):
     absent: dict[str, str]  # route -> the day it was asked for and not found (_ausentes)
     validators: dict[str, tuple]  # route -> (ETag, Last-Modified) of the body read
     counts: Counter  # what the reading did (requests, bytes, unchanged files...), for the summary
+    # When the files read were published, if the source knows (a git commit's time, AAAA-MM-DDTHH:MM:SSZ); None: a
+    # file without a date of its own is dated when the build read it (construccion/historia.py)
+    published: Optional[str]
 
     def expand(self, dataset: Dataset, source: Source) -> list[str]:
         """The routes of the files that match ``source``, one of ``dataset``'s patterns."""
@@ -150,6 +154,7 @@ class DirectorySource:
         self.progress: Optional[Progress] = None  # a directory is read as it is loaded: nothing to show before
         self.absent: dict[str, str] = {}
         self.validators: dict[str, tuple] = {}
+        self.published: Optional[str] = None
         self.counts: Counter = Counter()
         self._routes: Optional[list[str]] = None
         self._history_routes: Optional[list[str]] = None
@@ -395,11 +400,12 @@ class HttpSource:
         self.previous = previous
         self.settle_days = settle_days
         self.validators: dict[str, tuple] = {}  # route -> (etag, last_modified) of the body read
+        self.published: Optional[str] = None
         self._sha: dict[str, str] = {}  # route -> sha256 of the file as first downloaded
         self.counts: Counter = Counter()
         self.absent: dict[str, str] = {}  # route -> the day it was asked for and not found (for the next update)
         self.fci_since = fci_since
-        self.today = today or dt.date.today()
+        self.today = today or reference_day()  # $ARGENTINA_DATOS_HOY when set: the build's one clock
         import httpx
 
         self.client = httpx.Client(

@@ -7,8 +7,8 @@ Versions come from three places, in the order of their publication time:
 - the history tree (``upstream-history``): any route with a folder of ``AAAA-MM-DD.json`` files, without a
   declaration in the catalogue, each the last of its day (dated 23:59:59 UTC of that day);
 - what this build reads for those routes and for the "latest only" ones (the routes a ``*_historico`` dataset
-  keeps the versions of), dated by the file's own update date, else its HTTP Last-Modified, else the day of
-  the build.
+  keeps the versions of), dated by the file's own update date, else its HTTP Last-Modified (the last of that
+  day), else the moment the build read it (a directory's file).
 The same content twice in a row is one version (the first); every build carries what the previous build of the
 same output stored and adds only what is newer than its last version of each route, so the bundle is read
 again only when it has commits the database lacks.  The ``*_historico`` tables are derived from this store: their
@@ -90,7 +90,8 @@ class RouteState:
 @dataclass
 class Summary:
     versions: int = 0  # new versions stored by this build
-    carried: int = 0  # versions carried from the previous build
+    rewritten: int = 0  # versions of the previous build stored again (a route that got older versions)
+    carried: int = 0  # versions carried from the previous build (not those stored again)
     routes: int = 0
     bundle_read: bool = False
     revisions: int = 0
@@ -113,6 +114,7 @@ class History:
         self.next_record = 1
         self.next_item = 1
         self.summary = Summary()
+        self.forgotten: set[tuple[str, str, str]] = set()  # (ruta, publicado, huella) of versions stored again
 
     # ---- the tables -------------------------------------------------------------------------------------
     def create(self, lite) -> None:
@@ -196,6 +198,12 @@ class History:
     def forget(self, route: str) -> None:
         """Removes what is stored of ``route`` (to store it again, with versions older than its last)."""
         path = "/" + route
+        self.forgotten |= {
+            (path, published, digest)
+            for published, digest in self.db.execute(
+                f"SELECT publicado, huella FROM {VERSIONES.name} WHERE ruta = ?", [path]
+            )
+        }
         for table in (REVISIONES, REGISTROS_VERSIONES, VERSIONES):
             self.db.execute(f"DELETE FROM {quote(table.name)} WHERE ruta = ?", [path])
         self.version_rows = [r for r in self.version_rows if r[1] != path]
@@ -336,7 +344,10 @@ class History:
         first = (self.db.execute(f"SELECT max(id) FROM {REVISIONES.name}").fetchone()[0] or 0) + 1
         insert(REVISIONES, [(first + i, *r) for i, r in enumerate(self.revision_rows)])
         self.summary.revisions = len(self.revision_rows)
-        self.summary.versions = len(self.version_rows)
+        again = sum((r[1], r[2], r[5]) in self.forgotten for r in self.version_rows)
+        self.summary.versions = len(self.version_rows) - again
+        self.summary.rewritten = again
+        self.summary.carried -= len(self.forgotten)
         self.summary.routes = len(self.states)
         for cols in (("ruta", "publicado"),):
             self.db.execute(
@@ -356,6 +367,7 @@ class StoredVersions:
         self.db = db
         self.base = history.sources[0].route.removesuffix("/{fecha}")
         self.validators: dict[str, tuple] = {}  # a stored version has none
+        self.published: Optional[str] = None
         self.day_version: dict[str, int] = {}
         for vid, publicado in db.execute(
             f"SELECT id, publicado FROM {VERSIONES.name} WHERE ruta = ? ORDER BY publicado, id", ["/" + self.base]
@@ -557,19 +569,29 @@ def _read_tree(source: Upstream, path: str) -> bytes:
 
 
 def _current(source: Upstream, route: str, today: dt.date) -> list[Candidate]:
-    """What the source publishes now at ``route``, dated by its own update date, else today."""
+    """What the source publishes now at ``route``, dated by its own update date (the last of that day), else when
+    its source published it (a git commit's time), else when the build read it: a file of a directory has no date
+    of its own, and the end of the build's day would be later than the build (and hide a second build's newer file
+    that day)."""
     try:
         body = source.read(route)
     except SourceError:
         return []
     last_modified = source.validators.get(route, (None, None))[1]
-    return [Candidate(route, current_date(body, today, last_modified) + END_OF_DAY, CURRENT, None, body)]
+    own = current_date(body, last_modified)
+    return [Candidate(route, own + END_OF_DAY if own else source.published or read_at(today), CURRENT, None, body)]
 
 
-def current_date(body: bytes, today: dt.date, last_modified: Optional[str] = None) -> str:
-    """The version's own date: the envelope's update date, else the HTTP Last-Modified of the file,
-    else the day of the build."""
-    fallback = _http_date(last_modified) or today.isoformat()
+def read_at(today: dt.date) -> str:
+    """The moment of reading, on the build's clock: now, on ``today`` ($ARGENTINA_DATOS_HOY's day when set)."""
+    now = dt.datetime.now(dt.timezone.utc)
+    return f"{today.isoformat()}T{now:%H:%M:%S}Z"
+
+
+def current_date(body: bytes, last_modified: Optional[str] = None) -> Optional[str]:
+    """The version's own date: the envelope's update date, else the HTTP Last-Modified of the file; None if it
+    has none."""
+    fallback = _http_date(last_modified)
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:

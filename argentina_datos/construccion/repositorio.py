@@ -16,6 +16,7 @@ commit's tree (``git ls-tree``), exact where a directory's size and time are a g
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import fcntl
 import hashlib
 import os
@@ -98,6 +99,9 @@ class GitSource(DirectorySource):
         self.layout = layout
         super().__init__(self.clone / layout if layout else self.clone, history)
         self.description = spec
+        # its files are dated by the commit read, not by when this build read them: two builds of one commit agree
+        when = dt.datetime.fromisoformat(self._git("show", "-s", "--format=%cI", self.commit).strip())
+        self.published = when.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.since = since
         self.changed = self._changed(since, layout)
         self.counts["objetos"] = after[0] - before[0]

@@ -66,10 +66,10 @@ def restore(output: Path) -> tuple[Path, Optional[Path]]:
     where the replaced one went)."""
     last = generation(output, 1)
     if not last.exists():
-        raise BuildError(f"no hay {last} para restaurar")
+        raise BuildError(f"no hay {last} para restaurar; {ways_out(output)}")
     bad = archivo.problem(last)
     if bad:
-        raise BuildError(f"{last} no se puede restaurar: {bad}")
+        raise BuildError(f"{last} no se puede restaurar: {bad}; {ways_out(output)}")
     discarded = None
     if output.exists():
         discarded = output.with_name(output.name + DISCARDED)
@@ -80,3 +80,20 @@ def restore(output: Path) -> tuple[Path, Optional[Path]]:
         os.replace(generation(output, n), generation(output, n - 1))
         n += 1
     return last, discarded
+
+
+def ways_out(output: Path) -> str:
+    """What an operator can do when ``output`` cannot be built upon or restored: the kept builds that can be put
+    back, the file a restore set aside, and a build from scratch."""
+    out = []
+    last = generation(output, 1)
+    if last.exists() and archivo.problem(last) is None:
+        out.append(f"build-db --restaurar {output} vuelve a poner {last}")
+    discarded = output.with_name(output.name + DISCARDED)
+    if discarded.exists() and archivo.problem(discarded) is None:
+        out.append(
+            f"{discarded} es la base que reemplazó la última restauración: para volver a ella, renómbrela a {output} "
+            f"(mv {discarded} {output})"
+        )
+    out.append(f"build-db --sin-anterior --output {output} construye de cero (se pierde lo que sólo la base guardaba)")
+    return "; ".join(out)

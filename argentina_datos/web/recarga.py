@@ -102,6 +102,25 @@ class Watcher:
 _watchers: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
+def disk_state(datasette, db: Database) -> Optional[dict]:
+    """Whether the file at ``db``'s path is the one being served (/-/salud.json): its path, ``sirviendo`` and, when
+    it is not, ``problema`` (missing, or a new file refused: cut short, not SQLite).  None for a database without
+    a file."""
+    if not db.path:
+        return None
+    watcher = _watchers.get(datasette)
+    served = watcher.files.get(id(db)) if watcher else None
+    current = _identity(db.path)
+    if current is None:
+        problem: Optional[str] = "no existe (se sigue sirviendo el archivo abierto; un reinicio fallaría)"
+    elif served is None or served == current:
+        problem = None
+    else:  # a good new file is switched to on the next look (within CHECK_EVERY): only a refused one is a problem
+        bad = archivo.problem(db.path)
+        problem = f"{bad}; se sigue sirviendo la base anterior, y un reinicio fallaría" if bad else None
+    return {"ruta": db.path, "sirviendo": problem is None, "problema": problem}
+
+
 def look(datasette, force: bool = False) -> bool:
     watcher = _watchers.get(datasette)
     if watcher is None:

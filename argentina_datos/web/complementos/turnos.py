@@ -20,7 +20,7 @@ import asyncio
 import json
 from urllib.parse import parse_qs
 
-from argentina_datos.web.complementos import MCP_PATH
+from argentina_datos.web.complementos import HEALTH_PATHS, MCP_PATH
 from argentina_datos.web.v1 import is_v1
 
 TURNS = 3  # pages (and canned queries) prepared at a time
@@ -69,7 +69,8 @@ def wrap(datasette, app):
 
     async def taking_turns(scope, receive, send):
         nonlocal turns, sql_turns
-        if scope["type"] != "http" or is_v1(scope.get("path", "")):
+        # /v1 has its own limits; the health checks wait for no page: a busy server is alive
+        if scope["type"] != "http" or is_v1(scope.get("path", "")) or scope.get("path") in HEALTH_PATHS:
             return await app(scope, receive, send)
         if turns is None or sql_turns is None:  # created inside the server's event loop
             turns, sql_turns = asyncio.Semaphore(TURNS), asyncio.Semaphore(SQL_TURNS)
