@@ -106,13 +106,21 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     assert [s["id"] for s in got["series"]] == [BLUE, "inflacion"]
     blue = [r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue" and r["fecha"][:4] == "2024"]
     last_of_month: dict[str, float] = {}
+    last_day: dict[str, str] = {}
     for r in sorted(blue, key=lambda r: r["fecha"]):
-        last_of_month[r["fecha"][:7]] = r["venta"]
-    inflation = {
-        r["fecha"][:7]: r["valor"] for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"
-    }
+        last_of_month[r["fecha"][:7]], last_day[r["fecha"][:7]] = r["venta"], r["fecha"][:10]
+    published = [r for r in mirror_file("/v1/finanzas/indices/inflacion") if r["fecha"][:4] == "2024"]
+    inflation = {r["fecha"][:7]: r["valor"] for r in published}
+    inflation_day = {r["fecha"][:7]: r["fecha"][:10] for r in published}
+    # the last value of each month, and (beside it, «id:fecha») the day it is of
     expected = [
-        {"fecha": f"{m}-01", BLUE: last_of_month.get(m), "inflacion": inflation.get(m)}
+        {
+            "fecha": f"{m}-01",
+            BLUE: last_of_month.get(m),
+            "inflacion": inflation.get(m),
+            f"{BLUE}:fecha": last_day.get(m),
+            "inflacion:fecha": inflation_day.get(m),
+        }
         for m in sorted(set(last_of_month) | set(inflation))
     ]
     assert got["datos"] == expected
@@ -123,6 +131,8 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
         "fecha",
         f"Cotizaciones del dólar, blue: precio de venta, mensual (último) (pesos por dólar) [{BLUE}]",
         "Inflación mensual (último) (porcentaje (2.1 = 2,1 %)) [inflacion]",
+        f"día del valor [{BLUE}:fecha]",
+        "día del valor [inflacion:fecha]",
     ]
     assert [float(r[list(r)[1]]) for r in rows] == [r[BLUE] for r in expected] and len(rows) == 12
 
@@ -528,3 +538,89 @@ async def test_uva_fixed_terms_by_term_range_and_wallet_yields_by_currency_are_s
         assert got["datos"] == [{"fecha": fecha, series_id: apy}], series_id
     usdt = await get(ds, "/v1/series?tema=billeteras&moneda=USDT&q=rendimiento&limite=1000")
     assert usdt and max(s["observaciones"] for s in usdt) > 100  # two years of the history tree
+
+
+@pytest.mark.parametrize(
+    "q, first",
+    [
+        ("mep", "cotizaciones_dolares.bolsa"),
+        ("dólar MEP", "cotizaciones_dolares.bolsa"),
+        ("ccl", "cotizaciones_dolares.contadoconliqui"),
+        ("contado con liqui", "cotizaciones_dolares.contadoconliqui"),
+        ("contado con liquidación", "cotizaciones_dolares.contadoconliqui"),
+        ("dolar turista", "cotizaciones_dolares.tarjeta"),
+        ("ipc", "inflacion"),
+    ],
+)
+async def test_the_search_knows_what_people_call_things(ds, q, first):
+    found = await get(ds, f"/v1/series?q={q}&limite=5")
+    assert found and found[0]["id"].startswith(first), [s["id"] for s in found]
+
+
+async def test_a_plain_series_comes_before_its_variants(ds):
+    # Banco Nación's ordinary plazo fijo before its twenty UVA products
+    nacion = [s for s in await get(ds, "/v1/series?q=plazo fijo nacion&limite=3")]
+    assert any(s["tabla"] == "plazo_fijo_historico" for s in nacion), [s["id"] for s in nacion]
+    assert nacion[0]["tabla"] == "plazo_fijo_historico"
+    assert (await get(ds, "/v1/series?q=plazo fijo tradicional nacion&limite=1"))[0]["tabla"] == "plazo_fijo_historico"
+    # the inflation before the REM's expectations of it; of the REM, upstream's newer path before the older one
+    ipc = await get(ds, "/v1/series?q=ipc&limite=1000")
+    tables = [s["tabla"] for s in ipc]
+    assert tables[:2] == ["inflacion", "inflacion_interanual"]
+    assert "finanzas_rem" in tables and "rems" in tables
+    assert max(i for i, t in enumerate(tables) if t == "finanzas_rem") < tables.index("rems")
+
+
+@pytest.mark.parametrize(
+    "asked, meant",
+    [
+        ("INFLACION", "inflacion"),
+        ("inflation", "inflacion"),
+        ("riesgo-pais", "riesgo_pais"),
+        ("cotizaciones_dolares.mep.venta", "cotizaciones_dolares.bolsa.venta"),
+    ],
+)
+async def test_an_unknown_id_suggests_the_nearest(ds, asked, meant):
+    response = await ds.client.get(f"/v1/series/datos?ids={asked}")
+    assert response.status_code == 400 and response.json()["parametro"] == "ids"
+    assert f"¿quiso decir {meant}" in response.json()["mensaje"]
+
+
+async def test_a_common_name_of_a_casa_converts_at_its_rate(ds):
+    day = "2025-01-02"
+    mep = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-mep&desde={day}&hasta={day}")
+    bolsa = await get(ds, f"/v1/series/datos?ids=uva&ajustar=dolar-bolsa&desde={day}&hasta={day}")
+    assert mep["datos"] == bolsa["datos"] and mep["datos"][0]["uva"] is not None
+
+
+async def test_a_grouped_maximum_says_the_day_it_happened(ds):
+    records = [r for r in mirror_file("/v1/finanzas/indices/riesgo-pais") if r["fecha"].startswith("2024")]
+    top = max(records, key=lambda r: r["valor"])  # the first day of the highest
+    top = min((r for r in records if r["valor"] == top["valor"]), key=lambda r: r["fecha"])
+    asked = "desde=2024&hasta=2024&agrupar=anio&funcion=maximo"
+    got = await get(ds, f"/v1/series/datos?ids=riesgo_pais&{asked}")
+    assert got["datos"] == [
+        {"fecha": "2024-01-01", "riesgo_pais": top["valor"], "riesgo_pais:fecha": top["fecha"][:10]}
+    ]
+    route = await get(ds, f"/v1/finanzas/indices/riesgo-pais?{asked}")
+    assert [(r["fecha"], r["valor"], r["fechaValor"]) for r in route] == [
+        ("2024-01-01", top["valor"], top["fecha"][:10])
+    ]
+    csv_text = (await ds.client.get(f"/v1/series/datos?ids=riesgo_pais&{asked}&formato=csv")).text
+    assert csv_text.splitlines()[0].endswith("[riesgo_pais:fecha]")
+
+
+def test_the_declared_names_and_ranks_name_what_exists():
+    from argentina_datos.catalogo import sinonimos
+    from argentina_datos.catalogo.parametros import CASAS
+    from argentina_datos.catalogo.series import SPECS
+
+    assert set(sinonimos.RANK_AFTER) <= {s.table for s in SPECS}
+    assert set(sinonimos.CASAS_BY_NAME.values()) <= set(CASAS)
+    assert sinonimos.CASAS_BY_NAME["mep"] == "bolsa" and sinonimos.CASAS_BY_NAME["ccl"] == "contadoconliqui"
+    # a common name is written as the search compares it: lowercase, without accents
+    assert all(sinonimos.plain(n) == n and sinonimos.plain(w) == w for n, w in sinonimos.SYNONYMS.items())
+    assert sinonimos.expanded("Dólar contado con liqui") == [
+        [["dolar"]],
+        [["contado", "con", "liqui"], ["contadoconliqui"]],
+    ]

@@ -2,11 +2,17 @@
 the handshake, the tools listed, each tool called and compared with what /v1 answers over HTTP, and bad
 calls that are tool errors carrying the API's Spanish message while the session goes on."""
 
+import ast
+import re
+
 import orjson
 import pytest
 from mcp import Client
 from paths import TEST_DB
 from servidor_datos import ServeDatos
+
+from argentina_datos import __version__
+from argentina_datos.web.complementos.agentes import CUT, MAX_ANSWER_BYTES, fitted_v1
 
 pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
@@ -34,11 +40,19 @@ def text(result) -> str:
 async def test_the_tools_are_listed_read_only_and_described_in_spanish(server):
     async with Client(server.url + "/-/mcp") as client:
         assert client.server_capabilities.tools is not None
+        info, instructions = client.server_info, client.instructions
         tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert (info.name, info.version) == ("argentina-datos", __version__)
+    # the series and /v1 tools come first in the instructions; SQL after them
+    assert instructions.index("buscar_series") < instructions.index("consultar_api") < instructions.index("execute_sql")
     assert {"execute_sql", "list_canned_queries", "execute_canned_query"} | OURS <= set(tools)
-    for name in OURS:
+    assert not any("writ" in name for name in tools)  # a read-only service offers no tool that writes
+    for name in tools:
+        assert tools[name].annotations.read_only_hint is True, name
+        assert f"{MAX_ANSWER_BYTES:,}".replace(",", ".") in tools[name].description or name == "list_databases", name
+    for name in OURS | {"execute_sql", "execute_canned_query"}:
         tool = tools[name]
-        assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is False
+        assert tool.annotations.open_world_hint is False
         assert "Ejemplo" in tool.description, name
         # every argument says what it takes, in Spanish
         assert all(p.get("description") for p in tool.input_schema["properties"].values()), name
@@ -62,7 +76,7 @@ async def test_each_tool_answers_what_the_api_answers(server):
         assert len(orjson.loads(text(cut))) == 6
 
         found = await client.call_tool("buscar_series", {"q": "riesgo país"})
-        assert text(found).encode() == v1(server, "/v1/series?q=riesgo+pa%C3%ADs")[1]
+        assert text(found).encode() == v1(server, "/v1/series?q=riesgo+pa%C3%ADs&limite=20")[1]
         assert "riesgo_pais" in [s["id"] for s in orjson.loads(text(found))]
 
         values = await client.call_tool(
@@ -161,7 +175,6 @@ async def test_a_bad_call_is_a_tool_error_with_the_apis_message(server, tool, ar
     "tool, arguments, says",
     [
         ("consultar_api", {"ruta": "/v1/../-/versions.json"}, "no es una ruta de /v1"),
-        ("consultar_api", {"ruta": "/v1/cotizaciones/dolares"}, "desde/hasta"),  # megabytes: how to ask for less
         ("execute_sql", {"database": "argentina", "sql": "DELETE FROM riesgo_pais"}, "SELECT"),
         # Datasette's limits on anyone's SQL hold here too: time, and memory (web/complementos/memoria.py)
         ("execute_sql", {"database": "argentina", "sql": COUNT_FOREVER}, "time limit"),
@@ -173,3 +186,108 @@ async def test_what_a_tool_refuses_it_says_why(server, tool, arguments, says):
     async with Client(server.url + "/-/mcp") as client:
         result = await client.call_tool(tool, arguments)
     assert result.is_error and says in text(result)
+
+
+# The largest answer an agent may plausibly ask each tool for: a whole table, a whole daily series, every route's
+# list, the broadest search, the schema.
+LARGEST = [
+    ("execute_sql", {"database": "argentina", "sql": "SELECT * FROM series"}),
+    (
+        "execute_canned_query",
+        {"database": "argentina", "query": "dolar_por_casa", "parameters": {"desde": "1900-01-01"}},
+    ),
+    ("datos_series", {"ids": [BLUE_SELL, "cotizaciones_dolares.oficial.venta"]}),
+    ("consultar_api", {"ruta": "/v1/cotizaciones/dolares"}),
+    ("consultar_api", {"ruta": "/v1/finanzas/indices/uva?formato=csv"}),
+    ("consultar_api", {"ruta": "/v1/openapi.json"}),
+    ("buscar_series", {"q": "fondo", "limite": 100}),
+    ("calidad_de_serie", {"id": BLUE_SELL}),
+    ("get_database_schema", {"database": "argentina"}),
+    ("list_canned_queries", {}),
+]
+
+
+@pytest.mark.parametrize("tool, arguments", LARGEST, ids=[f"{t}-{i}" for i, (t, _) in enumerate(LARGEST)])
+async def test_no_answer_passes_the_limit_and_a_cut_one_says_so_first(server, tool, arguments):
+    async with Client(server.url + "/-/mcp") as client:
+        result = await client.call_tool(tool, arguments)
+    assert not result.is_error, text(result)[:300]
+    answer = text(result)
+    assert len(answer.encode()) <= MAX_ANSWER_BYTES
+    if result.structured_content is not None:  # what a client may hand the model instead
+        assert len(orjson.dumps(result.structured_content)) <= MAX_ANSWER_BYTES
+    first, _, rest = answer.partition("\n")
+    if CUT in answer:
+        assert first.startswith(CUT) and "faltan" in first or "Datasette" in first
+        orjson.loads(rest)  # what comes after the first line is whole JSON
+    if tool == "get_database_schema":
+        schema = result.structured_content["schema"]
+        assert "CREATE TABLE" in schema and "_fts" not in schema and "TRIGGER" not in schema
+
+
+async def test_a_cut_series_says_where_to_go_on_and_that_is_the_rest(server):
+    async with Client(server.url + "/-/mcp") as client:
+        whole = await client.call_tool("datos_series", {"ids": BLUE_SELL})
+        first, _, body = text(whole).partition("\n")
+        assert first.startswith(CUT)
+        kept = orjson.loads(body)["datos"]
+        day = first.split('desde="')[1].split('"')[0]  # the day of the first row left out
+        following = await client.call_tool("datos_series", {"ids": BLUE_SELL, "desde": day})
+    after = text(following).partition("\n")[2] if text(following).startswith(CUT) else text(following)
+    next_rows = orjson.loads(after)["datos"]
+    api = orjson.loads(v1(server, f"/v1/series/datos?ids={BLUE_SELL}")[1])["datos"]
+    assert kept == api[: len(kept)] and next_rows[0] == api[len(kept)]
+
+
+async def test_the_route_list_is_what_consultar_api_points_to(server):
+    async with Client(server.url + "/-/mcp") as client:
+        routes = text(await client.call_tool("consultar_api", {"ruta": "/v1"}))
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert len(routes.encode()) < 20_000 and "/v1/cotizaciones/dolares/{casa}" in routes
+    described = tools["consultar_api"].description
+    for parameter in ("fecha", "publicado", "desde", "hasta", "agrupar", "marcar", 'ruta="/v1"'):
+        assert parameter in described, parameter
+    assert {"base", "marcar"} <= set(tools["datos_series"].input_schema["properties"])
+
+
+class Answer:
+    """What fitted_v1 reads of /v1's answer (an httpx response): a JSON list."""
+
+    def __init__(self, rows: list):
+        self.content = orjson.dumps(rows)
+        self.text = self.content.decode()
+        self.headers = {"content-type": "application/json"}
+
+
+def test_a_cut_list_says_where_to_go_on_only_when_its_rows_are_in_date_order():
+    rows = [{"fecha": f"2024-01-{d:02d}", "texto": "x" * 4000} for d in range(1, 31)]  # 120 KB
+    first, _, body = fitted_v1(Answer(rows), lambda day: f"desde={day}").partition("\n")
+    kept = orjson.loads(body)
+    assert first.startswith(CUT) and kept == rows[: len(kept)] and f"desde={rows[len(kept)]['fecha']}" in first
+    assert "desde=None" in fitted_v1(Answer(rows[::-1]), lambda day: f"desde={day}")  # no day to go on from
+    assert fitted_v1(Answer(rows[:3]), lambda day: "") == Answer(rows[:3]).text  # one that fits: as it came
+
+
+def examples(description: str) -> list[tuple[str, dict]]:
+    """Each «Ejemplo: tool(argument=value, ...)» of a tool's description, as (tool, arguments)."""
+    out = []
+    for part in re.split(r"Ejemplo:\s+", description)[1:]:
+        depth = 0
+        for end, c in enumerate(part):
+            depth += {"(": 1, ")": -1}.get(c, 0)
+            if c == ")" and depth == 0:
+                break
+        call = ast.parse(part[: end + 1], mode="eval").body  # a line break inside a string literal: a SyntaxError
+        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        out.append((call.func.id, {k.arg: ast.literal_eval(k.value) for k in call.keywords}))
+    return out
+
+
+async def test_every_example_in_a_description_works(server):
+    async with Client(server.url + "/-/mcp") as client:
+        tools = (await client.list_tools()).tools
+        calls = [call for t in tools for call in examples(t.description)]
+        assert {name for name, _ in calls} >= OURS | {"execute_sql", "execute_canned_query"}
+        for name, arguments in calls:
+            result = await client.call_tool(name, arguments)
+            assert not result.is_error, (name, arguments, text(result)[:300])

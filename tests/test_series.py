@@ -121,6 +121,22 @@ def test_group_keeps_the_keys_and_aggregates_numbers_per_series():
     assert [r["compra"] for r in consulta.group(SMALL, "anio", "suma")] == [9, 10]
 
 
+def test_a_picked_value_carries_the_day_it_comes_from():
+    out = consulta.group(SMALL, "mes", "maximo")
+    assert out[0] == {"casa": "a", "compra": 5, "fechaCompra": "2024-01-02", "venta": 2.0, "fechaVenta": "2024-01-30",
+                      "fecha": "2024-01-01"}  # fmt: skip
+    assert out[1]["fechaVenta"] is None  # no value in the period: no day
+    assert [r["fechaCompra"] for r in consulta.group(SMALL, "mes", "primero")] == [
+        "2024-01-02",
+        "2024-01-31",
+        "2024-02-01",
+    ]
+    assert "fechaCompra" not in consulta.group(SMALL, "mes", "promedio")[0]  # an average is of no one day
+    # the days do not split a series: February's change is against January's maximum
+    changed = consulta.apply(SMALL, consulta.parse("agrupar=mes&funcion=maximo&variacion=absoluta"))
+    assert [(r["casa"], r["compra"]) for r in changed] == [("a", None), ("b", None), ("a", -2)]
+
+
 def test_ids_tell_series_apart_and_are_never_averaged():
     votes = [
         {"actaId": 7, "afirmativos": 40, "fecha": "2024-05-02"},

@@ -109,7 +109,9 @@ def rem_reports(table, title, description, fields, base, listado, month, suffix=
         **sourced(base + "/{listado}", BCRA[0], REM_URL),
         partitions=[listado],
         indexes=[("indicador",)],
-        series=_expectations("REM" + suffix),
+        # Its series say which path's reports they hold: the search ranks the newer path's first
+        # (catalogo/sinonimos.py), and each one's desde and hasta say which reports it spans.
+        series=_expectations(f"REM ({'ruta nueva' if suffix else 'ruta anterior'}, /{base})"),
         routes=[
             Route(f"/{base}/ultimo", where={"listado": "ultimo"}, summary=f"Último REM{suffix}"),
             Route(

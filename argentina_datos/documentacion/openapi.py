@@ -507,7 +507,9 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             "series": {"type": "array", "items": SERIE},
             "datos": {
                 "type": "array",
-                "description": "una fila por fecha: fecha y el valor de cada serie (null si no tiene esa fecha)",
+                "description": "una fila por fecha: fecha y el valor de cada serie (null si no tiene esa fecha). "
+                "Con agrupar, una fila por período y fecha es su primer día; con funcion=maximo, minimo, primero o "
+                "ultimo, «id:fecha» junto a cada serie es el día del que viene su valor",
                 "items": {"type": "object", "properties": {"fecha": {"type": "string"}}},
             },
         },

@@ -9,7 +9,9 @@ upstream published them on a past day (``publicado=``, from the versions store).
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
+import re
 import sqlite3
 from typing import Any, Callable, Mapping, Optional
 from urllib.parse import parse_qsl, urlencode
@@ -19,6 +21,7 @@ import orjson
 from argentina_datos.almacen import calidad, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
+from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta, publicaciones
@@ -40,6 +43,10 @@ PUBLISHED = "publicado"
 # publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
 # more is a 400 that says how to narrow it
 MAX_VALUES = 25_000
+# agrupar with funcion=maximo, minimo, primero or ultimo: a column «id:fecha» beside each series, the day its value
+# comes from (consulta.PICKS)
+DAY = "fecha"
+DAY_OF_VALUE = consulta.day_key("valor")
 PAGE, MAX_PAGE = 100, 1000  # series per page of /v1/series: by default, and at most
 # How much a search word found in each column of the full-text index weighs (bm25), in its column order
 # (construccion/tabla_series.py, FTS_COLUMNS): the title and the entity before the rest.
@@ -332,9 +339,7 @@ def _catalogue_rows(
         sql = f"SELECT s.* FROM {SERIES.name} s WHERE 1{filters} ORDER BY rowid LIMIT ? OFFSET ?"
         cursor = conn.execute(sql, [*args, limit, offset])
     else:
-        # The table's full-text index: every word, as the start of a word («infla» finds «Inflación»), quoted so
-        # that no character of it is FTS syntax.
-        match = " ".join('"' + w.replace('"', '""') + '"*' for w in words)
+        match = _match(params.get("q") or "")
         rows = _searched(conn, match, filters, args)
         if rows is None:  # words that thousands of series have: in catalogue order
             sql = (
@@ -352,6 +357,21 @@ def _catalogue_rows(
             return _counted(conn, [_as_json(dict(zip(names, by_rowid[r])), on) for r in page])
     names = [d[0] for d in cursor.description]
     return _counted(conn, [_as_json(dict(zip(names, row)), on) for row in cursor])
+
+
+def _match(query: str) -> str:
+    """The full-text query of a search: every word, as the start of a word («infla» finds «Inflación»), quoted so
+    that no character of it is FTS syntax; a name people use (catalogo/sinonimos.py: «mep») or the catalogue's
+    words for it («bolsa»)."""
+
+    def every(words: list[str]) -> str:
+        return " AND ".join('"' + w.replace('"', '""') + '"*' for w in words)
+
+    groups = [
+        every(ways[0]) if len(ways) == 1 else "(" + " OR ".join(f"({every(w)})" for w in ways) + ")"
+        for ways in sinonimos.expanded(query)
+    ]
+    return " AND ".join(groups)
 
 
 def next_page(params: dict[str, str], csv: bool) -> str:
@@ -444,7 +464,8 @@ RANKED_AT_MOST = 2000
 
 def _searched(conn: sqlite3.Connection, match: str, filters: str, args: list) -> Optional[list[int]]:
     """The rowids of the series that ``match`` and ``filters`` find, best first, or None if there are more than
-    RANKED_AT_MOST.  Best: bm25 with SEARCH_WEIGHTS; the series of one entity (a fund's value, shares and net
+    RANKED_AT_MOST.  Best: a plain series before its variants (sinonimos.RANK_AFTER), then bm25 with
+    SEARCH_WEIGHTS; the series of one entity (a fund's value, shares and net
     assets) together, in catalogue order, ranked by the best of them."""
     fts = f"{SERIES.name}_fts"
     (count,) = conn.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?", [match]).fetchone()
@@ -459,7 +480,8 @@ def _searched(conn: sqlite3.Connection, match: str, filters: str, args: list) ->
     best: dict[tuple, float] = {}
     for _, tabla, entidad, score in scored:
         best[(tabla, entidad)] = min(score, best.get((tabla, entidad), score))
-    return [r[0] for r in sorted(scored, key=lambda r: (best[(r[1], r[2])], r[0]))]
+    after = sinonimos.RANK_AFTER
+    return [r[0] for r in sorted(scored, key=lambda r: (after.get(r[1], 0), best[(r[1], r[2])], r[0]))]
 
 
 def series_ids(conn: sqlite3.Connection) -> list[str]:
@@ -482,10 +504,44 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
             found[i] = _as_json(dict(zip([d[0] for d in cursor.description], row)), on)
     unknown = [i for i in ids if i not in found]
     if unknown:
-        raise BadQuery(
-            "ids", f"no hay series con id {', '.join(repr(u[:60]) for u in unknown)}; el catálogo está en /v1/series"
-        )
+        named = []
+        for n, u in enumerate(unknown):
+            near = nearest_ids(conn, u) if n < SUGGESTED_AT_MOST else []
+            named.append(repr(u[:60]) + (f" (¿quiso decir {' o '.join(near)}?)" if near else ""))
+        raise BadQuery("ids", f"no hay series con id {', '.join(named)}; el catálogo está en /v1/series")
     return _with_rhythm(conn, [found[i] for i in ids])
+
+
+SUGGESTED_AT_MOST = 3  # unknown ids of one request that get suggestions (each costs a search)
+ALIKE_AT_MOST = 2000  # ids whose spelling an unknown id is compared with
+
+
+def nearest_ids(conn: sqlite3.Connection, asked: str, most: int = 3) -> list[str]:
+    """The ids of the series a caller who wrote ``asked`` likely meant: the one spelled so in other capitals
+    (INFLACION), else what a search for its words finds (cotizaciones_dolares.mep.venta: the bolsa's), else the
+    ids spelled most alike within its table (or among the ids of one part: inflation, inflacion)."""
+    (same,) = conn.execute(
+        f"SELECT group_concat(id, ' ') FROM {SERIES.name} WHERE lower(id) = lower(?)", [asked]
+    ).fetchone()
+    if same:
+        return same.split()[:most]
+    words = " ".join(w for w in re.split(r"[._~\s-]+", asked[:200]) if w)
+    rows = (_searched(conn, _match(words), "", []) or [])[:most] if words else []
+    if rows:
+        by_rowid = dict(
+            conn.execute(f"SELECT rowid, id FROM {SERIES.name} WHERE rowid IN ({', '.join('?' * len(rows))})", rows)
+        )
+        return [by_rowid[r] for r in rows]
+    table = asked.split(".")[0].lower()
+    alike = [
+        i
+        for (i,) in conn.execute(
+            f"SELECT id FROM {SERIES.name} WHERE lower(tabla) = ? OR instr(id, '.') = 0 LIMIT ?",
+            [table, ALIKE_AT_MOST + 1],
+        )
+    ]
+    # Spelling compared with a table of thousands (the funds') would take a second an id: then the search alone.
+    return difflib.get_close_matches(asked, alike, n=most, cutoff=0.6) if len(alike) <= ALIKE_AT_MOST else []
 
 
 def parse_ids(params: dict[str, str]) -> list[str]:
@@ -652,6 +708,9 @@ def _aligned(
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}
     first_days: dict[str, dict[str, str]] = {}  # publicado=primera: token -> each row's day of first publication
+    # a value the function picked from one day's (maximo...) comes with that day, in the column «id:fecha»
+    picked = query.agrupar is not None and query.funcion in consulta.PICKS
+    days_of: dict[str, dict[str, Any]] = {}
     month = _cpi_month(conn, query)
     for token in tokens:
         entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
@@ -671,6 +730,9 @@ def _aligned(
         except BadQuery as e:
             raise BadQuery(e.param, f"{e} (serie {token})") from None
         columns[token] = {r["fecha"][:10]: r["valor"] for r in done if "fecha" in r}
+        if picked:
+            days_of[token] = {r["fecha"][:10]: r.get(DAY_OF_VALUE) for r in done if "fecha" in r}
+            headers[f"{token}:{DAY}"] = f"día del valor [{token}:{DAY}]"
         shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
@@ -682,6 +744,9 @@ def _aligned(
     for token, first in first_days.items():
         for row in rows:
             row[f"{token}:{PUBLISHED}"] = first.get(str(row["fecha"])) if row[token] is not None else None
+    if picked:
+        for day, row in zip(days, rows):
+            row.update({f"{t}:{DAY}": days_of[t].get(day) for t in tokens})
     if mark:
         for token in tokens:
             own = sorted(columns[token])

@@ -246,7 +246,8 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "∏(1 + mensual/100) − 1, en porcentaje (2024: 117,68), y lo demás se promedia; `funcion=promedio` es "
         "el promedio simple también de una tasa (la inflación mensual promedio del año: 6,825 en 2024); `suma` "
         "de una tasa es un 400; `ultimo`, `primero`, `minimo` y `maximo` la dejan como es (la mensual más alta "
-        "del año). Va con `agrupar`",
+        "del año) y, como eligen el valor de un día, agregan junto a cada medida `fecha<Medida>` (`fechaValor`, "
+        "`fechaVenta`): el día del que viene (en `/v1/series/datos`, la columna `id:fecha`). Va con `agrupar`",
         "promedio",
         "/v1/finanzas/indices/riesgo-pais?agrupar=anio&funcion=maximo",
         _MEASURED,
@@ -282,7 +283,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "de agrupar. `ipc`: en pesos de `base`, x × IPC(base) / IPC(mes de su fecha), con el IPC encadenado desde "
         "la inflación mensual (tabla `ipc`); una fecha posterior al último mes del IPC usa ese mes, una anterior "
         "al primero da null. `uva`: en UVA (x / la UVA de ese día). `dolar-<casa>`: en dólares a la venta de esa "
-        "casa ese día (`dolar-blue`, `dolar-oficial`, `dolar-bolsa`...; x / venta); un día sin UVA o sin "
+        "casa ese día (`dolar-blue`, `dolar-oficial`, `dolar-bolsa`...; x / venta; `dolar-mep` es `dolar-bolsa` y `dolar-ccl`, `dolar-contadoconliqui`); un día sin UVA o sin "
         "cotización usa la última anterior. Ningún monto anterior al 1992-01-01 se convierte: ese día el peso "
         "reemplazó al austral (10.000 australes = 1 peso), que había reemplazado al peso argentino (1985, "
         "1.000 = 1), que había reemplazado al peso ley 18.188 (1983, 10.000 = 1); un monto a convertir anterior "
@@ -563,9 +564,17 @@ def measures_of(records: list[dict]) -> set[str]:
     return numeric - {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
 
 
+def day_key(measure: str) -> str:
+    """The field beside a measure grouped by a function that picks one value (maximo...): the day it comes from,
+    ``fechaValor`` beside ``valor``."""
+    return "fecha" + measure[:1].upper() + measure[1:]
+
+
 def series_of(record: dict, measures: set[str]) -> tuple:
-    """Which series a record belongs to: its fields that are not measures (casa, moneda, ids), fecha aside."""
-    return tuple((k, orjson.dumps(v)) for k, v in record.items() if k != "fecha" and k not in measures)
+    """Which series a record belongs to: its fields that are not measures (casa, moneda, ids), fecha and the days
+    of the measures' picked values aside."""
+    days = {day_key(m) for m in measures}
+    return tuple((k, orjson.dumps(v)) for k, v in record.items() if k != "fecha" and k not in measures | days)
 
 
 def group(records: list[dict], period: str, function: Optional[str], rates: frozenset[str] = frozenset()) -> list[dict]:
@@ -594,9 +603,12 @@ def group(records: list[dict], period: str, function: Optional[str], rates: froz
             if key == "fecha":
                 record[key] = start
             elif key in numeric:
-                values = [m[key] for m in members if _is_number(m.get(key))]
+                found = [m for m in members if _is_number(m.get(key))]
+                values = [m[key] for m in found]
                 how = variaciones.compounded if key in rates and function is None else aggregate
                 record[key] = rounded(how(values)) if values else None
+                if function in PICKS:  # the value is one day's: which one
+                    record[day_key(key)] = _day(found[PICKS[function](values)]) if found else None
             else:
                 record[key] = first.get(key)
         out.append(record)
@@ -608,6 +620,13 @@ def _mean(values: list) -> float:
     return sum(values) / len(values)
 
 
+# The functions that pick one of the period's values: where it is among them (the first of equal ones).
+PICKS: dict[str, Callable[[list], int]] = {
+    "primero": lambda v: 0,
+    "ultimo": lambda v: len(v) - 1,
+    "minimo": lambda v: v.index(min(v)),
+    "maximo": lambda v: v.index(max(v)),
+}
 AGGREGATES: dict[str, Callable[[list], Any]] = {
     "promedio": _mean,
     "primero": lambda v: v[0],

@@ -2,7 +2,8 @@
 
 - ``ipc``: pesos of the ``base`` month (variaciones.Deflator, the CPI of the ``ipc`` table);
 - ``uva``: in UVA, at that day's UVA (the ``uva`` table);
-- ``dolar-<casa>``: in dollars, at that day's ``venta`` of the casa (the ``cotizaciones_dolares`` table).
+- ``dolar-<casa>``: in dollars, at that day's ``venta`` of the casa (the ``cotizaciones_dolares`` table); a casa's
+  common name is that casa (``dolar-mep``: the bolsa's; catalogo/sinonimos.py).
 
 A day without its own quote or UVA takes the last one before it (the source carries them over weekends).
 No amount dated before the peso's last change of unit (1992-01-01) is converted: that would multiply
@@ -17,6 +18,7 @@ from typing import Callable, Optional
 
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
+from argentina_datos.catalogo.sinonimos import CASAS_BY_NAME
 from argentina_datos.respuestas.consulta import BadQuery, Query, is_number
 from argentina_datos.respuestas.variaciones import Deflator, converted, rounded
 
@@ -88,6 +90,7 @@ def converter(conn: sqlite3.Connection, query: Query, cpi: dict[str, float]) -> 
         convert = PerDay(values).divide
     else:
         casa = how.removeprefix(DOLLAR)
+        casa = CASAS_BY_NAME.get(casa, casa)  # dolar-mep: the bolsa's
         values = _daily(conn, "cotizaciones_dolares", "venta", casa=casa)
         if not values:
             known = sorted(_casas(conn))
