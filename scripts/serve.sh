@@ -6,11 +6,9 @@
 # is one warning line and the existing database is served; with none, it is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ -z "${ARGENTINA_DATOS_SOURCE:-}" ] && [ -d ../shared/upstream/v1 ]; then
-  export ARGENTINA_DATOS_SOURCE=../shared/upstream
-fi
 db="${ARGENTINA_DATOS_OUTPUT:-argentina.db}"
 source scripts/instalar.sh
+choose_source
 install_if_changed
 if [ ! -f "$db" ]; then
     .venv/bin/build-db --output "$db"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Daily update: rebuilds the database from upstream (its git repository when git is installed, else its
-# public API; or $ARGENTINA_DATOS_SOURCE: build-db --help) into the
+# Daily update: rebuilds the database from upstream (as serve.sh: $ARGENTINA_DATOS_SOURCE, else
+# ../shared/upstream when it is there, else its git repository when git is installed, else its public API;
+# scripts/instalar.sh, choose_source) into the
 # served file (or $ARGENTINA_DATOS_OUTPUT). The build replaces the file atomically only when it is complete
 # and checked, keeping the replaced one as ARCHIVO.anterior; a running serve-datos notices the new file
 # and switches to it by itself (no restart, no failed request).
@@ -11,6 +12,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/instalar.sh
+choose_source
 install_if_changed
 # --keep-going: a file that cannot be read today is skipped (and listed), the rest is updated.
-exec .venv/bin/build-db --output "${ARGENTINA_DATOS_OUTPUT:-argentina.db}" --keep-going --fallar-si-atrasada "$@"
+status=0
+.venv/bin/build-db --output "${ARGENTINA_DATOS_OUTPUT:-argentina.db}" --keep-going --fallar-si-atrasada "$@" || status=$?
+if [ "$status" = 1 ] && [ -z "${ARGENTINA_DATOS_SOURCE:-}" ]; then
+    echo "pista: la fuente fue la de build-db por omisión (upstream en la red); otra se elige con ARGENTINA_DATOS_SOURCE (un directorio como ../shared/upstream, un repositorio git o una URL)" >&2
+fi
+exit "$status"

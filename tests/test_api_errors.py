@@ -141,6 +141,26 @@ async def test_no_data_message_names_the_values_as_typed(ds):
     assert "casa = turista" in body["mensaje"] and "fecha = 2000/02/29" in body["mensaje"]
 
 
+async def test_a_404_without_data_says_what_there_is(ds, conn):
+    """A year without holidays names the years there are; a day without a quote, the series' first and last day."""
+    years = [y for (y,) in conn.execute("SELECT DISTINCT listado FROM feriados ORDER BY 1")]
+    missing = next(str(y) for y in range(2016, 2030) if str(y) not in years)
+    body = assert_error(await ds.client.get(f"/v1/feriados/{missing}"), 404, "año")
+    assert f"(hay {', '.join(years)})" in body["mensaje"]
+    first, last = conn.execute("SELECT min(fecha), max(fecha) FROM cotizaciones_dolares WHERE casa = 'blue'").fetchone()
+    body = assert_error(await ds.client.get("/v1/cotizaciones/dolares/blue/1999/01/04"), 404, "fecha")
+    assert body["mensaje"].endswith(f"(hay del {first} al {last})")
+
+
+async def test_publicado_after_today_is_a_400(ds):
+    body = assert_error(
+        await ds.client.get("/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2099-01-01"), 400, "publicado"
+    )
+    assert "posterior a hoy" in body["mensaje"]
+    ok = await ds.client.get("/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2025-01-02")
+    assert ok.status_code == 200
+
+
 async def test_every_bound_message_of_a_route_gives_the_same_range(ds):
     """One source of bounds: below the minimum, above the last year served, malformed, and the OpenAPI
     document all say the same range (the last year served, not the spec's maximum)."""

@@ -129,7 +129,7 @@ async def test_monthly_blue_dollar_and_inflation_of_2024_aligned(ds):
     # The CSV's headers say what the numbers are after agrupar, with the id between brackets (issue 43).
     assert list(rows[0]) == [
         "fecha",
-        f"Cotizaciones del dólar, blue: precio de venta, mensual (último) (pesos por dólar) [{BLUE}]",
+        f"Cotizaciones del dólar, blue: precio de venta, mensual (último de todos los días publicados) (pesos por dólar) [{BLUE}]",
         "Inflación mensual (último) (porcentaje (2.1 = 2,1 %)) [inflacion]",
         f"día del valor [{BLUE}:fecha]",
         "día del valor [inflacion:fecha]",
@@ -538,6 +538,73 @@ async def test_uva_fixed_terms_by_term_range_and_wallet_yields_by_currency_are_s
         assert got["datos"] == [{"fecha": fecha, series_id: apy}], series_id
     usdt = await get(ds, "/v1/series?tema=billeteras&moneda=USDT&q=rendimiento&limite=1000")
     assert usdt and max(s["observaciones"] for s in usdt) > 100  # two years of the history tree
+
+
+def business_days_of(year: str) -> set[str]:
+    """Monday to Friday, less the year's national and banking holidays of the mirror."""
+    holidays = {
+        h["fecha"] for route in ("/v1/feriados", "/v1/feriados-bancarios") for h in mirror_file(f"{route}/{year}")
+    }
+    days = (dt.date(int(year), 1, 1) + dt.timedelta(days=n) for n in range(366))
+    return {d.isoformat() for d in days if d.year == int(year) and d.weekday() < 5 and d.isoformat() not in holidays}
+
+
+async def test_dias_habiles_averages_business_days_and_the_title_says_so(ds):
+    """The issue's case: January 2025's blue averaged over every published day counts Friday three times
+    (1226.29); over business days it is 1227.50, as brecha_cambiaria and the dashboard give."""
+    url = f"/v1/series/datos?ids={BLUE},inflacion&agrupar=mes&desde=2025-01&hasta=2025-01"
+    every, business = await get(ds, url), await get(ds, url + "&dias=habiles")
+    january = [
+        r for r in mirror_file("/v1/cotizaciones/dolares") if r["casa"] == "blue" and r["fecha"][:7] == "2025-01"
+    ]
+    open_days = business_days_of("2025")
+    on_business = [r["venta"] for r in january if r["fecha"] in open_days]
+    assert len(on_business) < len(january)  # the weekends are there to be left out
+    assert business["datos"][0][BLUE] == pytest.approx(sum(on_business) / len(on_business)) == pytest.approx(1227.50)
+    assert every["datos"][0][BLUE] == pytest.approx(sum(r["venta"] for r in january) / len(january))
+    assert every["datos"][0][BLUE] != pytest.approx(business["datos"][0][BLUE])
+    assert business["series"][0]["titulo"].endswith("mensual (promedio de días hábiles)")
+    assert every["series"][0]["titulo"].endswith("mensual (promedio de todos los días publicados)")
+    # a monthly series is what it was, and says nothing of days
+    assert business["datos"][0]["inflacion"] == every["datos"][0]["inflacion"]
+    assert business["series"][1]["titulo"] == every["series"][1]["titulo"] == "Inflación mensual (compuesta)"
+    # without agrupar: the rows of business days only
+    days = await get(ds, f"/v1/series/datos?ids={BLUE}&desde=2025-01-01&hasta=2025-01-31&dias=habiles")
+    assert {r["fecha"] for r in days["datos"]} == {r["fecha"] for r in january if r["fecha"] in open_days}
+    assert days["series"][0]["titulo"].endswith(", días hábiles")
+
+
+async def test_dias_takes_its_two_values_on_the_data_route_only(ds):
+    for url, param in (
+        (f"/v1/series/datos?ids={BLUE}&dias=laborables", "dias"),
+        ("/v1/series?dias=habiles", "dias"),
+    ):
+        response = await ds.client.get(url)
+        assert response.status_code == 400 and response.json()["parametro"] == param, url
+
+
+async def test_an_unknown_parameter_is_named_never_refused(ds):
+    """habil=1 (the issue's guess) and a spreadsheet's changing &x=2: the same values, and the answer names them."""
+    url = f"/v1/series/datos?ids={BLUE}&desde=2025-01&hasta=2025-01&agrupar=mes"
+    plain = await ds.client.get(url)
+    guessed = await ds.client.get(url + "&habil=1&x=2")
+    assert guessed.status_code == 200 and guessed.json()["datos"] == plain.json()["datos"]
+    assert "aviso" not in plain.json() and "x-parametros-ignorados" not in plain.headers
+    aviso = guessed.json()["aviso"]
+    assert "«habil»" in aviso and "«x»" in aviso and "dias" in aviso  # what it ignored, and what it takes
+    assert guessed.headers["x-parametros-ignorados"] == "habil, x"
+    for other in (f"{url}&habil=1&formato=csv", "/v1/series?q=blue&habil=1"):
+        response = await ds.client.get(other)
+        assert response.status_code == 200 and response.headers["x-parametros-ignorados"] == "habil", other
+
+
+async def test_data_entries_carry_calidad_as_the_catalogue_does_and_units_agree(ds):
+    listed = {s["id"]: s for s in await get(ds, "/v1/series?q=mayorista")}
+    got = await get(ds, "/v1/series/datos?ids=cotizaciones_dolares.mayorista.venta&desde=2025-01-02&hasta=2025-01-02")
+    entry = got["series"][0]
+    assert entry["calidad"] == listed["cotizaciones_dolares.mayorista.venta"]["calidad"] > 0
+    converted = await get(ds, f"/v1/series/datos?ids={BLUE}&ajustar=dolar-oficial&desde=2025-01-02&hasta=2025-01-02")
+    assert converted["series"][0]["unidad"] == "dólares oficiales del día por dólar"
 
 
 @pytest.mark.parametrize(

@@ -207,7 +207,17 @@ def test_deflated_dollar_against_a_hand_computation(conn):
     last = max(inflation)
     row = next(r for r in rows if r["mes"] < last and r["venta_pesos_corrientes"])
     factor = math.prod(1 + v / 100 for m, v in inflation.items() if row["mes"] < m <= last)
-    assert row["venta_pesos_de_hoy"] == pytest.approx(row["venta_pesos_corrientes"] * factor, rel=1e-3)
+    assert row["venta_pesos_de_base"] == pytest.approx(row["venta_pesos_corrientes"] * factor, rel=1e-3)
+    assert row["pesos_de"] == last  # the column says which month's pesos
+    # another month's pesos: :base
+    base = "2024-01"
+    earlier = next(r for r in rows if r["mes"] < base and r["venta_pesos_corrientes"])
+    chosen = {r["mes"]: r for r in run_canned(conn, "dolar_en_pesos_de_hoy", base=base)}
+    since = math.prod(1 + v / 100 for m, v in inflation.items() if earlier["mes"] < m <= base)
+    assert chosen[earlier["mes"]]["pesos_de"] == base
+    assert chosen[earlier["mes"]]["venta_pesos_de_base"] == pytest.approx(
+        earlier["venta_pesos_corrientes"] * since, rel=1e-3
+    )
 
 
 # ---- one unit where the source mixes scales --------------------------------------------------------

@@ -114,3 +114,14 @@ def test_a_broken_link_is_found(tmp_path):
         "#tampoco",
         "otra.md#otra",
     ]
+
+
+def test_the_docs_count_the_notebooks_there_are():
+    """«seis notebooks» outlived the seventh: the README and investigadores.md say how many there are, and list each."""
+    notebooks = sorted(p.name for p in (REPO / "notebooks").glob("*.ipynb"))
+    words = ["uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"]
+    said = words[len(notebooks) - 1]
+    assert f"{said} notebooks" in (REPO / "README.md").read_text()
+    guide = (REPO / "docs" / "investigadores.md").read_text()
+    assert f"{said.capitalize()} puntos de partida" in guide
+    assert all(f"`{name}`" in guide for name in notebooks)

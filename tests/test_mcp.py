@@ -85,6 +85,12 @@ async def test_each_tool_answers_what_the_api_answers(server):
         assert orjson.loads(text(values))["datos"] == [{"fecha": "2024-01-02", BLUE_SELL: 1005}]
         same = v1(server, f"/v1/series/datos?ids={BLUE_SELL}&desde=2024-01-02&hasta=2024-01-02")[1]
         assert text(values).encode() == same
+        # a month of business days, as the dashboard averages it (the tool passes dias on)
+        month = {"ids": BLUE_SELL, "desde": "2025-01", "hasta": "2025-01", "agrupar": "mes", "dias": "habiles"}
+        business = await client.call_tool("datos_series", month)
+        query = "&".join(f"{k}={v}" for k, v in month.items())
+        assert text(business).encode() == v1(server, f"/v1/series/datos?{query}")[1]
+        assert "días hábiles" in orjson.loads(text(business))["series"][0]["titulo"]
 
         last = orjson.loads(v1(server, "/v1/finanzas/indices/riesgo-pais/ultimo")[1])
         risk = await client.call_tool("consultar_api", {"ruta": "/v1/finanzas/indices/riesgo-pais/ultimo"})

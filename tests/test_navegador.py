@@ -558,7 +558,16 @@ def test_explorador_de_series(visita, servidor):
     header = next(csv.reader(io.StringIO(text)))
     assert header[0] == "fecha" and header[1].endswith(f"(pesos por dólar) [{blue}]")
     assert header[2] == "Inflación anual (compuesta) (porcentaje (2.1 = 2,1 %)) [inflacion]"
+    assert "formato=xlsx" in page.locator("#series-xlsx").get_attribute("href")
     visita.check("10b_series_por_anio")
+
+    # Business days only: the dollar's title says so, the monthly inflation is as it was.
+    page.select_option("#series-dias", "habiles")
+    with page.expect_response(lambda r: "/v1/series/datos" in r.url) as answer:
+        page.click("#series-ver button")
+    assert "dias=habiles" in answer.value.url
+    titles = [s["titulo"] for s in answer.value.json()["series"]]
+    assert titles[0].endswith("anual (promedio de días hábiles)") and titles[1] == "Inflación anual (compuesta)"
 
 
 @pytest.mark.lento

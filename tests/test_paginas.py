@@ -1,5 +1,7 @@
 """The database page's grouping and the pages' small text helpers (no mirror)."""
 
+import re
+
 import pytest
 
 from argentina_datos.catalogo import references, tables_by_theme
@@ -153,3 +155,44 @@ async def test_a_table_with_its_own_id_is_keyed_by_it_in_urls(ds, conn):
     assert 'href="/argentina/senadores/' in page.text
     first = conn.execute("SELECT id FROM senadores ORDER BY id LIMIT 1").fetchone()[0]
     assert f'href="/argentina/senadores/{first}"' in page.text
+
+
+async def test_home_and_database_pages_lead_to_the_series_explorer_and_say_how_fresh_the_data_is(ds, conn):
+    """A newcomer finds /-/series from the site (the menu, the home page, the database page) and sees, in one line,
+    the main data's last dates: the dollar's is the last day the quotes table has."""
+    (last_quote,) = conn.execute("SELECT max(fecha) FROM cotizaciones_dolares WHERE venta IS NOT NULL").fetchone()
+    for url in ("/", "/argentina", "/argentina/series"):
+        page = (await ds.client.get(url)).text
+        assert '<li><a href="/-/series">Series</a></li>' in page, url  # the menu
+        if url != "/argentina/series":
+            line = page.split('<p class="frescura">')[1].split("</p>")[0]
+            assert f"Cotizaciones del dólar al {last_quote[:10]}" in line and 'href="/-/series"' in line, url
+    assert (await ds.client.get("/-/series")).status_code == 200
+
+
+async def test_a_frozen_wholesale_row_is_marked_on_its_table_page_and_the_banner_keeps_the_filter(ds, conn):
+    """The wholesale dollar's frozen span of December 2023 (tramos_dudosos): each of its rows says so on the table
+    page, the rows around it do not, and the banner's links stay on casa=mayorista."""
+    spans = conn.execute(
+        "SELECT fecha, coalesce(hasta, fecha) FROM calidad WHERE tabla = 'cotizaciones_dolares' "
+        "AND serie = 'casa=mayorista' AND control = 'valor congelado' AND fecha <= '2024-01-10' AND hasta >= '2023-12-13'"
+    ).fetchall()
+    assert spans
+    page = await ds.client.get(
+        "/argentina/cotizaciones_dolares?casa=mayorista&fecha__gte=2023-12-01&fecha__lte=2024-01-31&_sort=fecha&_size=100"
+    )
+    cells = re.findall(
+        r'<td class="col-fecha[^"]*">(\d{4}-\d{2}-\d{2})( <span class="dudoso"[^>]*>⚠ ([^<]*)</span>)?</td>', page.text
+    )
+    assert len(cells) > 40
+    for day, mark, checks in cells:
+        frozen = any(first <= day <= last for first, last in spans)
+        assert bool(mark) == bool(checks) and (frozen <= ("valor congelado" in checks)), (day, checks)
+    assert any(not mark for _, mark, _ in cells) and any(mark for _, mark, _ in cells)
+    banner = page.text.split('<div class="hallazgos"')[1].split("</div>")[0]
+    assert "/argentina/calidad?tabla=cotizaciones_dolares&amp;serie=casa%3Dmayorista" in banner
+    assert "/argentina/tramos_dudosos?tabla=cotizaciones_dolares&amp;serie=casa%3Dmayorista" in banner
+    (count,) = conn.execute(
+        "SELECT count(*) FROM calidad WHERE tabla = 'cotizaciones_dolares' AND serie = 'casa=mayorista'"
+    ).fetchone()
+    assert f"{count} hallazgos sobre la serie casa=mayorista" in banner

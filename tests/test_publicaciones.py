@@ -215,6 +215,7 @@ async def test_first_releases_go_through_the_query_and_say_when_each_period_coul
         ("ids=riesgo_pais&publicado=todas&agrupar=mes", "agrupar"),
         ("ids=riesgo_pais:relativa&publicado=todas", "ids"),
         ("ids=riesgo_pais&publicado=todas&marcar=calidad", "marcar"),
+        ("ids=riesgo_pais&publicado=todas&dias=habiles", "dias"),
         ("ids=riesgo_pais&publicado=ultima", "publicado"),
         (
             "ids=riesgo_pais,cotizaciones_dolares.blue.venta,cotizaciones_dolares.oficial.venta,"
@@ -258,6 +259,8 @@ async def test_the_day_country_risk_was_rewritten_is_a_publication_with_its_revi
     (row,) = got["publicaciones"]
     assert (row["publicado"], row["revisados"], row["agregados"]) == (day, revised, added)
     assert row["quitados"] == sum(1 for f in before if f not in after) and row["inicial"] is False
+    table = await ds.client.get(f"/v1/series/publicaciones?ids=riesgo_pais&desde={day}&hasta={day}&formato=csv")
+    assert list(csv.DictReader(io.StringIO(table.text))) == [{k: str(v).lower() for k, v in row.items()}]
     first = (await ds.client.get("/v1/series/publicaciones?ids=riesgo_pais&hasta=" + days[0])).json()
     assert first["publicaciones"] == [
         {
@@ -324,8 +327,9 @@ async def test_the_calendar_lists_past_and_expected_publications_also_as_ics(ds,
 
     csv_rows = list(csv.DictReader(io.StringIO((await ds.client.get(url + "&formato=csv")).text)))
     assert [r["fecha"] for r in csv_rows] == [e["fecha"] for e in events]
-    bad = await ds.client.get("/v1/series/calendario?agrupar=mes")
-    assert bad.status_code == 400 and bad.json()["parametro"] == "agrupar"
+    for query, param in (("agrupar=mes", "agrupar"), ("q=inflacion", "q"), ("ids=inflacion&marcar=calidad", "marcar")):
+        bad = await ds.client.get(f"/v1/series/calendario?{query}")
+        assert bad.status_code == 400 and bad.json()["parametro"] == param, query
 
 
 # ---- late publications ----------------------------------------------------------------------------------------------

@@ -110,6 +110,23 @@ def test_update_with_no_package_index_updates(checkout, fuente):
     con.close()
 
 
+def test_update_reads_the_mirror_beside_the_checkout_as_serve_does(checkout, fuente):
+    """One source rule for both scripts (instalar.sh, choose_source): without $ARGENTINA_DATOS_SOURCE, the mirror at
+    ../shared/upstream, not the network (a new user's update.sh went to the network right after serve.sh)."""
+    (checkout.parent / "shared").mkdir()
+    (checkout.parent / "shared" / "upstream").symlink_to(fuente)
+    installed_now(checkout)
+    extra = env()
+    extra.pop("ARGENTINA_DATOS_SOURCE", None)
+    done = subprocess.run(
+        ["bash", str(checkout / "scripts" / "update.sh")], env=extra, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    with sqlite3.connect(checkout / "argentina.db") as con:
+        assert con.execute("SELECT count(*) FROM uva").fetchone()[0] == len(UVA_ROWS)
+    con.close()
+
+
 def test_serve_with_the_source_down_serves_the_database_there_is(checkout, fuente):
     installed_now(checkout)
     assert cli.main(["--source", str(fuente), "--output", str(checkout / "argentina.db")]) == 0

@@ -73,7 +73,12 @@ def test_a_year_of_national_trips_is_its_cut_of_the_list_as_its_months_are(v1):
     missing = next(y for y in range(2012, 2027) if y not in years)
     assert v1(f"/v1/senado/viajes/nacionales/{missing}") == (
         404,
-        {"status": 404, "error": "Not Found", "mensaje": f"no hay datos para año = {missing}", "parametro": "año"},
+        {
+            "status": 404,
+            "error": "Not Found",
+            "mensaje": f"no hay datos para año = {missing} (hay {', '.join(map(str, years))})",
+            "parametro": "año",
+        },
     )
 
 

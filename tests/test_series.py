@@ -332,6 +332,7 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "ajuste",
         "fecha",
         "formato",
+        "decimal",
     }
     # agrupacion and variacion where there are measures, ajuste (ajustar, base) where some are amounts of pesos
     assert query("/v1/finanzas/indices/riesgo-pais") == {
@@ -341,11 +342,12 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
         "variacion",
         "fecha",
         "formato",
+        "decimal",
     }
     # nothing to group in a list of holidays, which is also a calendar
-    assert query("/v1/feriados/{año}") == {"desde", "hasta", "fecha", "formato"}
+    assert query("/v1/feriados/{año}") == {"desde", "hasta", "fecha", "formato", "decimal"}
     formato = next(p for p in paths["/v1/feriados/{año}"]["get"]["parameters"] if p["name"] == "formato")
-    assert formato["schema"]["enum"] == ["json", "csv", "ics"]
+    assert formato["schema"]["enum"] == ["json", "csv", "xlsx", "ics"]
     ajuste = next(p for p in paths["/v1/finanzas/indices/uva"]["get"]["parameters"] if p["name"] == "ajuste")
     with_base, without = ajuste["schema"]["oneOf"]  # base only with ajustar=ipc
     assert with_base["required"] == ["ajustar"] and with_base["properties"]["ajustar"]["enum"] == ["ipc"]
@@ -359,7 +361,7 @@ def test_the_openapi_document_declares_the_parameters_where_they_apply():
     )
     assert agrupacion["style"] == "form" and agrupacion["explode"]  # agrupar=mes&funcion=maximo
     assert agrupacion["schema"]["required"] == ["agrupar"]  # funcion alone is not valid
-    assert query("/v1/presidentes") == {"formato"}  # a list without fecha
+    assert query("/v1/presidentes") == {"formato", "decimal"}  # a list without fecha
     # one record with a date: the record of that date (the last one, for /ultimo), nothing to cut or group
     assert query("/v1/finanzas/indices/riesgo-pais/ultimo") == {"fecha"}
     assert query("/v1/cotizaciones/dolares/{casa}/{fecha}") == {"fecha"}
@@ -420,7 +422,7 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
         lambda a: a.dated and a.measured,
         choices=("0", "2", "4"),
     )
-    table = (*consulta.PARAMETERS[:-1], fake, consulta.PARAMETERS[-1])
+    table = (*consulta.PARAMETERS[:-2], fake, *consulta.PARAMETERS[-2:])  # before formato and decimal
     monkeypatch.setattr(consulta, "PARAMETERS", table)
     monkeypatch.setattr(consulta, "BY_NAME", {p.name: p for p in table})
     # parsing: its values, a 400 naming it and its value, its place in the cache key

@@ -525,7 +525,8 @@ SERIES = OwnTable(
     "una moneda), con su unidad, frecuencia, tipo, período cubierto y si está atrasada. Es lo que lista /v1/series "
     "y lo que combina /v1/series/datos; sale del catálogo (catalogo/series.py), así una tabla nueva con serie "
     "declarada aparece sola. Con búsqueda de texto (sin tildes ni mayúsculas) en id, título, entidad, atributos, "
-    "unidad, tema y descripción.",
+    "unidad, tema y descripción. Para buscarlas, graficarlas juntas y descargarlas: el explorador de series, "
+    "/-/series.",
     pk="id",
     label_column="titulo",
     facets=("tema", "frecuencia", "tipo", "tabla", "atrasada"),

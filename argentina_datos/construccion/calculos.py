@@ -8,7 +8,7 @@ import datetime as dt
 import sqlite3
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
+from argentina_datos.almacen import consultas
 from argentina_datos.catalogo.indices import CURRENCIES, IPC_BASE
 from argentina_datos.construccion.senado_nombres import roll_from_database
 
@@ -149,22 +149,13 @@ def _senators_of_the_pay_document(conn: sqlite3.Connection) -> list[tuple[int, O
     ]
 
 
-def _holidays(conn: sqlite3.Connection) -> tuple[set[str], set[str]]:
-    """The days of the holiday tables this build has, and the years they cover (AAAA)."""
-    days: set[str] = set()
-    for table in HOLIDAY_TABLES:
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone():
-            days |= {d for (d,) in conn.execute(f"SELECT fecha FROM {table} WHERE fecha IS NOT NULL")}
-    return days, {d[:4] for d in days}
-
-
 def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], Iterable[tuple[int, Union[str, int, None]]]]:
     """(rowid, 1 or 0) for each row of a quote series (one per value of ``by``): 1 on a day that is not a
     business day (a weekend, or a holiday in a year the holiday tables cover) whose compra and venta repeat the
     previous row's of its series."""
 
     def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
-        holidays, years = _holidays(conn)
+        holidays, years = consultas.holidays(conn)
         out: list[tuple[int, Union[str, int, None]]] = []
         previous: tuple = (None, None, None)
         rows = conn.execute(f"SELECT rowid, {by}, fecha, compra, venta FROM {table} ORDER BY {by}, fecha, rowid")
@@ -183,11 +174,11 @@ def business_day(table: str) -> Callable[[sqlite3.Connection], Iterable[tuple[in
     null where ``fecha`` is not a calendar date."""
 
     def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
-        holidays, _ = _holidays(conn)
+        holidays, _ = consultas.holidays(conn)
         out: list[tuple[int, Union[str, int, None]]] = []
         for row, fecha in conn.execute(f"SELECT rowid, fecha FROM {table}"):
             day = _date(fecha)
-            out.append((row, None if day is None else int(day.weekday() < 5 and fecha not in holidays)))
+            out.append((row, None if day is None else int(consultas.business_day(day, holidays))))
         return out
 
     return resolve

@@ -168,7 +168,7 @@ def llms_txt(router: Optional[Router] = None, freshness: Sequence[str] = ()) -> 
         "> Réplica de sólo lectura de la API pública de ArgentinaDatos (api.argentinadatos.com/v1: cotizaciones "
         "del dólar y otras monedas, inflación, UVA, riesgo país, tasas, plazos fijos, fondos comunes de inversión, "
         "feriados, Senado y Diputados, ...) servida desde una base SQLite con Datasette. Cada ruta /v1 responde lo "
-        "mismo que upstream, y además acepta desde/hasta, fecha, publicado, agrupar, variacion, ajustar y formato=csv; una capa de "
+        "mismo que upstream, y además acepta desde/hasta, fecha, publicado, agrupar, variacion, ajustar y formato=csv (con decimal=coma, para una planilla en castellano) o xlsx; una capa de "
         "series las alinea por fecha.",
         "",
         "Fechas AAAA-MM-DD. En las rutas, la fecha va como AAAA/MM/DD (/v1/cotizaciones/dolares/blue/2025/01/02). "

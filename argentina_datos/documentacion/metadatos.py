@@ -375,6 +375,10 @@ def build(parts: Path = PARTS) -> dict:
     if "databases" not in consultas:
         consultas = {"databases": {DATABASE: {"queries": consultas}}}
     metadata = merge(metadata, consultas)
+    # A saved query's `code` as code, as a table's: its page showed the backticks (tramos_dudosos)
+    for query in (metadata["databases"][DATABASE].get("queries") or {}).values():
+        if isinstance(query, dict) and "`" in query.get("description", "") and "description_html" not in query:
+            query["description_html"] = code_html(query["description"])
     tableros = read_part("tableros.yml", parts)
     metadata = merge(metadata, tableros)
     name_chart_databases(metadata)

@@ -20,8 +20,8 @@ from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, JSON, KINDS, OPENAPI_TYPES, Field, Obj
 from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS, THEMES_WITH_SERIES
 from argentina_datos.respuestas import consulta
-from argentina_datos.respuestas.catalogo_series import MAX_PAGE, PAGE
-from argentina_datos.respuestas.consulta import Answers, QueryParam
+from argentina_datos.respuestas.catalogo_series import DAYS, MAX_PAGE, PAGE
+from argentina_datos.respuestas.consulta import XLSX_TYPE, Answers, QueryParam
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 
 # The documentation page that carries the route table of --markdown, between these two markers.
@@ -293,6 +293,7 @@ def _operation(
     content = {"application/json": {"schema": ok_schema}}
     if query:
         content["text/csv"] = {"schema": {"type": "string", "description": "con formato=csv"}}
+        content[XLSX_TYPE] = {"schema": {"type": "string", "format": "binary", "description": "con formato=xlsx"}}
     if any(q["name"] == "formato" and "ics" in q["schema"]["enum"] for q in query):
         content["text/calendar"] = {"schema": {"type": "string", "description": "con formato=ics"}}
     responses = {"200": {"description": "OK", "content": content}}
@@ -500,7 +501,15 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
         {"type": "string", "enum": ["calidad"]},
         "calidad",
     )
-    data_query = [ids, marcar, *query_parameters(SERIES_DATA)]
+    dias = _query(
+        "dias",
+        "habiles: de cada serie diaria, sólo los días hábiles (lunes a viernes que no son feriados de la base), antes "
+        "de agrupar; el título lo dice («mensual (promedio de días hábiles)»). todos (por omisión): todos los días "
+        "publicados (las cotizaciones repiten el viernes el sábado y el domingo). Una serie mensual no cambia",
+        {"type": "string", "enum": list(DAYS)},
+        "habiles",
+    )
+    data_query = [ids, marcar, dias, *query_parameters(SERIES_DATA)]
     data_schema = {
         "type": "object",
         "properties": {
@@ -512,9 +521,15 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
                 "ultimo, «id:fecha» junto a cada serie es el día del que viene su valor",
                 "items": {"type": "object", "properties": {"fecha": {"type": "string"}}},
             },
+            "aviso": {
+                "type": "string",
+                "description": "sólo si la consulta trae parámetros que la ruta no toma: cuáles se ignoraron (también "
+                "en el encabezado X-Parametros-Ignorados, en cualquier formato)",
+            },
         },
     }
-    ranged = [q for q in query_parameters(Answers(listing=True, dated=True, calendar=True)) if q["name"] != "fecha"]
+    ranged = [q for q in query_parameters(Answers(listing=True, dated=True)) if q["name"] != "fecha"]
+    calendar = [q for q in query_parameters(Answers(listing=True, dated=True, calendar=True)) if q["name"] != "fecha"]
     publications_schema = {
         "type": "object",
         "properties": {
@@ -565,7 +580,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             publications_schema,
             "Series",
             SERIES_PATHS[2],
-            query=[ids, *[q for q in ranged if q["name"] != "formato"], *query_parameters(Answers(listing=True))],
+            query=[ids, *ranged],
         ),
         SERIES_PATHS[3]: _operation(
             "Calendario de publicaciones",
@@ -578,7 +593,7 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             query=[
                 {**ids, "required": False},
                 _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
-                *ranged,
+                *calendar,
             ],
         ),
     }

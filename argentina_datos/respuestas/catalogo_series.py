@@ -18,11 +18,11 @@ from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
-from argentina_datos.almacen import calidad, controles, versiones
+from argentina_datos.almacen import calidad, consultas, controles, versiones
 from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
 from argentina_datos.catalogo import sinonimos
-from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
+from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta, publicaciones
 from argentina_datos.respuestas.consulta import BadQuery, Query
@@ -35,7 +35,7 @@ CALENDAR_PATH = "/v1/series/calendario"
 PATHS = (LIST_PATH, DATA_PATH, RELEASES_PATH, CALENDAR_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
-OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "limite", "pagina", *NAMING_FIELDS)
+OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "dias", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
 # publicado=primera: a column «id:publicado» beside each series with the day its value was first published
@@ -43,6 +43,10 @@ PUBLISHED = "publicado"
 # publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
 # more is a 400 that says how to narrow it
 MAX_VALUES = 25_000
+# dias=habiles: a daily series' values of business days only (almacen.consultas.business_day), as the quotes' habil
+# column and the saved queries average them; todos (the default): every day upstream published, weekends too
+DAYS = ("todos", "habiles")
+DATA_NAMES = ("ids", "marcar", "dias")  # those of /v1/series/datos; the others, of the catalogue
 # agrupar with funcion=maximo, minimo, primero or ultimo: a column «id:fecha» beside each series, the day its value
 # comes from (consulta.PICKS)
 DAY = "fecha"
@@ -80,6 +84,13 @@ def late(hasta: Optional[str], cadence: Optional[int], on: dt.date) -> bool:
 # ---- the catalogue, as the build writes it --------------------------------------------------
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def _business(fecha: str, holidays: set[str]) -> bool:
+    try:
+        return consultas.business_day(dt.date.fromisoformat(fecha[:10]), holidays)
+    except ValueError:
+        return False
 
 
 def _calendar_day(value: str) -> bool:
@@ -269,14 +280,38 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
 
 # ---- /v1/series ---------------------------------------------------------------------------
 def own_params(query_string: bytes | str) -> dict[str, str]:
-    """The parameters of the series routes (the last of each wins)."""
+    """The parameters of the series routes (the last of each wins), and those no /v1 route takes (``ignored``)."""
     if isinstance(query_string, bytes):
         query_string = query_string.decode("utf-8", "replace")  # as consulta.parse reads it
-    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n in OWN_NAMES}
+    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n not in consulta.NAMES}
+
+
+def ignored(params: dict[str, str]) -> list[str]:
+    """The names of ``params`` that no series route takes: named in the answer (``aviso``), never a 400, since a
+    spreadsheet adds one that changes (``&x=2``) to make the same URL be asked again."""
+    return [n for n in params if n not in OWN_NAMES]
 
 
 def cache_key(params: dict[str, str]) -> str:
-    return "".join(f"&{n}={params[n]}" for n in OWN_NAMES if n in params)
+    """The series parameters' values, and the names of the ignored ones (any value: the same answer)."""
+    return "".join(f"&{n}={params[n]}" for n in OWN_NAMES if n in params) + "".join(f"&{n}" for n in ignored(params))
+
+
+def warning(path: str, params: dict[str, str]) -> Optional[str]:
+    """What the answer says of the parameters it ignored (None: none), naming those it takes."""
+    names = ignored(params)
+    if not names:
+        return None
+    own = [n for n in OWN_NAMES if (n in DATA_NAMES) == (path == DATA_PATH)]
+    takes = (
+        list(TAKES[path])
+        if path in TAKES
+        else [*own, *(p.name for p in consulta.PARAMETERS if path == DATA_PATH or not p.transforms)]
+    )
+    return (
+        f"{'se ignoró' if len(names) == 1 else 'se ignoraron'} {', '.join(f'«{n[:40]}»' for n in names)}: "
+        f"{path} toma {', '.join(takes)}"
+    )
 
 
 def _as_json(row: dict, on: dt.date) -> dict:
@@ -311,8 +346,9 @@ def catalogue(conn: sqlite3.Connection, params: dict[str, str], on: dt.date) -> 
     ``moneda=USD``) and paged (``limite`` series from page ``pagina``); and whether a next page has series."""
     if not table_exists(conn, SERIES.name):
         raise BadQuery("q", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
-    if "marcar" in params:
-        raise BadQuery("marcar", "«marcar» no se aplica al catálogo de series; sí a /v1/series/datos")
+    for name in ("marcar", "dias"):
+        if name in params:
+            raise BadQuery(name, f"«{name}» no se aplica al catálogo de series; sí a /v1/series/datos")
     where, args = [], []
     for name, choices in (("tema", THEMES_WITH_SERIES), ("frecuencia", FREQUENCIES), ("tipo", KINDS)):
         value = _choice(params, name, choices)
@@ -374,10 +410,11 @@ def _match(query: str) -> str:
     return " AND ".join(groups)
 
 
-def next_page(params: dict[str, str], csv: bool) -> str:
-    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header."""
+def next_page(params: dict[str, str], query: Query) -> str:
+    """The URL of the catalogue's next page, for the answer's ``Link: <...>; rel="next"`` header (in the same
+    format, with the same decimal mark)."""
     asked = {**params, "pagina": str(int(params.get("pagina") or 1) + 1)}
-    return f"{LIST_PATH}?{urlencode({**asked, 'formato': 'csv'} if csv else asked)}"
+    return f"{LIST_PATH}?{urlencode({**asked, **dict(query.given)})}"
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
@@ -509,7 +546,7 @@ def _entries_by_id(conn: sqlite3.Connection, ids: list[str], on: dt.date) -> lis
             near = nearest_ids(conn, u) if n < SUGGESTED_AT_MOST else []
             named.append(repr(u[:60]) + (f" (¿quiso decir {' o '.join(near)}?)" if near else ""))
         raise BadQuery("ids", f"no hay series con id {', '.join(named)}; el catálogo está en /v1/series")
-    return _with_rhythm(conn, [found[i] for i in ids])
+    return _counted(conn, [found[i] for i in ids])  # with calidad, as /v1/series lists them
 
 
 SUGGESTED_AT_MOST = 3  # unknown ids of one request that get suggestions (each costs a search)
@@ -651,9 +688,12 @@ def data(
     on: dt.date,
     converter: Optional[Callable[[], Converter]] = None,
 ) -> dict[str, Any]:
-    """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one.
-    ``converter`` (with ``ajustar``) gives the function that turns amounts of pesos into another unit."""
-    return _aligned(conn, params, query, on, converter)[0]
+    """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one,
+    and ``aviso`` naming the parameters it ignored, if any.  ``converter`` (with ``ajustar``) gives the function that
+    turns amounts of pesos into another unit."""
+    answer = _aligned(conn, params, query, on, converter)[0]
+    said = warning(DATA_PATH, params)
+    return {**answer, "aviso": said} if said else answer
 
 
 def table(
@@ -689,9 +729,13 @@ def _aligned(
     mark = params.get("marcar")
     if mark is not None and mark != MARK:
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
+    business = _choice(params, "dias", DAYS) == "habiles"
+    holidays = consultas.holidays(conn)[0] if business else set()
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     if query.publicado == consulta.ALL:
+        if params.get("dias", "todos") != "todos":
+            raise BadQuery("dias", "«dias» no va con «publicado=todas», que da cada valor tal como se publicó")
         return _every_value(conn, tokens, entries_, query, mark), {}
     as_stored = dict(zip(ids, entries_))
     by_id = dict(as_stored)
@@ -722,6 +766,8 @@ def _aligned(
         records = [{"fecha": r["fecha"], "valor": r.get(column)} for r in published]
         if query.publicado == consulta.FIRST:
             first_days[token] = _first_days(published, query)
+        if business and entry["frecuencia"] == DAILY:
+            records = [r for r in records if _business(r["fecha"], holidays)]
         if convert is not None:
             records = convert(records, {"valor"}, query)
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
@@ -733,7 +779,7 @@ def _aligned(
         if picked:
             days_of[token] = {r["fecha"][:10]: r.get(DAY_OF_VALUE) for r in done if "fecha" in r}
             headers[f"{token}:{DAY}"] = f"día del valor [{token}:{DAY}]"
-        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month)
+        shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month, business)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
         headers[f"{token}:{PUBLISHED}"] = f"{PUBLISHED} [{token}:{PUBLISHED}]"
@@ -825,6 +871,15 @@ def _cpi_month(conn: sqlite3.Connection, query: Query) -> Optional[str]:
     return last
 
 
+# A casa that is an adjective agrees with «dólares» («dólares oficiales»); the others are names (dólares blue, tarjeta).
+PLURALS = {"oficial": "oficiales", "mayorista": "mayoristas"}
+
+
+def dollars_of(casa: str) -> str:
+    """The casa as it follows «dólares»: «oficiales», «blue»."""
+    return PLURALS.get(casa, casa)
+
+
 def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optional[str]:
     """The unit of an amount of pesos (``unit``: pesos, pesos por dólar...) after ``ajustar=how``: pesos de enero de
     2026 por dólar, UVA por cuotaparte, dólares blue del día."""
@@ -836,7 +891,7 @@ def converted_unit(unit: Optional[str], how: str, month: Optional[str]) -> Optio
     elif how == "uva":
         name = "UVA"
     else:
-        name = f"dólares {how.removeprefix('dolar-')} del día"
+        name = f"dólares {dollars_of(how.removeprefix('dolar-'))} del día"
     return name + rest
 
 
@@ -870,11 +925,15 @@ def partial_periods(days: list[str], period: str, frequency: str) -> list[str]:
     return out
 
 
-def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str]) -> dict:
+def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str], business: bool = False) -> dict:
     """``entry`` as its numbers are after ``query``: its unit after ``ajustar``, its title and frequency after
-    ``agrupar`` (with ``funcion``: «Inflación anual (compuesta)»), the periods it does not cover whole
-    (``parciales``) and its unit after ``variacion``."""
+    ``agrupar`` (with ``funcion``: «Inflación anual (compuesta)»; a daily series' says over which days: «mensual
+    (promedio de días hábiles)», ``business``, or «(promedio de todos los días publicados)»), the periods it does
+    not cover whole (``parciales``) and its unit after ``variacion``."""
     out = dict(entry)
+    daily = entry["frecuencia"] == DAILY
+    if business and daily and not query.agrupar:
+        out["titulo"] = f"{entry['titulo']}, días hábiles"
     if query.ajustar:
         out["unidad"] = converted_unit(entry["unidad"], query.ajustar, month)
     if query.agrupar:
@@ -884,6 +943,8 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
         title = (
             title.replace(entry["frecuencia"], adjective) if entry["frecuencia"] in title else f"{title}, {adjective}"
         )
+        if daily:
+            how += " de días hábiles" if business else " de todos los días publicados"
         out["titulo"] = f"{title} ({how})"
         out["frecuencia"] = adjective
         desde, hasta = query.desde or "", query.hasta or "\uffff"
@@ -901,18 +962,25 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
 
 
 # ---- /v1/series/publicaciones and /v1/series/calendario (respuestas/publicaciones.py) ---------------------------
-def _plain_range(query: Query, path: str) -> tuple[str, str]:
-    """The days ``desde`` and ``hasta`` of a query that takes nothing else (but formato); a 400 for anything else."""
-    for name, _ in query.given:
-        if name not in ("desde", "hasta", "formato"):
-            raise BadQuery(name, f"«{name}» no se aplica a {path}: toma desde, hasta y formato")
+# What /v1/series/publicaciones and /v1/series/calendario take: any other parameter of the series routes is a 400
+TAKES = {
+    RELEASES_PATH: ("ids", "desde", "hasta", "formato"),
+    CALENDAR_PATH: ("ids", "frecuencia", "desde", "hasta", "formato"),
+}
+
+
+def _plain_range(query: Query, params: dict[str, str], path: str) -> tuple[str, str]:
+    """The days ``desde`` and ``hasta`` of a query on ``path``; a 400 for a parameter it does not take."""
+    for name in [n for n, _ in query.given] + [n for n in params if n in OWN_NAMES]:
+        if name not in TAKES[path]:
+            raise BadQuery(name, f"«{name}» no se aplica a {path}: toma {', '.join(TAKES[path])}")
     return query.desde or "", query.hasta or "\uffff"
 
 
-def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> dict[str, Any]:
+def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> Any:
     """``{"series": [entries], "publicaciones": [...]}``: each day from desde to hasta each series of ``ids`` was
-    published, with how many values it added, revised and removed."""
-    desde, hasta = _plain_range(query, RELEASES_PATH)
+    published, with how many values it added, revised and removed (in CSV or xlsx, those rows)."""
+    desde, hasta = _plain_range(query, params, RELEASES_PATH)
     if query.formato == "ics":
         raise BadQuery("formato", f"«formato=ics» es para {CALENDAR_PATH}")
     ids = [t.partition(":")[0] for t in parse_ids(params)]
@@ -921,7 +989,7 @@ def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query,
     for entry in found:
         _published_on_its_own(conn, entry)
         rows += publicaciones.publications(conn, entry, desde, hasta)
-    return {"series": found, "publicaciones": rows}
+    return rows if query.tabular else {"series": found, "publicaciones": rows}  # a spreadsheet: the rows
 
 
 def _published_on_its_own(conn: sqlite3.Connection, entry: dict) -> None:
@@ -940,7 +1008,7 @@ def _published_on_its_own(conn: sqlite3.Connection, entry: dict) -> None:
 def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> list[dict]:
     """The publications from desde to hasta of every series with versions of its own (or of ``ids``, or of one
     ``frecuencia``) and the next one each expects: one event per route and day."""
-    desde, hasta = _plain_range(query, CALENDAR_PATH)
+    desde, hasta = _plain_range(query, params, CALENDAR_PATH)
     frequency = _choice(params, "frecuencia", FREQUENCIES)
     versioned = sorted(versiones.versioned_routes(conn))
     if "ids" in params:

@@ -119,6 +119,7 @@ class QueryParam:
     # Which of its values a route offers (a rate per period is neither added up nor divided), and why not (the 400).
     offers: Callable[[Answers, str], bool] = lambda answers, value: True
     unoffered: str = ""
+    any_case: bool = False  # CSV is csv: a value typed in capitals is the same value
 
     def values_text(self) -> str:
         """Its values in Spanish: «a, b o c», or its form (and its words: «AAAA-MM-DD, primera o todas»)."""
@@ -229,7 +230,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "identifican la serie), con las mismas claves; `fecha` es el primer día del período (la semana empieza el "
         "lunes). Resume **todos los registros que publica upstream**: las cotizaciones traen todos los días del "
         "calendario y repiten el viernes el sábado y el domingo, así que un promedio mensual pesa tres veces el "
-        "viernes (para días hábiles, SQL con `WHERE habil`)",
+        "viernes (para días hábiles, `dias=habiles` en `/v1/series/datos`, o SQL con `WHERE habil`)",
         "mes",
         "/v1/cotizaciones/dolares?agrupar=mes",
         _MEASURED,
@@ -331,7 +332,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "publicado",
         "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
         "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
-        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior. Sin `publicado`, lo que "
+        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior, 400 si es posterior a hoy. Sin `publicado`, lo que "
         "upstream publica hoy. En `/v1/series/datos`, además: `primera`, el primer valor publicado de cada "
         "observación, con una columna «id:publicado» que dice el día (el de la primera versión guardada de la "
         "ruta para lo que ya estaba en ella: se publicó ese día o antes); `todas`, una fila por observación y por "
@@ -354,23 +355,42 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "formato",
         "`json` (por omisión); `csv`: la lista como CSV (`text/csv; charset=utf-8`): encabezado con las claves del "
         "primer registro (en `/v1/series/datos`, «título (unidad) [id]» de cada serie), una fila por registro, lo "
-        "anidado como texto JSON, null como celda vacía; `ics`: los "
-        "feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
+        "anidado como texto JSON, null como celda vacía; `xlsx`: la misma tabla como planilla de Excel, con los "
+        "números como números y las fechas como fechas, que cualquier planilla lee igual en cualquier idioma; `ics`: "
+        "los feriados como calendario iCalendar (`text/calendar; charset=utf-8`, RFC 5545), un evento de día entero "
         "por feriado, con su nombre y su tipo, para importar en Google Calendar, Outlook o el calendario del "
         "teléfono; sólo en `/v1/feriados`, `/v1/feriados/{año}`, `/v1/feriados-bancarios` y "
-        "`/v1/feriados-bancarios/{año}`",
+        "`/v1/feriados-bancarios/{año}`. En mayúsculas o minúsculas (`CSV` es `csv`)",
         "json",
         "/v1/finanzas/indices/inflacion?formato=csv",
         "las listas (`ics`: las de feriados)",
         lambda a: a.listing,
-        choices=("json", "csv", "ics"),
+        choices=("json", "csv", "xlsx", "ics"),
         offers=lambda a, value: value != "ics" or a.calendar,
         unoffered="ics es para las rutas de feriados (/v1/feriados/{año}...)",
         default="json",
         transforms=False,
+        any_case=True,
+    ),
+    QueryParam(
+        "decimal",
+        "cómo se escriben los números de un CSV (`formato=csv`): `coma`, el CSV de una planilla en castellano, con `;` "
+        "entre campos y `,` antes de los decimales (`1227,5`; las fechas siguen AAAA-MM-DD, que se leen como "
+        "fechas); `punto` (por omisión): `,` entre campos y `.` decimal, el de una planilla en inglés. En JSON y en "
+        "`xlsx` los números no son texto y no cambian: una misma URL sirve con cualquier `formato`. Ver "
+        "docs/planilla.md",
+        "coma",
+        "/v1/finanzas/indices/inflacion?formato=csv&decimal=coma",
+        "las listas",
+        lambda a: a.listing,
+        choices=("punto", "coma"),
+        transforms=False,
+        any_case=True,
     ),
 )
 BY_NAME = {p.name: p for p in PARAMETERS}
+TABULAR = ("csv", "xlsx")  # the formats of a table for a spreadsheet
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"  # formato=xlsx's media type
 NAMES = tuple(BY_NAME)
 
 
@@ -400,6 +420,11 @@ class Query:
         return period_prefix("fecha", self.fecha) if self.fecha is not None else ""
 
     @property
+    def tabular(self) -> bool:
+        """A table for a spreadsheet (formato=csv or xlsx): a /v1/series/datos answer then heads its columns."""
+        return self.formato in TABULAR
+
+    @property
     def empty(self) -> bool:
         return not self.given
 
@@ -427,12 +452,15 @@ def parse(query_string: bytes | str) -> Query:
     values: dict[str, str] = {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
         if name in BY_NAME:
-            values[name] = value  # the last one wins, as in most servers
+            values[name] = value.lower() if BY_NAME[name].any_case else value  # the last one wins, as in most servers
     for p in PARAMETERS:
         if p.name in values:
             p.check(values[p.name], values)
             if p.form == "periodo":
                 values[p.name] = p.day(values[p.name])  # one value per day: the same answer, the same cache key
+    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    if values.get("publicado", "") not in (FIRST, ALL) and values.get("publicado", "") > today:  # not yet known
+        raise BadQuery("publicado", f"«publicado» ({values['publicado']}) es posterior a hoy ({today}, UTC)")
     if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
         raise BadQuery(
             "desde",

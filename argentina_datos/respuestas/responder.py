@@ -56,8 +56,8 @@ def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
     if query.formato == "ics":
         raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
     data = orjson.loads(body)
-    if query.formato == "csv" and not isinstance(data, list):  # a past version may differ from today's shape
-        raise BadQuery("formato", "«formato=csv» es para rutas que devuelven una lista")
+    if query.tabular and not isinstance(data, list):  # a past version may differ from today's shape
+        raise BadQuery("formato", f"«formato={query.formato}» es para rutas que devuelven una lista")
     # today's catalogue shape treats a past version only when that version is a list too; else its data decides
     treated = treat(data) if treat is not None and isinstance(data, list) else consulta.apply(data, query, route=path)
     return Answer(200, treated)
@@ -132,10 +132,10 @@ class Responder:
             on = catalogo_series.today()
             if path == catalogo_series.LIST_PATH:
                 if query.filters or query.publicado is not None or query.formato == "ics":
-                    param = next(n for n, v in query.given if v != "csv")
+                    param = next(n for n, v in query.given if n != "formato" or v == "ics")
                     raise BadQuery(param, f"«{param}» no se aplica al catálogo de series; sí a /v1/series/datos")
                 page, more = catalogo_series.catalogue(conn, params, on)
-                following = catalogo_series.next_page(params, query.formato == "csv") if more else None
+                following = catalogo_series.next_page(params, query) if more else None
                 return Answer(200, page, next_page=following)
             if path in (catalogo_series.RELEASES_PATH, catalogo_series.CALENDAR_PATH):
                 answer = (
@@ -144,7 +144,7 @@ class Responder:
                 return Answer(200, answer(conn, params, query, on))
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
-            how = catalogo_series.table if query.formato == "csv" else catalogo_series.data
+            how = catalogo_series.table if query.tabular else catalogo_series.data
             return Answer(200, how(conn, params, query, on, lambda: self.converter(conn, query)))
         except Exception as e:
             return _failure(e, path)

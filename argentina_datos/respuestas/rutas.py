@@ -106,11 +106,11 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
             if period:
                 records = _dated_within(records, period, path)
             if not records:
-                raise _no_data(endpoint, values, path)
+                raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
             return records[-1] if route.shape == "last" else records[0]
         # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
         if not records and not published(conn, path):
-            raise _no_data(endpoint, values, path)
+            raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
         return records
 
     def derived(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str], period: str = ""):
@@ -121,7 +121,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         if period and route.shape in ("one", "last"):
             records = _dated_within(records, period, path)
         if not records:
-            raise _no_data(endpoint, values, path)
+            raise _no_data(endpoint, values, path, _present(conn, source.table, source.where, values, endpoint))
         if source.empty:
             return empty_answer(conn, source.count, values, path, on)
         if source.member:
@@ -238,8 +238,36 @@ def _selected(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optio
         raise ApiError(404, str(e), "publicado") from None
 
 
-def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
-    """404 for a well-formed value without data (a malformed or out-of-bounds one is refused before this, by ``parse``)."""
+SHOWN_VALUES = 30  # a parameter with more values than this in the data is said as its range
+
+
+def _present(conn: sqlite3.Connection, table: str, where: dict, values: dict, endpoint: Endpoint) -> str:
+    """What ``table`` has for the path's last parameter, the others as asked: its values («hay 2016, 2017, 2019»)
+    or, if many, their range («hay del 2011-01-03 al 2026-02-21»); "" if that cannot be said."""
+    if not endpoint.params or not table_exists(conn, table):
+        return ""
+    name = endpoint.params[-1].name
+    asked = [c for c, v in where.items() if isinstance(v, PathValue) and (v.name == name or f"{{{name}}}" in v.text)]
+    if len(asked) != 1:
+        return ""
+    others = {c: (v.of(values) if isinstance(v, PathValue) else v) for c, v in where.items() if c != asked[0]}
+    column = f'"{asked[0]}"'
+    sql = f'SELECT DISTINCT {column} FROM "{table}" WHERE {column} IS NOT NULL'
+    sql += "".join(f' AND "{c}" = ?' for c in others) + " ORDER BY 1"
+    try:
+        found = [v for (v,) in conn.execute(sql, list(others.values()))]
+    except sqlite3.Error:  # a value of a type the column does not compare with: nothing to add
+        return ""
+    if not found:  # the table may keep the value otherwise than the path (fci_serie's categoria_id): say nothing
+        return ""
+    if len(found) > SHOWN_VALUES:
+        return f"hay del {found[0]} al {found[-1]}"
+    return "hay " + ", ".join(str(v) for v in found)
+
+
+def _no_data(endpoint: Endpoint, values: dict, path: str, present: str = "") -> ApiError:
+    """404 for a well-formed value without data (a malformed or out-of-bounds one is refused before this, by
+    ``parse``); ``present``: what there is instead (``_present``)."""
     if not endpoint.params:
         return ApiError(404, "no hay datos")
     # The values as the client wrote them (turista, 2025/01/02), not as they were converted for SQL.
@@ -247,7 +275,7 @@ def _no_data(endpoint: Endpoint, values: dict, path: str) -> ApiError:
     typed = {p.name: match.group(group_name(p.name)) if match else values[p.name] for p in endpoint.params}
     shown = ", ".join(f"{k} = {v}" for k, v in typed.items())
     # The last parameter is the most specific one: the date of a quote, the month of a report.
-    return ApiError(404, f"no hay datos para {shown}", endpoint.params[-1].name)
+    return ApiError(404, f"no hay datos para {shown}" + (f" ({present})" if present else ""), endpoint.params[-1].name)
 
 
 # ---- endpoints that combine datasets (catalogue Combinations) --------------------------

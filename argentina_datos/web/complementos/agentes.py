@@ -468,6 +468,13 @@ def register_mcp_tools(datasette, mcp):
                 "maximo o suma; con las cuatro que eligen un valor, «id:fecha» dice de qué día es"
             ),
         ] = None,
+        dias: Annotated[
+            Optional[str],
+            Field(
+                description="habiles: de cada serie diaria, sólo los días hábiles (las cotizaciones repiten el viernes "
+                "el sábado y el domingo: un promedio mensual de todos los días pesa tres veces el viernes)"
+            ),
+        ] = None,
         ajustar: Annotated[
             Optional[str],
             Field(description="montos en pesos en otra unidad: ipc (pesos de base), uva o dolar-<casa> (dolar-blue)"),
@@ -497,7 +504,7 @@ def register_mcp_tools(datasette, mcp):
         Ejemplo: datos_series(ids="riesgo_pais", desde="2024", hasta="2024", agrupar="anio", funcion="maximo")
         → el máximo de 2024 y, en «riesgo_pais:fecha», el día en que ocurrió."""
         joined = ids if isinstance(ids, str) else ",".join(ids)
-        params = {"ids": joined, "desde": desde, "hasta": hasta, "agrupar": agrupar, "funcion": funcion}
+        params = {"ids": joined, "desde": desde, "hasta": hasta, "agrupar": agrupar, "funcion": funcion, "dias": dias}
         params.update({"ajustar": ajustar, "base": base, "marcar": marcar, "publicado": publicado})
         response = await ask_v1(datasette, DATA_PATH, params)
         return text_result(fitted_v1(response, lambda day: _series_rest(day, agrupar)))

@@ -18,11 +18,13 @@ import weakref
 
 from datasette import hookimpl
 from datasette.database import QueryInterrupted
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from argentina_datos.almacen import controles, propias
+from argentina_datos.almacen import calidad, controles, propias
 from argentina_datos.catalogo import BY_TABLE, references, tables_by_theme
+from argentina_datos.catalogo.series import SPECS
 from argentina_datos.documentacion.metadatos import code_html
+from argentina_datos.respuestas import catalogo_series, frescura
 from argentina_datos.web.paginas import castellano, explorador
 
 INTERNAL = "Tablas de la construcción"
@@ -80,12 +82,60 @@ def table_units(datasette, database: str, table: str) -> dict:
 
 
 @hookimpl
-def render_cell(value, column, table, database, datasette):
+def render_cell(row, value, column, table, database, datasette):
     # Only the HTML pages call this hook: the JSON and CSV keep the stored number.
-    if not isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):
+        unit = table_units(datasette, database, table).get(column) if table and database else None
+        return castellano.cell(value, column, unit)
+    dated = DATED_SERIES.get(table or "")
+    if dated is None or column != dated[1] or not isinstance(value, str) or not database:
         return None
-    unit = table_units(datasette, database, table).get(column) if table and database else None
-    return castellano.cell(value, column, unit)
+
+    async def marked():
+        # A day the calidad table doubts in this row's series: the date cell says so, the values stay as published.
+        spans = await doubtful_spans(datasette.get_database(database), table)
+        names = row.keys()
+        serie = calidad.series_label(dated[0], [row[c] if c in names else None for c in dated[0]])
+        found = list(
+            dict.fromkeys(control for first, last, control in spans.get(serie, ()) if first <= value[:10] <= last)
+        )
+        if not found:
+            return None
+        checks = "; ".join(found)
+        return Markup(
+            f'{escape(value)} <span class="dudoso" style="color: #c0392b" title="la tabla calidad pone en duda este valor: {escape(checks)}">'
+            f"⚠ {escape(checks)}</span>"
+        )
+
+    return marked
+
+
+# Each table of series (not a child table's): the columns that name its series and its date column.
+DATED_SERIES: dict[str, tuple[tuple[str, ...], str]] = {}
+for _spec in SPECS:
+    if _spec.member is None:
+        DATED_SERIES.setdefault(_spec.table, (tuple(_spec.by), _spec.declared.date))
+# database -> table -> serie («casa=mayorista», None for a table of one series) -> (first day, last day, check) of
+# the findings that doubt its values: read once per database file (a new build is a new Database).
+_doubtful: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def doubtful_spans(db, table: str) -> dict:
+    by_table = _doubtful.setdefault(db, {})
+    if table not in by_table:
+        marking = [c.name for c in controles.CONTROLS if c.marks]
+        sql = (
+            f"SELECT serie, fecha, coalesce(hasta, fecha), control FROM {propias.CALIDAD.name} WHERE tabla = ? "
+            f"AND fecha IS NOT NULL AND control IN ({', '.join('?' * len(marking))}) ORDER BY fecha"
+        )
+        spans: dict = {}
+        try:
+            for serie, first, last, control in (await db.execute(sql, [table, *marking])).rows:
+                spans.setdefault(serie, []).append((first[:10], last[:10], control))
+        except Exception:  # a database without the calidad table: nothing marked
+            pass
+        by_table[table] = spans
+    return by_table[table]
 
 
 def first_tables(names: list[str]) -> list[str]:
@@ -124,29 +174,53 @@ async def last_days(db) -> dict | None:
     return {"comun": common, "categorias": categories}
 
 
-async def findings_on(db, table: str) -> dict | None:
-    """How many findings the calidad table has on ``table``, and how many of them doubt a span of its values."""
+async def findings_on(db, table: str, serie: str | None = None) -> dict | None:
+    """How many findings the calidad table has on ``table`` (on its series ``serie``, «casa=mayorista», if given),
+    and how many of them doubt a span of its values."""
     marking = [c.name for c in controles.CONTROLS if c.marks]
     sql = (
         f"SELECT count(*), coalesce(sum(control IN ({', '.join('?' * len(marking))})), 0) "
-        f"FROM {propias.CALIDAD.name} WHERE tabla = ?"
+        f"FROM {propias.CALIDAD.name} WHERE tabla = ?" + (" AND serie = ?" if serie else "")
     )
     try:
-        total, doubtful = (await db.execute(sql, [*marking, table])).rows[0]
+        total, doubtful = (await db.execute(sql, [*marking, table, *([serie] if serie else [])])).rows[0]
     except Exception:  # a database without the calidad table: the page, without the box
         return None
-    return {"total": total, "dudosos": doubtful} if total else None
+    return {"total": total, "dudosos": doubtful, "serie": serie} if total else None
+
+
+def filtered_series(table: str, args) -> str | None:
+    """The series a table page's filter picks (``casa=mayorista``, or ``casa__exact=``), as calidad names it; None
+    if the page does not pick one by every column that names its series."""
+    names = DATED_SERIES.get(table, ((), ""))[0]
+    values = [args.get(c) or args.get(f"{c}__exact") for c in names]
+    return calidad.series_label(names, values) if names and all(values) else None
+
+
+async def freshness(db) -> list[dict]:
+    """The main data's last dates (respuestas/frescura.py, from the series table): what the home and database
+    pages say in one line; [] for a database without the series table."""
+    datasets = await db.execute_fn(lambda conn: frescura.by_dataset(conn, catalogo_series.today()))
+    return [
+        {"titulo": d.titulo, "hasta": d.hasta[:10], "atrasado": d.atrasado} for d in datasets if d.principal and d.hasta
+    ]
 
 
 @hookimpl
-def extra_template_vars(template, database, table, datasette):
+def menu_links(datasette):
+    return [{"href": datasette.urls.path(explorador.PATH), "label": "Series"}]
+
+
+@hookimpl
+def extra_template_vars(template, database, table, datasette, request):
     if template == "index.html":
 
         async def home():
-            out = {}
+            out, fresh = {}, {}
             for name, db in datasette.databases.items():
                 out[name] = first_tables(await db.table_names())
-            return {"primeras_tablas": out}
+                fresh[name] = await freshness(db) if not name.startswith("_") else []
+            return {"primeras_tablas": out, "frescura": fresh, "explorador": datasette.urls.path(explorador.PATH)}
 
         return home
     if template.startswith("table") and table in LAST_DAY_BY_CATEGORY and database:
@@ -159,7 +233,14 @@ def extra_template_vars(template, database, table, datasette):
     if template.startswith("table") and database and dataset is not None and dataset.series is not None:
 
         async def quality():
-            return {"hallazgos": await findings_on(datasette.get_database(database), dataset.table)}
+            serie = filtered_series(dataset.table, request.args) if request is not None else None
+            db = datasette.get_database(database)
+            # the page's series, when its filter picks one and the calidad table has findings on it
+            return {
+                "hallazgos": serie
+                and await findings_on(db, dataset.table, serie)
+                or await findings_on(db, dataset.table)
+            }
 
         return quality
     if not template.startswith("database") or database is None:
@@ -177,7 +258,7 @@ def extra_template_vars(template, database, table, datasette):
                 text = summary(meta.get("description") or "")
                 rows.append({"name": name, "title": meta.get("title") or name, "description": Markup(code_html(text))})
             out.append({"title": title, "tables": rows})
-        return {"groups": out}
+        return {"groups": out, "frescura": await freshness(db), "explorador": datasette.urls.path(explorador.PATH)}
 
     return groups
 

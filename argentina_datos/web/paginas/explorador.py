@@ -7,6 +7,7 @@ from __future__ import annotations
 from datasette.utils.asgi import Response
 
 from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
+from argentina_datos.respuestas.catalogo_series import dollars_of
 
 PATH = "/-/series"
 SCRIPT = "series.js"
@@ -20,7 +21,7 @@ async def explorer(datasette, request):
     html = await datasette.render_template(
         "series.html",
         {
-            "casas": [c for c in CASAS if c not in CASA_ALIASES],
+            "casas": [(c, dollars_of(c)) for c in CASAS if c not in CASA_ALIASES],
             "scripts": [*vega, datasette.urls.static_plugins("argentina-datos", SCRIPT)],
         },
         request=request,

@@ -27,8 +27,9 @@ from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.responder import Answer, Responder
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.web.v1.csv import to_csv
+from argentina_datos.web.v1.csv import table_of, to_csv
 from argentina_datos.web.v1.ics import to_ics
+from argentina_datos.web.v1.xlsx import XLSX_TYPE, to_xlsx
 
 MAX_PATH = 1024
 # How long a client or CDN may reuse a 200 without asking (serve-datos --max-age): the database changes
@@ -48,9 +49,15 @@ BASE_HEADERS = [
     (b"access-control-allow-origin", b"*"),
     (b"vary", b"Accept-Encoding"),
 ]
-CSV_HEADERS = [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]]
 ICS_TYPE = b"text/calendar; charset=utf-8"
-ICS_HEADERS = [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]]
+# The headers of each kind of body (formato): the content type first
+KIND_HEADERS = {
+    "json": BASE_HEADERS,
+    "csv": [(b"content-type", CSV_TYPE), *BASE_HEADERS[1:]],
+    "ics": [(b"content-type", ICS_TYPE), *BASE_HEADERS[1:]],
+    "xlsx": [(b"content-type", XLSX_TYPE.encode()), *BASE_HEADERS[1:]],
+}
+IGNORED_HEADER = b"X-Parametros-Ignorados"
 # Every 404 links the document of the routes (RFC 8631), for a client or a model that guessed a name.
 ROUTES_LINK = (b"link", f'<{OPENAPI_PATH}>; rel="service-desc"'.encode())
 STATUS_NAMES = {
@@ -70,10 +77,10 @@ class Response:
     body: bytes
     etag: bytes
     cache_control: bytes
-    csv: bool = False
-    ics: bool = False
+    kind: str = "json"  # a key of KIND_HEADERS
     last_modified: Optional[bytes] = None  # an HTTP date: the build's time (a 200 computed from a database)
     link: Optional[bytes] = None  # a paged answer's Link header (its next page)
+    ignored: Optional[bytes] = None  # the query parameters a series route ignored (X-Parametros-Ignorados)
     _gzipped: Optional[bytes] = None
     _headers: dict = field(default_factory=dict, repr=False)
 
@@ -84,7 +91,7 @@ class Response:
 
     @property
     def base_headers(self) -> list:
-        return CSV_HEADERS if self.csv else ICS_HEADERS if self.ics else BASE_HEADERS
+        return KIND_HEADERS[self.kind]
 
     def etag_for(self, gzipped: bool) -> bytes:
         """Each encoding is its own representation, so the gzip body gets its own strong tag."""
@@ -100,8 +107,13 @@ class Response:
                 out.append((b"last-modified", self.last_modified))
             if self.status == 404:
                 out.append(ROUTES_LINK)
-            if self.link:  # exposed: a page of another origin reads it too
-                out += [(b"link", self.link), (b"access-control-expose-headers", b"Link")]
+            exposed = [name for name, value in ((b"Link", self.link), (IGNORED_HEADER, self.ignored)) if value]
+            if self.link:
+                out.append((b"link", self.link))
+            if self.ignored:
+                out.append((IGNORED_HEADER.lower(), self.ignored))
+            if exposed:  # a page of another origin reads them too
+                out.append((b"access-control-expose-headers", b", ".join(exposed)))
             if gzipped:
                 out.append((b"content-encoding", b"gzip"))
             out.append((b"content-length", str(len(self.gzipped() if gzipped else self.body)).encode()))
@@ -127,10 +139,12 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
-        response = make_response(200, to_csv(answer.data), csv=True)
+        response = make_response(200, to_csv(answer.data, comma=query.decimal == "coma"), kind="csv")
+    elif query.formato == "xlsx":
+        response = make_response(200, to_xlsx(*table_of(answer.data)), kind="xlsx")
     elif query.formato == "ics":
         name = "Publicaciones de series" if path == catalogo_series.CALENDAR_PATH else f"Feriados ({path})"
-        response = make_response(200, to_ics(answer.data, name), ics=True)
+        response = make_response(200, to_ics(answer.data, name), kind="ics")
     else:
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
@@ -161,9 +175,9 @@ def cache_control(ok: bool) -> bytes:
     return f"public, max-age={seconds if ok else min(60, seconds)}".encode()
 
 
-def make_response(status: int, body: bytes, *, csv: bool = False, ics: bool = False) -> Response:
+def make_response(status: int, body: bytes, *, kind: str = "json") -> Response:
     etag = b'"' + hashlib.blake2b(body, digest_size=12).hexdigest().encode() + b'"'
-    return Response(status, body, etag, cache_control(status == 200), csv, ics)
+    return Response(status, body, etag, cache_control(status == 200), kind)
 
 
 def http_date(iso: str) -> Optional[bytes]:
@@ -262,7 +276,11 @@ class V1:
 
     def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
         """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
-        return self._dated(conn, as_response(self.responder.answer_series(conn, path, params, query), query, path))
+        response = as_response(self.responder.answer_series(conn, path, params, query), query, path)
+        said = catalogo_series.warning(path, params)
+        if said and response.status == 200:  # in every format: a CSV or a list has no field to say it in
+            response.ignored = ", ".join(catalogo_series.ignored(params)).encode("ascii", "backslashreplace")
+        return self._dated(conn, response)
 
     def _dated(self, conn: sqlite3.Connection, response: Response) -> Response:
         if response.status == 200:

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  const PARAMS = ["desde", "hasta", "agrupar", "funcion", "variacion", "ajustar", "base", "publicado"];
+  const PARAMS = ["desde", "hasta", "agrupar", "funcion", "dias", "variacion", "ajustar", "base", "publicado"];
   const chosen = new Map(); // id -> title
   // Vega's number and date formats in Spanish (Argentina): 1.430,5 and «ene 2024», as the pages' tables.
   const FORMAT_LOCALE = { decimal: ",", thousands: ".", grouping: [3], currency: ["$", ""] };
@@ -144,10 +144,13 @@
     if ($("series-indice").value) page.set("indice", $("series-indice").value);
     if ($("series-primera").value) page.set("primera", $("series-primera").value);
     history.replaceState(null, "", "?" + page.toString());
-    const csv = new URLSearchParams(p);
-    csv.set("formato", "csv");
-    $("series-csv").href = "/v1/series/datos?" + csv.toString();
-    $("series-csv").hidden = false;
+    // The table as a file: a CSV (point decimals) and a workbook, which a spreadsheet in any language reads alike
+    for (const format of ["csv", "xlsx"]) {
+      const file = new URLSearchParams(p);
+      file.set("formato", format);
+      $("series-" + format).href = "/v1/series/datos?" + file.toString();
+      $("series-" + format).hidden = false;
+    }
     try {
       // The chart also asks which points the calidad table doubts (the URL and the CSV stay as chosen).
       const marked = new URLSearchParams(p);
