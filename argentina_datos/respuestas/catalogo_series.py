@@ -964,8 +964,8 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
 # ---- /v1/series/publicaciones and /v1/series/calendario (respuestas/publicaciones.py) ---------------------------
 # What /v1/series/publicaciones and /v1/series/calendario take: any other parameter of the series routes is a 400
 TAKES = {
-    RELEASES_PATH: ("ids", "desde", "hasta", "formato"),
-    CALENDAR_PATH: ("ids", "frecuencia", "desde", "hasta", "formato"),
+    RELEASES_PATH: ("ids", "desde", "hasta", "formato", "decimal"),
+    CALENDAR_PATH: ("ids", "frecuencia", "desde", "hasta", "formato", "decimal"),
 }
 
 
