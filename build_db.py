@@ -2,7 +2,7 @@
 
 import sys
 
-from argentina_datos.construccion.cli import main
+from argentina_datos.construccion.comando import main
 
 if __name__ == "__main__":
     sys.exit(main())

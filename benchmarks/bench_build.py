@@ -69,7 +69,7 @@ def build_process(source: Path, history, out: Path, repeat: int = 1, extra: tupl
     cmd = [
         sys.executable,
         "-m",
-        "argentina_datos.construccion.cli",
+        "argentina_datos.construccion.comando",
         "--source",
         str(source),
         "--output",

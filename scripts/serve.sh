@@ -11,7 +11,11 @@ source scripts/instalar.sh
 choose_source
 install_if_changed
 if [ ! -f "$db" ]; then
-    .venv/bin/build-db --output "$db"
+    # The first answer needs no versions (reading the bundle of versions is most of a first build): built without
+    # them, served, and a second build adds them behind (its lines in ARCHIVO.versiones.log); serve-datos opens
+    # the new file when that build replaces this one.
+    .venv/bin/build-db --output "$db" --sin-versiones
+    ( .venv/bin/build-db --output "$db" >"$db.versiones.log" 2>&1 & )
 else
     log="$(mktemp)"
     status=0

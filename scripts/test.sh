@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export ARGENTINA_DATOS_SOURCE="${ARGENTINA_DATOS_SOURCE:-../shared/upstream}"
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+source scripts/instalar.sh
+venv_install -e ".[test]"
 # An editable install leaves our modules uncompiled, and $PYTHONDONTWRITEBYTECODE (set on some machines)
 # keeps Python from caching them: every build-db and its second process compiled them again (~0.17 s each).
 .venv/bin/python -m compileall -q argentina_datos

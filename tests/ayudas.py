@@ -57,10 +57,12 @@ def answer(api, conn: sqlite3.Connection, route: str):
 
 def beside(folder: Path) -> list[str]:
     """The files in ``folder`` but those a build documents beside its output (its summary
-    ARCHIVO.resumen.json, the builds it replaced: ARCHIVO.anterior...): what a build left behind."""
+    ARCHIVO.resumen.json, a directory source's checksums ARCHIVO.huellas.json, the builds it replaced:
+    ARCHIVO.anterior...): what a build left behind."""
     import os
 
-    return sorted(n for n in os.listdir(folder) if not n.endswith(".resumen.json") and ".anterior" not in n)
+    documented = (".resumen.json", ".huellas.json")
+    return sorted(n for n in os.listdir(folder) if not n.endswith(documented) and ".anterior" not in n)
 
 
 def assert_catalogue_routes(conn: sqlite3.Connection, routes, tables, families) -> None:

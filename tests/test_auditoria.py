@@ -400,6 +400,18 @@ def test_a_check_with_a_bug_fails_instead_of_becoming_a_finding(tmp_path, monkey
         construir(tmp_path, {DOLARES: [cotizacion("blue", 12, 11, "2025-02-04")]})
 
 
+def test_a_check_that_files_a_control_it_does_not_declare_fails(tmp_path, monkeypatch):
+    """Each Check declares its controls (auditoria.CHECKS): an incremental build keeps a kept table's findings of the
+    checks it does not run by them, so a finding under another control would be kept beside the new one."""
+
+    def otro_control(db, layout):
+        return [calidad.Finding(tabla=layout.table, control=calidad.GAP, detalle="de otro control")]
+
+    monkeypatch.setattr(auditoria, "buy_above_sell", otro_control)
+    with pytest.raises(ValueError, match=f"no declara: {calidad.GAP}"):
+        construir(tmp_path, {DOLARES: [cotizacion("blue", 12, 11, "2025-02-04")]})
+
+
 def test_a_pair_that_cannot_be_compared_is_reported(tmp_path, monkeypatch):
     def roto(db, pair, routes):
         raise sqlite3.OperationalError("no such column: compra")

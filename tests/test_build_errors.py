@@ -227,6 +227,29 @@ def test_no_change_rebuild_does_not_rewrite_and_force_does(construir, fuente, sa
     assert code == 0 and filas(salida, "uva") == 3
 
 
+def test_a_copied_source_updates_by_content_not_by_file_times(construir, fuente, salida, tmp_path):
+    """A directory source's files are compared by their checksums, kept beside the database: a copy made with
+    ``cp -r`` (the same bytes, new times and inodes) is no change, and a file changed in it re-reads its dataset
+    alone."""
+    import subprocess
+
+    buena_construccion(construir, fuente, salida)
+    antes = salida.stat()
+    copia = tmp_path / "copia"
+    subprocess.run(["cp", "-r", str(fuente), str(copia)], check=True)
+    assert (copia / UVA_RUTA / "index.json").stat().st_mtime_ns != (fuente / UVA_RUTA / "index.json").stat().st_mtime_ns
+    code, err = construir("--source", copia, "--output", salida)
+    assert code == 0 and "ya está al día" in err, err
+    despues = salida.stat()
+    assert (despues.st_ino, despues.st_mtime_ns) == (antes.st_ino, antes.st_mtime_ns)
+    assert salida.with_name(salida.name + ".huellas.json").is_file()
+
+    write_file(copia, UVA_RUTA, UVA + [{"fecha": "2016-04-02", "valor": 14.06}])
+    code, err = construir("--source", copia, "--output", salida)
+    assert code == 0 and "construcción incremental" in err and "se releen 1: uva\n" in err, err
+    assert filas(salida, "uva") == 3
+
+
 def test_output_gets_normal_permissions(construir, fuente, salida):
     viejo = os.umask(0o022)
     try:

@@ -147,7 +147,7 @@ async def test_any_folder_of_the_history_tree_is_a_route_s_past(tmp_path):
     db = tmp_path / "a.db"
     Builder(DirectorySource(source, history), db).run()
     assert (await at(db, NUEVA, "2024-05-01"))[0] == old
-    assert (await at(db, NUEVA, "2030-01-01"))[0] == new
+    assert (await at(db, NUEVA, dt.date.today().isoformat()))[0] == new  # a later day (not a future one: a 400)
     await at(db, NUEVA, "2024-04-30", 404)
     assert rows(db, f"SELECT fecha, agregados FROM cambios WHERE tabla = '/{NUEVA}' ORDER BY id") == [
         ("2024-05-01", 1),

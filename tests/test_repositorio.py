@@ -609,6 +609,38 @@ def test_a_series_whose_files_stop_changing_is_found_stopped_by_an_incremental_b
         assert a.execute(stopped).fetchall() == b.execute(stopped).fetchall() != []
 
 
+def test_an_incremental_build_keeps_the_series_and_findings_of_what_it_keeps(tmp_path):
+    """The catalogue's rows and the audit's findings of a kept dataset are the previous build's (marked here to tell
+    them apart), with what depends on the day computed again (atrasada, «serie detenida»); those of the dataset
+    loaded again are computed anew."""
+    import datetime as dt
+
+    from ayudas import write_file
+
+    from argentina_datos.almacen import calidad
+    from argentina_datos.construccion.constructor import Builder
+    from argentina_datos.construccion.fuentes import DirectorySource
+
+    root, out = tmp_path / "espejo", tmp_path / "a.db"
+    months = [{"fecha": f"{2023 + i // 12}-{i % 12 + 1:02d}-28", "valor": 2.0 + i / 10} for i in range(24) if i != 5]
+    write_file(root, INFLACION, months)  # a month missing: a «faltan días» finding
+    write_file(root, UVA, FILES[UVA])
+    Builder(DirectorySource(root), out, today=dt.date(2025, 1, 15)).run()
+    mark = "de la construcción anterior"
+    with sqlite3.connect(out) as conn:
+        conn.execute("UPDATE series SET descripcion = ?, atrasada = 0", [mark])
+        conn.execute("UPDATE calidad SET detalle = ?", [mark])
+    write_file(root, UVA, FILES[UVA][:1])  # the UVA is loaded again, the inflation kept
+    report = Builder(DirectorySource(root), out, today=dt.date(2026, 6, 1)).run()
+    assert report.reuse is not None and "inflacion" in report.reuse.kept and "uva" not in report.reuse.kept
+    with sqlite3.connect(out) as conn:
+        series = dict(conn.execute("SELECT tabla, descripcion = ? AND atrasada FROM series", [mark]))
+        found = dict(conn.execute("SELECT tabla || ' ' || control, detalle = ? FROM calidad", [mark]))
+    assert series == {"inflacion": 1, "uva": 0}, series  # kept with its lateness on the new day; computed
+    assert found[f"inflacion {calidad.GAP}"] == 1 and found[f"inflacion {calidad.STOPPED}"] == 0, found
+    assert not any(kept for key, kept in found.items() if key.startswith("uva ")), found
+
+
 def test_a_past_version_of_another_shape_refuses_what_cuts_a_list(upstream, tmp_path, monkeypatch):
     """?fecha= with desde (or agrupar...) on a day whose version was no list: a 400, not an empty list."""
     from argentina_datos.respuestas.consulta import parse

@@ -31,6 +31,8 @@ from argentina_datos.construccion.auditoria import audit, scope
 from argentina_datos.construccion.calculos import RESOLVERS
 from argentina_datos.construccion.cargador import BuildError, DatasetLoader, Files, Outcome, SourceFile
 from argentina_datos.construccion.fuentes import (
+    ContentStamps,
+    DirectorySource,
     PreviousBuild,
     SourceError,
     SourceUnreachable,
@@ -42,6 +44,7 @@ from argentina_datos.respuestas.catalogo_series import today as reference_day
 from argentina_datos.respuestas.rutas import Router
 
 FTS_TOKENIZE = "unicode61 remove_diacritics 2"
+STAMPS_SUFFIX = ".huellas.json"  # beside the output: a directory source's checksums (fuentes.ContentStamps)
 # The routes upstream overwrites that a *_historico dataset keeps: each build stores a version of them.
 LATEST_ONLY = {BY_TABLE[d.versions_of].sources[0].route: d for d in DATASETS if d.versions_of}
 
@@ -127,6 +130,8 @@ class Builder:
         # Files no dataset claims are kept as documents only in a build of the whole catalogue.
         self.all_datasets = datasets is None
         self.reporter = reporter or Reporter()
+        if isinstance(source, DirectorySource):  # its files' checksums, kept beside the database between builds
+            source.stamps = ContentStamps(self.output.with_name(self.output.name + STAMPS_SUFFIX))
 
     def plan(self) -> Plan:
         plan = Plan(self.source)
@@ -226,6 +231,8 @@ class Builder:
             )
         stamps = self.stamps(plan)
         fingerprint = self.fingerprint(plan, stamps)
+        if isinstance(self.source, DirectorySource):
+            self.source.stamps.save()
         report = Report()
         if not force and fingerprint == self.existing_fingerprint():
             report.unchanged = True
@@ -355,10 +362,10 @@ class Builder:
                 lambda table, rows, seconds: self._derived(report, table, rows, seconds),
             )
             # The catalogue of series reads the tables and the versions store: after both.
-            # (the series of a child table are its: their spans are kept with their dataset)
             kept_tables = {table for layout in kept for table in layout.tables}
-            known = self.previous.series_spans(kept_tables) if reuse and self.previous else None
-            report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, known))
+            previous_series = self.previous.series() if reuse and self.previous else None
+            changed = reuse.written(self.datasets) if reuse else set()
+            report.findings.extend(tabla_series.write(db, self.today, FTS_TOKENIZE, previous_series, changed))
             if reuse is not None and reuse.documents:
                 assert self.previous is not None
                 fuentes.extend(
@@ -373,6 +380,9 @@ class Builder:
             )
             # An incremental build analyzes and checks only what it wrote: the kept tables' pages and statistics are
             # a byte copy of a build that passed the same check.
+            h = report.history
+            if reuse is not None and h is not None and not (h.versions or h.rewritten or h.revisions):
+                kept_tables |= set(incremental.VERSIONS)  # carried in place, and nothing added
             written = None if reuse is None else incremental.tables_of(db) - kept_tables
             self._analyze(db, report, written)
             self._check(db, written)
@@ -403,6 +413,7 @@ class Builder:
             bundle_head=self.bundle_head,
             latest_only=LATEST_ONLY,
             say=self.reporter.message,
+            in_place=report.reuse is not None,
         )
         tables = {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
         revised = historia.revision_findings(db, tables) + historia.delay_findings(db, tables)
@@ -498,7 +509,7 @@ class Builder:
                 if view:
                     lite.create_view(layout.view_name, view)
             # an incremental build audits what its loads touched, and keeps the previous build's other findings
-            only = scope(layouts + kept, {layout.table for layout in layouts}) if report.reuse else None
+            only = scope(layouts + kept, report.reuse.written(self.datasets)) if report.reuse else None
             figures = contrastes.read_figures(self.references)
             audited = figures.unreadable + audit(db, layouts + kept, self.today, fuentes, only, figures.rows)
             report.findings.extend(audited)

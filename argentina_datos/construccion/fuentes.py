@@ -21,7 +21,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Protocol
 
 import orjson
 import sqlite_utils
@@ -141,12 +141,55 @@ def partition_values(dataset: Dataset, source: Source, route: str) -> dict:
     return {name: params[name].convert(m.group(group_name(name))) for name in source.placeholders}
 
 
+class ContentStamps:
+    """The checksum of each file of a directory (SHA-256, as ``fuentes.sha256``), kept in a file beside the database
+    between builds (``path``: each file's path -> its size, modification time, inode and checksum): a file whose size,
+    time and inode did not change is not read again, and one copied (``cp -r``: the same bytes, other times) keeps its
+    checksum, so that a copied source updates incrementally instead of rebuilding every dataset."""
+
+    def __init__(self, path: Optional[Path] = None):
+        self.path = path
+        self.known: dict[str, list] = {}
+        if path is not None:
+            try:
+                self.known = orjson.loads(path.read_bytes())
+            except (OSError, orjson.JSONDecodeError):  # none yet, or unreadable: every file is read once
+                pass
+        self.seen: dict[str, list] = {}
+
+    def of(self, file: str) -> bytes:
+        try:
+            st = os.stat(file)
+        except OSError as e:
+            raise SourceError(f"{file}: no se pudo leer ({e.strerror})") from None
+        quick = [st.st_size, st.st_mtime_ns, st.st_ino]
+        entry = self.known.get(file)
+        if entry is None or entry[:3] != quick:
+            try:
+                with open(file, "rb") as f:
+                    entry = quick + [hashlib.file_digest(f, "sha256").hexdigest()]
+            except OSError as e:
+                raise SourceError(f"{file}: no se pudo leer ({e.strerror})") from None
+        self.seen[file] = entry
+        return entry[3].encode()
+
+    def save(self) -> None:
+        """Writes the checksums of the files this build stamped, when they differ from the kept ones."""
+        if self.path is None or self.seen == self.known:
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_bytes(orjson.dumps(self.seen))
+        os.replace(tmp, self.path)
+
+
 class DirectorySource:
     """The static layout on disk: route ``v1/X`` is the file ``v1/X/index.json``;
-    in the history tree, ``v1/X/<fecha>`` is the file ``v1/X/<fecha>.json``."""
+    in the history tree, ``v1/X/<fecha>`` is the file ``v1/X/<fecha>.json``.  Its stamps are the files' checksums
+    (``stamps``: the builder keeps them beside the database)."""
 
     def __init__(self, root: str | os.PathLike, history: str | os.PathLike | None = None):
         self.root = Path(root)
+        self.stamps = ContentStamps()
         if not (self.root / "v1").is_dir():
             raise SourceError(f"{self.root}: no es un directorio con el formato de upstream (falta {self.root}/v1)")
         self.history = Path(history) if history else None
@@ -190,7 +233,9 @@ class DirectorySource:
         if not source.placeholders:
             return [source.route] if source.route in routes else []
         regex = _pattern_regex(source, {p.name: p for p in dataset.partitions})
-        return [r for r in routes if regex.fullmatch(r)]
+        # the pattern's text before its first placeholder, compared first (0.16 s of 12,400 routes x 76 patterns)
+        fixed = source.route.split("{", 1)[0]
+        return [r for r in routes if r.startswith(fixed) and regex.fullmatch(r)]
 
     def path(self, route: str, history: bool = False) -> str:
         # Plain strings: pathlib's parsing cost 0.6 s of a build (four calls for each of 12,500 files).
@@ -215,14 +260,9 @@ class DirectorySource:
         return None
 
     def stamp(self, route: str, history: bool = False) -> bytes:
-        """What says whether a file changed since the last build: its size and modification time,
-        as make and rsync decide (reading and hashing every file took ~0.5 s of each rebuild)."""
-        path = self.path(route, history)
-        try:
-            st = os.stat(path)
-        except OSError as e:
-            raise SourceError(f"{path}: no se pudo leer ({e.strerror})") from None
-        return f"{st.st_size}:{st.st_mtime_ns}".encode()
+        """What says whether a file changed since the last build: its checksum (read again only when its size,
+        modification time or inode changed: ContentStamps)."""
+        return self.stamps.of(self.path(route, history))
 
 
 class PreviousBuild:
@@ -288,21 +328,15 @@ class PreviousBuild:
             rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {CALIDAD.name} ORDER BY id").fetchall()
         return [Finding(**dict(zip(names, r))) for r in rows]
 
-    def series_spans(self, tables: set[str]) -> dict[tuple[str, str], dict[tuple, tuple[str, str, int]]]:
-        """The first and last day and the count of days of each series of ``tables`` in its ``series`` table:
-        (table, column) -> the series' naming values (its filtro's, in order) -> (desde, hasta, observaciones)."""
-        out: dict[tuple[str, str], dict[tuple, tuple[str, str, int]]] = {}
+    def series(self) -> Optional[list[dict[str, Any]]]:
+        """The rows of its ``series`` table (column -> value), in order (None without the table)."""
+        names = [f.name for f in SERIES.fields()]
         with self._lock:
             assert self._conn is not None
             if not sqlite_utils.Database(self._conn)[SERIES.name].exists():
-                return out
-            rows = self._conn.execute(
-                f"SELECT tabla, columna, filtro, desde, hasta, observaciones FROM {SERIES.name}"
-            ).fetchall()
-        for tabla, columna, filtro, desde, hasta, count in rows:
-            if tabla in tables:
-                out.setdefault((tabla, columna), {})[tuple(orjson.loads(filtro).values())] = (desde, hasta, count)
-        return out
+                return None
+            rows = self._conn.execute(f"SELECT {', '.join(names)} FROM {SERIES.name} ORDER BY rowid").fetchall()
+        return [dict(zip(names, r)) for r in rows]
 
     def copy_versions(self, db: sqlite3.Connection) -> bool:
         """Copies its versions store (versiones, versiones_registros, revisiones) into the same, empty tables of

@@ -119,12 +119,14 @@ class History:
     # ---- the tables -------------------------------------------------------------------------------------
     def create(self, lite) -> None:
         for table in (VERSIONES, REGISTROS_VERSIONES, REVISIONES):
-            table.create(lite)
+            if not lite[table.name].exists():  # an incremental build's copy of the previous one has them
+                table.create(lite)
 
-    def carry(self, previous: PreviousBuild) -> Optional[set[str]]:
-        """Copies what the previous build stored; returns the bundle commits it had (None: it had no versions).
-        Versions it has but that cannot be read stop the build (PreviousUnreadable): building on would drop them."""
-        if not previous.copy_versions(self.db):
+    def carry(self, previous: PreviousBuild, in_place: bool = False) -> Optional[set[str]]:
+        """Copies what the previous build stored (``in_place``: the database, a copy of it, already holds it);
+        returns the bundle commits it had (None: it had no versions).  Versions it has but that cannot be read stop
+        the build (PreviousUnreadable): building on would drop them."""
+        if not in_place and not previous.copy_versions(self.db):
             return None
         commits = {
             c
@@ -470,15 +472,17 @@ def build(
     bundle_head: Optional[str] = None,
     latest_only: Optional[dict[str, Dataset]] = None,
     say: Callable[[str], None] = lambda _: None,
+    in_place: bool = False,
 ) -> Summary:
     """Creates and fills the version tables in ``db`` (in autocommit mode: the previous build is attached).
     ``latest_only``: routes upstream overwrites (v1/..., no leading slash) -> the *_historico dataset that keeps
     them; each gets a version from what the source publishes even without a past in the tree or the bundle: each
-    build adds its day.  ``bundle_head``: the bundle's last commit, when the caller has read it already."""
+    build adds its day.  ``bundle_head``: the bundle's last commit, when the caller has read it already.  ``in_place``:
+    ``db`` starts as a copy of ``previous`` (an incremental build), its versions already there."""
     latest_only = latest_only or {}
     history = History(db, today)
     history.create(sqlite_utils.Database(db))
-    stored_commits = history.carry(previous) if previous is not None else None
+    stored_commits = history.carry(previous, in_place) if previous is not None else None
     tree = _tree_candidates(source)
     routes = set(tree) | set(latest_only) | {r.lstrip("/") for r in stored.versioned_routes(db)}
     head = bundle_head or (paquete.head(bundle) if bundle is not None else None)

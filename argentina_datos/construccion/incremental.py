@@ -9,6 +9,7 @@ link columns that read one of them, the audit of what they touch, and the build'
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
@@ -29,13 +30,17 @@ from argentina_datos.construccion.fuentes import PreviousBuild
 
 SCHEMA = "esquema"  # the _construccion fact: the fingerprint of the code that wrote the database
 DATASETS_FACT = "conjuntos"  # the _construccion fact: {table: [stamp of its files, rows]} of each dataset read whole
-# Rebuilt by every build, incremental or not: the build's own tables (series and versions read every table); but the
-# files published (each table's kept or dropped with the table, the documents' with them).
-REBUILT = [t.name for t in propias.TABLES if t is not propias.PUBLICADOS]
+# The versions store, which an incremental build carries in place (construccion/historia.py adds to it).
+VERSIONS = [t.name for t in (propias.VERSIONES, propias.REGISTROS_VERSIONES, propias.REVISIONES)]
+# Rebuilt by every build, incremental or not: the build's own tables; but the files published (each table's kept or
+# dropped with the table, the documents' with them) and the versions store.
+REBUILT = [t.name for t in propias.TABLES if t is not propias.PUBLICADOS and t.name not in VERSIONS]
 
 
+@functools.cache
 def catalogue_fingerprint() -> str:
-    """Changes whenever the code that decides the database's shape changes."""
+    """Changes whenever the code that decides the database's shape changes (read once a process: the code a process
+    runs is the one it imported)."""
     h = hashlib.sha256(__version__.encode())
     for p in sorted(Path(__file__).parents[1].rglob("*.py")):
         h.update(p.read_bytes())
@@ -55,6 +60,13 @@ class Reuse:
     @property
     def documents(self) -> bool:
         return publicados.DOCUMENTS in self.kept
+
+    def written(self, datasets: list[Dataset]) -> set[str]:
+        """The datasets and derived tables this build writes again, by their table's name: the datasets loaded
+        again, those whose link columns are filled again, the derived tables computed again.  What reads none of
+        them is kept as the previous build left it (its series' rows, its audit's findings)."""
+        derived = {d.table for d in DERIVED_TABLES if d.table not in self.derived}
+        return {ds.table for ds in datasets if ds.table not in self.kept} | self.relink | derived
 
     def reloaded_tables(self, datasets: list[Dataset]) -> set[str]:
         """Every table of the datasets loaded again (their own, lookups and children)."""

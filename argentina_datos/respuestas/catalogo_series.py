@@ -13,7 +13,7 @@ import difflib
 import os
 import re
 import sqlite3
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Collection, Optional
 from urllib.parse import parse_qsl, urlencode
 
 import orjson
@@ -200,41 +200,33 @@ def _lookup(conn: sqlite3.Connection, table: str, column: str) -> dict[Any, Any]
     return dict(conn.execute(f"SELECT id, {_quote(column)} FROM {_quote(table)}").fetchall())
 
 
-def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str]:
-    """When ``route``'s first or last stored version (``which``: min or max) was published; None without any."""
+def last_publications(conn: sqlite3.Connection) -> dict[str, str]:
+    """Each route with stored versions -> when its last one was published (a series' ``ultimaActualizacion``)."""
     if not table_exists(conn, VERSIONES.name):
-        return None
-    row = conn.execute(f"SELECT {which}(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
-    return row[0] if row else None
+        return {}
+    return dict(conn.execute(f"SELECT ruta, max(publicado) FROM {VERSIONES.name} GROUP BY ruta").fetchall())
 
 
-# (table, column) -> each series' naming values -> its first and last day and its count of days
-Spans = Mapping[tuple[str, str], Mapping[tuple, tuple[str, str, int]]]
-
-
-def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -> list[SeriesEntry]:
+def entries(conn: sqlite3.Connection, on: dt.date, datasets: Collection[str] | None = None) -> list[SeriesEntry]:
     """Every series the database has data for, in catalogue order (by dataset, then by the names of the series,
-    then by measure).  ``known``: the spans of the series of tables that did not change since they were read (an
-    incremental build's)."""
+    then by measure).  ``datasets``: only the series of these datasets (or derived tables), by their table's name
+    (an incremental build's changed ones: construccion/tabla_series.py keeps the others')."""
     out = []
     order = []  # each series' place: its dataset's in the catalogue, its naming values, its measure's
-    last_published: dict[str, Optional[str]] = {}
+    last_published = last_publications(conn)
     taken: set[str] = set()
     read: dict[str, tuple[Callable[[tuple], dict[str, Any]], dict[str, dict[tuple, tuple[str, str, int]]]]] = {}
     for n, spec in enumerate(SPECS):
         table = spec.table
-        if not table_exists(conn, table):
+        if datasets is not None and spec.dataset.table not in datasets or not table_exists(conn, table):
             continue
         first = next(i for i, s in enumerate(SPECS) if s.dataset is spec.dataset)
         if table not in read:
             same = [s for s in SPECS if s.dataset is spec.dataset]
-            unknown = [s for s in same if (table, s.field.name) not in (known or {})]
             days = _days_where(conn, _source(spec), _column(spec, spec.declared.date))
-            read[table] = (_describer(conn, spec, days), _dataset_spans(conn, unknown, days) if unknown else {})
+            read[table] = (_describer(conn, spec, days), _dataset_spans(conn, same, days))
         describe, computed = read[table]
-        spans = (known or {}).get((table, spec.field.name))
-        if spans is None:
-            spans = computed[spec.field.name]
+        spans = computed[spec.field.name]
         found = []
         for key, span in spans.items():
             named = describe(key)
@@ -248,8 +240,6 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
                 series_id = disambiguated(series_id, orjson.dumps(shown).decode())
             taken.add(series_id)
             labels = [named[spec.names[c]] for c in (spec.declared.labels or spec.by)]
-            if route not in last_published:
-                last_published[route] = _published(conn, route, "max")
             out.append(
                 SeriesEntry(
                     id=series_id,
@@ -270,7 +260,7 @@ def entries(conn: sqlite3.Connection, on: dt.date, known: Spans | None = None) -
                     filtro=orjson.dumps(dict(zip(spec.by, key))).decode(),
                     entidad=", ".join(str(v) for v in labels if v is not None) or None,
                     atributos=orjson.dumps(named).decode(),
-                    ultimaActualizacion=last_published[route],
+                    ultimaActualizacion=last_published.get(route),
                     cadencia=cadence,
                     atrasada=late(hasta, cadence, on),
                 )
