@@ -2,7 +2,9 @@
 range whose desde is after its hasta is a 400 (tests/test_api_errors.py checks it); schemathesis would
 otherwise count it, valid to the schema of each parameter alone, as wrongly refused.  On
 /v1/series/datos, what is valid depends on the series named in ``ids`` (a conversion only of amounts of
-pesos, no sum nor ratio of a rate): there the fuzzing leaves those parameters out.  ``publicado`` is valid
+pesos, no sum nor ratio of a rate): there the fuzzing leaves those parameters out; /v1/series/publicaciones answers
+the series whose route has versions of its own (and so does /v1/series/calendario with ids), and their ids are
+chosen among them.  ``publicado`` is valid
 where the route itself (/v1/cotizaciones/dolares/blue, not /turista, under the same template) or its list has
 versions, a 400 elsewhere (tests/test_versiones.py, tests/test_por_fecha.py and tests/test_catalogo_series.py
 check them): left out everywhere.  An
@@ -23,6 +25,7 @@ from argentina_datos.respuestas.consulta import BY_NAME, PARAMETERS, BadQuery
 from argentina_datos.respuestas.rutas import Router
 
 SERIES_DATA = "/v1/series/datos"
+SERIES_RELEASES, SERIES_CALENDAR = "/v1/series/publicaciones", "/v1/series/calendario"
 OBJECT_PARAMETERS = {p.group for p in PARAMETERS if p.group}  # agrupacion, ajuste
 
 
@@ -57,16 +60,35 @@ def known_ids() -> list[str]:
 KNOWN_IDS = known_ids()
 
 
+def versioned_ids() -> list[str]:
+    """The ids whose route has stored versions of its own (not a *_historico table's): what
+    /v1/series/publicaciones answers; any other is a 400 or a 404 that says why."""
+    path = os.environ.get("ARGENTINA_DATOS_FUZZ_DB")
+    if not path:
+        return []
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        sql = (
+            "SELECT id FROM series WHERE ruta IN (SELECT ruta FROM versiones) AND tabla NOT LIKE '%historico%' "
+            "ORDER BY rowid"
+        )
+        return [i for (i,) in conn.execute(sql)]
+
+
+VERSIONED_IDS = versioned_ids()
+
+
 @schemathesis.hook
 def map_query(ctx, query):
     operation = getattr(ctx, "operation", None)
     ids = query.get("ids") if isinstance(query, dict) else None
-    if operation is None or operation.path != SERIES_DATA or not KNOWN_IDS or not isinstance(ids, str):
+    known = {SERIES_DATA: KNOWN_IDS, SERIES_RELEASES: VERSIONED_IDS, SERIES_CALENDAR: VERSIONED_IDS}
+    pool = known.get(operation.path) if operation is not None else None
+    if not pool or not isinstance(ids, str):
         return query
     tokens = ids.split(",")
     if not 1 <= len(tokens) <= 20 or not all(ID_FORM.fullmatch(t) for t in tokens):
         return query  # a value outside the form: the server's 400 is what is checked
-    chosen = [KNOWN_IDS[zlib.crc32(t.encode()) % len(KNOWN_IDS)] for t in tokens]
+    chosen = [pool[zlib.crc32(t.encode()) % len(pool)] for t in tokens]
     return {**query, "ids": ",".join(chosen)}
 
 

@@ -76,6 +76,7 @@ async def test_the_catalogue_lists_the_series_the_issue_names(ds):
         "cadencia",
         "atrasada",
         "calidad",
+        "publicacion",
     }
     assert all(set(s) == expected for s in catalogue)
     assert by_id["cotizaciones_dolares.blue.venta"]["atributos"] == {"casa": "blue"}

@@ -16,7 +16,7 @@ from argentina_datos.web.complementos.agentes import CUT, MAX_ANSWER_BYTES, fitt
 
 pytestmark = [pytest.mark.lento, pytest.mark.mirror]
 
-OURS = {"buscar_series", "datos_series", "consultar_api", "calidad_de_serie"}
+OURS = {"buscar_series", "datos_series", "consultar_api", "calidad_de_serie", "historia_de_dato"}
 BLUE_SELL = "cotizaciones_dolares.blue.venta"
 COUNT_FOREVER = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
 
@@ -127,6 +127,19 @@ async def test_calidad_de_serie_is_what_marcar_calidad_marks(server):
     found = findings.structured_content["rows"]
     # every check that marks a point is among the series' findings
     assert {c for p in got["puntos_dudosos"] for c in p["controles"].split("; ")} <= {f["control"] for f in found}
+
+
+async def test_historia_de_dato_is_every_value_the_api_says_it_had(server):
+    url = "/v1/series/datos?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&publicado=todas"
+    data = orjson.loads(v1(server, url)[1])
+    async with Client(server.url + "/-/mcp") as client:
+        result = await client.call_tool("historia_de_dato", {"id": "riesgo_pais", "fecha": "2003-06-02"})
+        got = orjson.loads(text(result))
+        assert got["serie"] == data["series"][0] and got["serie"]["publicacion"]["rezagoDias"] is not None
+        assert [dict(v, serie="riesgo_pais") for v in got["valores"]] == data["datos"]
+        assert len(got["valores"]) >= 2 and got["valores"][-1]["publicadoHasta"] is None
+        unknown = await client.call_tool("historia_de_dato", {"id": "riesgo_pais", "fecha": "ayer"})
+        assert unknown.is_error and "desde" in text(unknown)
 
 
 async def test_publicado_is_the_apis_vintage_parameter(server):

@@ -627,3 +627,21 @@ def test_explorador_un_fondo_contra_el_dolar_blue(visita, servidor):
     assert "indice=100" in page.url and fund in page.url
     assert page.locator("#series-error").inner_text() == ""
     visita.check("10c_fondo_contra_el_blue")
+
+
+@pytest.mark.lento
+def test_el_explorador_dibuja_la_primera_publicacion(visita, servidor):
+    """Issue 54: «Primera publicación» draws each date's first published value (publicado=primera) dashed beside the
+    current values: country risk's history shifted by a day on 2025-01-01."""
+    with visita.page.expect_response(lambda r: "publicado=primera" in r.url) as answer:
+        page = visita.go(
+            "/-/series?ids=riesgo_pais,cotizaciones.USD.venta&desde=2024-12-01&hasta=2024-12-31&primera=primera"
+        )
+    page.wait_for_selector("#series-grafico svg, #series-grafico canvas", timeout=TIMEOUT_MS)
+    first = answer.value.json()
+    assert [s["id"] for s in first["series"]] == ["riesgo_pais"]  # the one with versions of its own
+    assert all(r["riesgo_pais:publicado"] for r in first["datos"] if r["riesgo_pais"] is not None)
+    assert "primera publicación" in page.locator("#series-grafico").inner_text()
+    note = page.locator("#series-primera-nota").inner_text()
+    assert note.startswith("Sin versiones guardadas") and "Riesgo país" not in note
+    assert page.locator("#series-error").inner_text() == "" and "primera=primera" in page.url

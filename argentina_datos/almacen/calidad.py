@@ -22,6 +22,7 @@ from argentina_datos.almacen.controles import (
     BUY_ABOVE_SELL as BUY_ABOVE_SELL,
     CLOSED_MARKET as CLOSED_MARKET,
     CONFLICT as CONFLICT,
+    DELAYED as DELAYED,
     DISAGREEMENT as DISAGREEMENT,
     ENCODING as ENCODING,
     EXCURSION as EXCURSION,

@@ -245,6 +245,18 @@ REVISED = declare(
     "un dato que upstream cambió después de publicarlo (la tabla `revisiones`); no las actualizaciones del mismo día",
     "una fila por revisión",
 )
+DELAYED = declare(
+    "publicación demorada",
+    HISTORY,
+    "una publicación que trajo observaciones nuevas de una ruta con versiones mucho más tarde que de costumbre: upstream "
+    "no la actualizó por días (la UVA del 2025-01-22 al 2025-02-07). `fecha` y `hasta` son la primera y la última "
+    "observación demorada, `valor` los días entre la primera y su publicación, `detalle` el día de la publicación, el de "
+    "la anterior con datos nuevos y el rezago habitual (el ritmo de cada serie: /v1/series, `publicacion`)",
+    "un rezago (días de la primera observación nueva a su publicación) mayor que la mediana de la ruta más una "
+    "semana, o más medio intervalo entre publicaciones si es mayor (15 días en las mensuales: el INDEC publica entre 10 "
+    "y 15 días después del mes); no cuentan la primera versión guardada ni las fechas viejas que upstream agrega "
+    "después (un pasado que se completa); una fila por publicación",
+)
 AUDIT_CHECKS = names(AUDIT)
 
 

@@ -415,9 +415,8 @@ class Builder:
             say=self.reporter.message,
             in_place=report.reuse is not None,
         )
-        revised = historia.revision_findings(
-            db, {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
-        )
+        tables = {"/" + route: ds.table for ds, routes in plan.files for src, route in routes if not src.history}
+        revised = historia.revision_findings(db, tables) + historia.delay_findings(db, tables)
         report.findings.extend(revised)
         self._warn(revised)
         h = report.history

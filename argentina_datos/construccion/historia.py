@@ -42,6 +42,7 @@ from argentina_datos.almacen.versiones import DOCUMENT, END_OF_DAY, ENVELOPE, LI
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.construccion import paquete
 from argentina_datos.construccion.fuentes import PreviousBuild, SourceError, Upstream
+from argentina_datos.respuestas import publicaciones
 
 BUNDLE, TREE, CURRENT = "paquete de versiones", "archivo de versiones", "fuente actual"
 # The fields that, with fecha, tell one record of a list from another across versions.
@@ -421,6 +422,38 @@ def revision_findings(db: sqlite3.Connection, tables: dict[str, str]) -> list[ca
                 serie=serie,
             )
         )
+    return out
+
+
+def delay_findings(db: sqlite3.Connection, tables: dict[str, str]) -> list[calidad.Finding]:
+    """A «publicación demorada» finding per publication of a route with versions that brought its new observations
+    much later than the route's usual lag (respuestas/publicaciones.py), in the table of the route's dataset."""
+    out = []
+    for route in sorted(stored.versioned_routes(db)):
+        found = publicaciones.delays(stored.releases(db, route), stored.first_day(db, route))
+        if not found:
+            continue
+        keys = {
+            k.partition(", ")[2]
+            for (k,) in db.execute(f"SELECT DISTINCT clave FROM {REGISTROS_VERSIONES.name} WHERE ruta = ?", [route])
+        }
+        serie = keys.pop() or None if len(keys) == 1 else None  # the naming fields all its records share
+        for d in found:
+            since = f"; la publicación anterior con datos nuevos fue el {d.previous}" if d.previous else ""
+            out.append(
+                calidad.Finding(
+                    tabla=tables.get(route, route),
+                    control=calidad.DELAYED,
+                    ruta=route,
+                    valor=str(d.lag),
+                    detalle=f"{route} publicó las observaciones del {d.first} al {d.last} recién el {d.day}: la primera, "
+                    f"{publicaciones.days_text(d.lag)} de su fecha (lo habitual: {publicaciones.days_text(d.usual)}, la "
+                    f"mediana de {d.measured} publicaciones){since}",
+                    fecha=d.first,
+                    serie=serie,
+                    hasta=d.last,
+                )
+            )
     return out
 
 

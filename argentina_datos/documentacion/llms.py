@@ -11,7 +11,7 @@ import sys
 from typing import Optional, Sequence
 
 from argentina_datos.catalogo.series import THEMES_WITH_SERIES
-from argentina_datos.respuestas.catalogo_series import DATA_PATH, LIST_PATH, MAX_IDS
+from argentina_datos.respuestas.catalogo_series import CALENDAR_PATH, DATA_PATH, LIST_PATH, MAX_IDS, RELEASES_PATH
 from argentina_datos.respuestas.consulta import PARAMETERS
 from argentina_datos.respuestas.responder import fill_path
 from argentina_datos.respuestas.rutas import OPENAPI_PATH, Router
@@ -80,6 +80,17 @@ EXAMPLES = (
         "/v1/series/datos?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&publicado=2024-12-31",
     ),
     (
+        "cada valor que tuvo un dato y cuándo se publicó (el riesgo país del 2003-06-02: 5360 desde el 2024-07-28, "
+        "5359 desde el 2025-01-01)",
+        'historia_de_dato(id="riesgo_pais", fecha="2003-06-02")',
+        "/v1/series/datos?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&publicado=todas",
+    ),
+    (
+        "cuándo publica una serie y cuándo se espera la próxima (la inflación del INDEC)",
+        'buscar_series(q="inflación"): su «publicacion»; o consultar_api(ruta="/v1/series/calendario?ids=inflacion")',
+        "/v1/series/calendario?ids=inflacion&desde=2026-01-01",
+    ),
+    (
         "qué valores son dudosos (el mayorista congelado de diciembre de 2023)",
         'calidad_de_serie(id="cotizaciones_dolares.mayorista.venta", desde="2023-12", hasta="2024-01")',
         "/v1/series/datos?ids=cotizaciones_dolares.mayorista.venta&marcar=calidad&desde=2023-12&hasta=2024-01",
@@ -102,7 +113,11 @@ MCP_TOOLS = (
     (
         "datos_series",
         "varias series lado a lado por fecha (ids, desde, hasta, agrupar, funcion, ajustar, base, marcar, publicado: "
-        "la versión que upstream había publicado ese día)",
+        "la versión que upstream había publicado ese día, o primera: el primer valor publicado de cada fecha)",
+    ),
+    (
+        "historia_de_dato",
+        "cada valor que upstream publicó para una fecha de una serie, con los días en que estuvo vigente (id, fecha)",
     ),
     (
         "calidad_de_serie",
@@ -188,7 +203,14 @@ def llms_txt(router: Optional[Router] = None, freshness: Sequence[str] = ()) -> 
         + ", ".join(THEMES_WITH_SERIES),
         f"- [{DATA_PATH}]({DATA_PATH}?ids=riesgo_pais&desde=2025-01): hasta {MAX_IDS} series (ids separados por "
         "comas) lado a lado, una fila por fecha, con los parámetros de consulta de abajo. Un id desconocido es un "
-        "400 que sugiere los más parecidos",
+        "400 que sugiere los más parecidos; con publicado=primera, el primer valor publicado de cada fecha y el día "
+        f"(y con publicado=todas cada valor que tuvo: {DATA_PATH}?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&"
+        "publicado=todas da 5360, publicado el 2024-07-28 y reemplazado el 2025-01-01 por 5359)",
+        f"- [{RELEASES_PATH}]({RELEASES_PATH}?ids=inflacion&desde=2025-01): cada día en que upstream publicó o "
+        "revisó cada serie, con cuántos valores agregó, revisó y quitó; el ritmo de cada serie (rezago habitual, "
+        "próxima publicación estimada) está en `publicacion` de su entrada del catálogo",
+        f"- [{CALENDAR_PATH}]({CALENDAR_PATH}?frecuencia=mensual&desde=2026-01): las publicaciones pasadas y la "
+        "próxima estimada de las series con versiones guardadas (ids, frecuencia, desde, hasta; formato=ics)",
         "- Filas agrupadas (agrupar): una por período, y su fecha es el primer día del período (2024-01-01 para "
         "2024), no el de un valor. Con funcion=maximo, minimo, primero o ultimo, la columna «id:fecha» junto a cada "
         "serie (en las rutas /v1, fecha<Medida>: fechaValor, fechaVenta) es el día del que viene el valor",

@@ -326,7 +326,8 @@ def _query(name: str, description: str, schema: dict, example: Any) -> dict:
 # ---- the query parameters, from respuestas/consulta.py's table ------------------------------
 def _value_schema(p: QueryParam, answers: Answers) -> dict:
     if p.form == "fecha":
-        return {"type": "string", "pattern": f"^{calendar_date_regex('-')}$"}
+        words = "".join(f"|{c}" for c in p.choices if p.offers(answers, c))  # publicado=primera|todas, beside a day
+        return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}{words})$"}
     if p.form == "periodo":  # a day, a month or a year
         return {"type": "string", "pattern": f"^(?:{calendar_date_regex('-')}|{_YEAR}(?:-(?:0[1-9]|1[0-2]))?)$"}
     if p.form == "mes":
@@ -380,9 +381,9 @@ def query_parameters(answers: Answers) -> list[dict]:
     return out
 
 
-SERIES_PATHS = ("/v1/series", "/v1/series/datos")
+SERIES_PATHS = ("/v1/series", "/v1/series/datos", "/v1/series/publicaciones", "/v1/series/calendario")
 # Several series aligned by date: amounts of pesos, rates and the rest, with versions (respuestas/catalogo_series.py).
-SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True)
+SERIES_DATA = Answers(listing=True, dated=True, measured=True, pesos=frozenset({"valor"}), versioned=True, series=True)
 SERIE = {
     "type": "object",
     "description": "una serie del catálogo (la tabla series)",
@@ -420,6 +421,14 @@ SERIE = {
             "type": "integer",
             "description": "cuántos hallazgos de la tabla calidad son sobre esta serie (sus tramos dudosos: "
             "/v1/series/datos?marcar=calidad)",
+        },
+        "publicacion": {
+            "type": "object",
+            "nullable": True,
+            "description": "su ritmo de publicación, medido en las versiones guardadas de su ruta (null si no "
+            "tiene): rezagoDias (mediana de días del fin del período a su primera publicación), rezagoMinimo, "
+            "rezagoMaximo, intervaloDias, publicacionesMedidas, ultimaPublicacion, ultimoPeriodo, proximoPeriodo, "
+            "proximaEstimada (una estimación, no un calendario oficial) y estimacion (cómo se estima)",
         },
     },
 }
@@ -519,6 +528,27 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             },
         },
     }
+    ranged = [q for q in query_parameters(Answers(listing=True, dated=True)) if q["name"] != "fecha"]
+    calendar = [q for q in query_parameters(Answers(listing=True, dated=True, calendar=True)) if q["name"] != "fecha"]
+    publications_schema = {
+        "type": "object",
+        "properties": {
+            "series": {"type": "array", "items": SERIE},
+            "publicaciones": {
+                "type": "array",
+                "description": "un día por publicación: serie, publicado (AAAA-MM-DD), agregados, revisados, "
+                "quitados, ultimaFecha (su observación más nueva) e inicial (la primera versión guardada: lo que "
+                "agregó se publicó ese día o antes)",
+                "items": {"type": "object"},
+            },
+        },
+    }
+    calendar_schema = {
+        "type": "array",
+        "description": "un evento por ruta y día: fecha, tipo (publicada o estimada), nombre, ruta, series, periodo "
+        "(su observación más nueva, o la esperada), agregados, revisados, quitados, inicial",
+        "items": {"type": "object"},
+    }
     return {
         SERIES_PATHS[0]: _operation(
             "Catálogo de series",
@@ -540,6 +570,31 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
             "Series",
             SERIES_PATHS[1],
             query=data_query,
+        ),
+        SERIES_PATHS[2]: _operation(
+            "Publicaciones de series",
+            "Cada día en que upstream publicó o revisó cada serie (entre desde y hasta, días de publicación), con "
+            "cuántos valores agregó, revisó y quitó; cada serie con su ritmo de publicación. La historia de una "
+            "observación es /v1/series/datos?ids=<id>&desde=<fecha>&hasta=<fecha>&publicado=todas.",
+            (),
+            publications_schema,
+            "Series",
+            SERIES_PATHS[2],
+            query=[ids, *ranged],
+        ),
+        SERIES_PATHS[3]: _operation(
+            "Calendario de publicaciones",
+            "Las publicaciones pasadas (entre desde y hasta) de las series con versiones guardadas y la próxima que "
+            "estima el ritmo de cada una (una estimación, no un calendario oficial); también como iCalendar.",
+            (),
+            calendar_schema,
+            "Series",
+            SERIES_PATHS[3],
+            query=[
+                {**ids, "required": False},
+                _query("frecuencia", "diaria o mensual", {"type": "string", "enum": ["diaria", "mensual"]}, "mensual"),
+                *calendar,
+            ],
         ),
     }
 
@@ -683,7 +738,8 @@ def parameters_table() -> str:
     """The table of query parameters of docs/api.md, one row per entry of respuestas/consulta.py's PARAMETERS."""
     lines = ["| parámetro | valores | qué hace | en qué rutas | ejemplo |", "|---|---|---|---|---|"]
     for p in consulta.PARAMETERS:
-        values = " · ".join(f"`{c}`" for c in p.choices) if p.choices else f"`{p.values_text()}`"
+        values = f"`{p.form_text()}`" if p.form else ""
+        values += (" · " if values and p.choices else "") + " · ".join(f"`{c}`" for c in p.choices)
         if p.needs is not None:
             other, value, _ = p.needs
             values += f" (con `{other}={value}`)" if value else f" (con `{other}`)"

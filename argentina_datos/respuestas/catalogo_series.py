@@ -24,18 +24,25 @@ from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEn
 from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
-from argentina_datos.respuestas import consulta
+from argentina_datos.respuestas import consulta, publicaciones
 from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
-PATHS = (LIST_PATH, DATA_PATH)
+RELEASES_PATH = "/v1/series/publicaciones"  # respuestas/publicaciones.py
+CALENDAR_PATH = "/v1/series/calendario"
+PATHS = (LIST_PATH, DATA_PATH, RELEASES_PATH, CALENDAR_PATH)
 MAX_IDS = 20
 # The parameters of the two routes (besides those of respuestas/consulta.py), for the cache key.
 OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "dias", "limite", "pagina", *NAMING_FIELDS)
 # marcar=calidad: a column «id:calidad» beside each series naming the findings that doubt that value
 MARK = "calidad"
+# publicado=primera: a column «id:publicado» beside each series with the day its value was first published
+PUBLISHED = "publicado"
+# publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
+# more is a 400 that says how to narrow it
+MAX_VALUES = 25_000
 # dias=habiles: a daily series' values of business days only (almacen.consultas.business_day), as the quotes' habil
 # column and the saved queries average them; todos (the default): every day upstream published, weekends too
 DAYS = ("todos", "habiles")
@@ -193,24 +200,11 @@ def _lookup(conn: sqlite3.Connection, table: str, column: str) -> dict[Any, Any]
     return dict(conn.execute(f"SELECT id, {_quote(column)} FROM {_quote(table)}").fetchall())
 
 
-def _published(conn: sqlite3.Connection, route: str, which: str) -> Optional[str]:
-    """When ``route``'s first or last stored version (``which``: min or max) was published; None without any."""
-    if not table_exists(conn, VERSIONES.name):
-        return None
-    row = conn.execute(f"SELECT {which}(publicado) FROM {VERSIONES.name} WHERE ruta = ?", [route]).fetchone()
-    return row[0] if row else None
-
-
 def last_publications(conn: sqlite3.Connection) -> dict[str, str]:
     """Each route with stored versions -> when its last one was published (a series' ``ultimaActualizacion``)."""
     if not table_exists(conn, VERSIONES.name):
         return {}
     return dict(conn.execute(f"SELECT ruta, max(publicado) FROM {VERSIONES.name} GROUP BY ruta").fetchall())
-
-
-def _first_published(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    first = _published(conn, route, "min")
-    return first[:10] if first else None
 
 
 def entries(conn: sqlite3.Connection, on: dt.date, datasets: Collection[str] | None = None) -> list[SeriesEntry]:
@@ -299,7 +293,11 @@ def warning(path: str, params: dict[str, str]) -> Optional[str]:
     if not names:
         return None
     own = [n for n in OWN_NAMES if (n in DATA_NAMES) == (path == DATA_PATH)]
-    takes = [*own, *(p.name for p in consulta.PARAMETERS if path == DATA_PATH or not p.transforms)]
+    takes = (
+        list(TAKES[path])
+        if path in TAKES
+        else [*own, *(p.name for p in consulta.PARAMETERS if path == DATA_PATH or not p.transforms)]
+    )
     return (
         f"{'se ignoró' if len(names) == 1 else 'se ignoraron'} {', '.join(f'«{n[:40]}»' for n in names)}: "
         f"{path} toma {', '.join(takes)}"
@@ -410,11 +408,31 @@ def next_page(params: dict[str, str], query: Query) -> str:
 
 
 def _counted(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
-    """``rows`` of the catalogue, each with ``calidad``: how many findings are about its series."""
+    """``rows`` of the catalogue, each with ``calidad``: how many findings are about its series; and its rhythm of
+    publication (``publicacion``)."""
     counts = _finding_counts(conn)
     for row in rows:
         row["calidad"] = sum(n for campo, n in counts.get(_where(row), {}).items() if _about(campo, row["columna"]))
+    return _with_rhythm(conn, rows)
+
+
+def _with_rhythm(conn: sqlite3.Connection, rows: list[dict]) -> list[dict]:
+    """``rows`` of the catalogue, each with ``publicacion``: its route's rhythm of publication and next expected
+    publication (respuestas/publicaciones.py), or null for a series without versions of its own."""
+    versioned = versiones.versioned_routes(conn)
+    known: dict[tuple[str, str], Optional[dict]] = {}  # (route, frequency) -> its rhythm: once per answer
+    for row in rows:
+        of = (row["ruta"], row["frecuencia"])
+        if of not in known:
+            found = publicaciones.rhythm(conn, *of) if row["ruta"] in versioned and not _is_history(row) else None
+            known[of] = found.as_json() if found is not None else None
+        row["publicacion"] = known[of]
     return rows
+
+
+def _is_history(entry: dict) -> bool:
+    """A series of a history table: its values already are those of each version its route published."""
+    return getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None) is not None
 
 
 # ---- what the calidad table says about a series ------------------------------------------------
@@ -574,24 +592,22 @@ def parse_ids(params: dict[str, str]) -> list[str]:
     return ids
 
 
-def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> list[dict]:
+def _records(
+    conn: sqlite3.Connection, entry: dict, fecha: Optional[str], span: tuple[str, str] = ("", "\uffff")
+) -> list[dict]:
     """The series' records (each with fecha and its column), as the database has them or, with ``fecha`` (the
-    parameter ``publicado``), as upstream published its route that day."""
+    parameter ``publicado``), as upstream published its route that day; ``primera``: each observation's first
+    published value, with the day (``publicado``), of the observations dated within ``span``."""
     filtro = entry["filtro"]
     if fecha is None:
         return _stored(conn, entry)
-    if getattr(_SPEC_OF[(entry["tabla"], entry["columna"])].dataset, "versions_of", None):
-        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
-        # version published; the versions' records carry no date of their own to make it from.
-        raise BadQuery(
-            "publicado",
-            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
-            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
-            "(con «hasta», lo publicado hasta ese día)",
-        )
+    _check_versioned(conn, entry, fecha)
+    if fecha == consulta.FIRST:
+        periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], filtro, *span)
+        return [{"fecha": f, entry["columna"]: v, PUBLISHED: d} for f, v, d, _, first in periods if first]
     version = versiones.version_on(conn, entry["ruta"], fecha)
     if version is None:
-        first = _first_published(conn, entry["ruta"])
+        first = versiones.first_day(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
@@ -600,7 +616,29 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
     records = [r for r in data if isinstance(r, dict)]
-    unpublished = [k for k in filtro if records and not any(k in r for r in records)]
+    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
+
+
+def _check_versioned(conn: sqlite3.Connection, entry: dict, fecha: str) -> None:
+    """A 400 for a series whose values already are those of each version (a history table), or named by a value its
+    route's records do not carry; a 404 for one whose route has no stored versions."""
+    filtro = entry["filtro"]
+    if _is_history(entry):
+        # A series over a history table (a bank's rate, a bond's price on each day we hold) already is what each
+        # version published; the versions' records carry no date of their own to make it from.
+        raise BadQuery(
+            "publicado",
+            f"«publicado»: la serie {entry['id']} (nombrada por {', '.join(filtro)}) es la historia de {entry['ruta']}: "
+            f"sus valores ya son los de cada versión publicada (tabla {entry['tabla']}); pídala sin «publicado» "
+            "(con «hasta», lo publicado hasta ese día)",
+        )
+    if versiones.first_day(conn, entry["ruta"]) is None:
+        raise ApiError(
+            404,
+            f"«publicado={fecha}»: {entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas",
+            "publicado",
+        )
+    unpublished = [k for k in filtro if not versiones.carries(conn, entry["ruta"], k)]
     if unpublished:
         # A series named by a value its route's records do not carry (a path value: fci_otros' entidad), which the
         # records of a version cannot be matched by.
@@ -609,7 +647,6 @@ def _records(conn: sqlite3.Connection, entry: dict, fecha: Optional[str]) -> lis
             f"«publicado»: la serie {entry['id']} se nombra por {', '.join(unpublished)}, que {entry['ruta']} no "
             f"publica; sus valores ya son los de cada versión publicada (tabla {entry['tabla']}): pídala sin «publicado»",
         )
-    return [r for r in records if all(r.get(k) == v for k, v in filtro.items())]
 
 
 def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
@@ -686,9 +723,13 @@ def _aligned(
     holidays = consultas.holidays(conn)[0] if business else set()
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
+    if query.publicado == consulta.ALL:
+        if params.get("dias", "todos") != "todos":
+            raise BadQuery("dias", "«dias» no va con «publicado=todas», que da cada valor tal como se publicó")
+        return _every_value(conn, tokens, entries_, query, mark), {}
     as_stored = dict(zip(ids, entries_))
     by_id = dict(as_stored)
-    if query.publicado is not None:
+    if query.publicado not in (None, consulta.FIRST, consulta.ALL):
         query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
@@ -700,6 +741,7 @@ def _aligned(
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}
+    first_days: dict[str, dict[str, str]] = {}  # publicado=primera: token -> each row's day of first publication
     # a value the function picked from one day's (maximo...) comes with that day, in the column «id:fecha»
     picked = query.agrupar is not None and query.funcion in consulta.PICKS
     days_of: dict[str, dict[str, Any]] = {}
@@ -708,11 +750,12 @@ def _aligned(
         entry, mode = as_stored[token.partition(":")[0]], token.partition(":")[2]
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
-        records = [
-            {"fecha": r["fecha"], "valor": r.get(column)}
-            for r in _records(conn, entry, query.publicado)
-            if isinstance(r.get("fecha"), str)
-        ]
+        # the observations of the range alone, where no change needs the one before it
+        span = ("", "\uffff") if asked.variacion else (query.desde or "", query.hasta or "\uffff")
+        published = [r for r in _records(conn, entry, query.publicado, span) if isinstance(r.get("fecha"), str)]
+        records = [{"fecha": r["fecha"], "valor": r.get(column)} for r in published]
+        if query.publicado == consulta.FIRST:
+            first_days[token] = _first_days(published, query)
         if business and entry["frecuencia"] == DAILY:
             records = [r for r in records if _business(r["fecha"], holidays)]
         if convert is not None:
@@ -729,10 +772,14 @@ def _aligned(
         shown = labelled(entry, query.replaced(variacion=mode) if mode else query, records, month, business)
         headers[token] = column_header(shown, token)
         headers[f"{token}:{MARK}"] = f"{MARK} [{token}:{MARK}]"
+        headers[f"{token}:{PUBLISHED}"] = f"{PUBLISHED} [{token}:{PUBLISHED}]"
         if not mode:
             by_id[entry["id"]] = shown
     days = sorted(set().union(*columns.values()))
     rows = [{"fecha": d, **{t: columns[t].get(d) for t in tokens}} for d in days]
+    for token, first in first_days.items():
+        for row in rows:
+            row[f"{token}:{PUBLISHED}"] = first.get(str(row["fecha"])) if row[token] is not None else None
     if picked:
         for day, row in zip(days, rows):
             row.update({f"{t}:{DAY}": days_of[t].get(day) for t in tokens})
@@ -743,6 +790,53 @@ def _aligned(
             for row in rows:
                 row[f"{token}:{MARK}"] = marks.get(str(row["fecha"]))
     return {"series": [by_id[i] for i in ids], "datos": rows}, headers
+
+
+def _first_days(published: list[dict], query: Query) -> dict[str, str]:
+    """publicado=primera: each row's day of first publication (by its fecha, AAAA-MM-DD): its observation's or, with
+    ``agrupar``, the latest of its period's observations within desde and hasta (the day the period's figure could
+    first be computed)."""
+    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    out: dict[str, str] = {}
+    for r in published:
+        day = r["fecha"][:10]
+        if query.agrupar and not desde <= day <= hasta:
+            continue
+        key = consulta.period_start(day, query.agrupar) if query.agrupar else day
+        out[key] = max(out.get(key, ""), r[PUBLISHED])
+    return out
+
+
+def _every_value(
+    conn: sqlite3.Connection, tokens: list[str], entries_: list[dict], query: Query, mark: Optional[str]
+) -> dict[str, Any]:
+    """publicado=todas: one row per observation of each series (within desde, hasta and fecha) and value it had, with
+    the days it was in force (ALFRED's real-time periods)."""
+    for name in ("agrupar", "variacion", "ajustar"):
+        if getattr(query, name) is not None:
+            raise BadQuery(name, f"«{name}» no va con «publicado=todas», que da cada valor tal como se publicó")
+    if mark or any(":" in t for t in tokens):
+        raise BadQuery(
+            "marcar" if mark else "ids",
+            "«publicado=todas» da cada valor tal como se publicó: sin «marcar» ni «id:variacion»",
+        )
+    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    rows = []
+    for entry in entries_:
+        _check_versioned(conn, entry, consulta.ALL)
+        periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], entry["filtro"], desde, hasta)
+        rows += [
+            {"serie": entry["id"], "fecha": f, "valor": v, "publicadoDesde": d, "publicadoHasta": h}
+            for f, v, d, h, _ in periods
+            if f.startswith(period)
+        ]
+        if len(rows) > MAX_VALUES:
+            raise BadQuery(
+                "publicado",
+                f"«publicado=todas» da más de {MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
+                "o con menos ids".replace(",", "."),
+            )
+    return {"series": entries_, "datos": rows}
 
 
 # ---- labels that follow what was done to the numbers ---------------------------------------
@@ -855,3 +949,71 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
         elif entry["tipo"] != RATE:
             out["unidad"] = FRACTION
     return out
+
+
+# ---- /v1/series/publicaciones and /v1/series/calendario (respuestas/publicaciones.py) ---------------------------
+# What /v1/series/publicaciones and /v1/series/calendario take: any other parameter of the series routes is a 400
+TAKES = {
+    RELEASES_PATH: ("ids", "desde", "hasta", "formato", "decimal"),
+    CALENDAR_PATH: ("ids", "frecuencia", "desde", "hasta", "formato", "decimal"),
+}
+
+
+def _plain_range(query: Query, params: dict[str, str], path: str) -> tuple[str, str]:
+    """The days ``desde`` and ``hasta`` of a query on ``path``; a 400 for a parameter it does not take."""
+    for name in [n for n, _ in query.given] + [n for n in params if n in OWN_NAMES]:
+        if name not in TAKES[path]:
+            raise BadQuery(name, f"«{name}» no se aplica a {path}: toma {', '.join(TAKES[path])}")
+    return query.desde or "", query.hasta or "\uffff"
+
+
+def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> Any:
+    """``{"series": [entries], "publicaciones": [...]}``: each day from desde to hasta each series of ``ids`` was
+    published, with how many values it added, revised and removed (in CSV or xlsx, those rows)."""
+    desde, hasta = _plain_range(query, params, RELEASES_PATH)
+    if query.formato == "ics":
+        raise BadQuery("formato", f"«formato=ics» es para {CALENDAR_PATH}")
+    ids = [t.partition(":")[0] for t in parse_ids(params)]
+    found = _entries_by_id(conn, list(dict.fromkeys(ids)), on)
+    rows = []
+    for entry in found:
+        _published_on_its_own(conn, entry)
+        rows += publicaciones.publications(conn, entry, desde, hasta)
+    return rows if query.tabular else {"series": found, "publicaciones": rows}  # a spreadsheet: the rows
+
+
+def _published_on_its_own(conn: sqlite3.Connection, entry: dict) -> None:
+    """A 404 (on ``ids``) for a series whose route has no stored versions; a 400 for one whose values already are
+    those of each version (a history table) or that its route's records do not name."""
+    if versiones.first_day(conn, entry["ruta"]) is None:
+        raise ApiError(404, f"{entry['ruta']}, la ruta de {entry['id']}, no tiene versiones guardadas", "ids")
+    if _is_history(entry) or any(not versiones.carries(conn, entry["ruta"], k) for k in entry["filtro"]):
+        raise BadQuery(
+            "ids",
+            f"la serie {entry['id']} no se publica como una serie: sus valores son los de cada versión de "
+            f"{entry['ruta']} (tabla {entry['tabla']}), que sus fechas ya dicen",
+        )
+
+
+def calendar(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> list[dict]:
+    """The publications from desde to hasta of every series with versions of its own (or of ``ids``, or of one
+    ``frecuencia``) and the next one each expects: one event per route and day."""
+    desde, hasta = _plain_range(query, params, CALENDAR_PATH)
+    frequency = _choice(params, "frecuencia", FREQUENCIES)
+    versioned = sorted(versiones.versioned_routes(conn))
+    if "ids" in params:
+        found = _entries_by_id(conn, list(dict.fromkeys(t.partition(":")[0] for t in parse_ids(params))), on)
+        for entry in found:
+            _published_on_its_own(conn, entry)
+    elif table_exists(conn, SERIES.name):
+        cursor = conn.execute(
+            f"SELECT * FROM {SERIES.name} WHERE ruta IN ({', '.join('?' * len(versioned))}) ORDER BY rowid", versioned
+        )
+        names = [d[0] for d in cursor.description]
+        found = [_as_json(dict(zip(names, row)), on) for row in cursor]
+    else:
+        raise BadQuery("ids", "la base no tiene el catálogo de series (tabla series): constrúyala de nuevo")
+    chosen = [
+        e for e in found if e["ruta"] in versioned and not _is_history(e) and frequency in (None, e["frecuencia"])
+    ]
+    return publicaciones.calendar_events(conn, chosen, desde, hasta)

@@ -28,6 +28,9 @@ from argentina_datos.respuestas import variaciones
 from argentina_datos.respuestas.variaciones import DECIMALS, rounded
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+# publicado= besides a day: each observation's first published value, or every value it had (respuestas/
+# catalogo_series.py, from the versions store)
+FIRST, ALL = "primera", "todas"
 
 
 class BadQuery(ValueError):
@@ -47,6 +50,7 @@ class Answers:
     rates: frozenset[str] = frozenset()  # the measures that are rates per period (monthly inflation): compounded
     calendar: bool = False  # holidays, also an iCalendar
     versioned: bool = False  # with past versions, answered as they were on a day
+    series: bool = False  # the aligned series of /v1/series/datos (publicado=primera, todas)
 
     @classmethod
     def of(cls, endpoint, versioned: bool = False) -> Answers:
@@ -118,9 +122,14 @@ class QueryParam:
     any_case: bool = False  # CSV is csv: a value typed in capitals is the same value
 
     def values_text(self) -> str:
-        """Its values in Spanish: «a, b o c», or its form."""
+        """Its values in Spanish: «a, b o c», or its form (and its words: «AAAA-MM-DD, primera o todas»)."""
+        if self.choices and self.form:
+            return ", ".join([self.form_text(), *self.choices[:-1]]) + f" o {self.choices[-1]}"
         if self.choices:
             return ", ".join(self.choices[:-1]) + f" o {self.choices[-1]}" if len(self.choices) > 1 else self.choices[0]
+        return self.form_text()
+
+    def form_text(self) -> str:
         return {
             "fecha": "AAAA-MM-DD",
             "mes": "AAAA-MM",
@@ -150,8 +159,12 @@ class QueryParam:
             other, wanted, message = self.needs
             if other not in values or (wanted is not None and values[other] != wanted):
                 raise BadQuery(self.name, message)
-        if self.form == "fecha":
+        if self.form == "fecha" and value not in self.choices:
+            if self.choices and not _ISO_DATE.fullmatch(value):
+                raise BadQuery(self.name, f"«{self.name}» debe ser {self.values_text()}; no «{value[:40]}»")
             _check_date(self.name, value)
+        elif self.form == "fecha":
+            pass  # one of its words
         elif self.form == "periodo":
             self.day(value)
         elif self.form == "mes" and not _MONTH.fullmatch(value):
@@ -319,14 +332,24 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "publicado",
         "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
         "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
-        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior, 400 si es posterior a hoy. "
-        "Sin `publicado`, lo que upstream publica hoy",
+        "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior, 400 si es posterior a hoy. Sin `publicado`, lo que "
+        "upstream publica hoy. En `/v1/series/datos`, además: `primera`, el primer valor publicado de cada "
+        "observación, con una columna «id:publicado» que dice el día (el de la primera versión guardada de la "
+        "ruta para lo que ya estaba en ella: se publicó ese día o antes); `todas`, una fila por observación y por "
+        "cada valor que tuvo, con `publicadoDesde` y `publicadoHasta` (el día en que otro lo reemplazó o se quitó; "
+        "null mientras sigue vigente): el valor vigente el día D es el de `publicadoDesde <= D < publicadoHasta`. "
+        "Un día es el final de ese día, como `publicado=AAAA-MM-DD`: un valor corregido el mismo día en que "
+        "apareció no cuenta. `riesgo_pais` del 2003-06-02: 5360 del 2024-07-28 al 2025-01-01, y 5359 desde entonces",
         "2024-12-31",
         "/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2024-12-31",
-        "las rutas con versiones guardadas (tabla `versiones`) y las que se calculan de una de ellas",
+        "las rutas con versiones guardadas (tabla `versiones`) y las que se calculan de una de ellas; `primera` y "
+        "`todas`, sólo `/v1/series/datos`",
         lambda a: a.versioned,
+        choices=(FIRST, ALL),
         form="fecha",
         transforms=False,
+        offers=lambda a, value: a.series or value not in (FIRST, ALL),
+        unoffered="«primera» y «todas» son para /v1/series/datos; en las rutas, un día AAAA-MM-DD",
     ),
     QueryParam(
         "formato",
@@ -384,6 +407,10 @@ class Query:
         return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
 
     def checked_publicado(self) -> str:
+        if self.publicado in (FIRST, ALL):
+            raise BadQuery(
+                "publicado", f"«publicado={self.publicado}» es para /v1/series/datos; en las rutas, un día AAAA-MM-DD"
+            )
         _check_date("publicado", self.publicado or "")
         return self.publicado or ""
 
@@ -432,7 +459,7 @@ def parse(query_string: bytes | str) -> Query:
             if p.form == "periodo":
                 values[p.name] = p.day(values[p.name])  # one value per day: the same answer, the same cache key
     today = dt.datetime.now(dt.timezone.utc).date().isoformat()
-    if values.get("publicado", "") > today:  # not «as published today»: nobody knows yet what will be
+    if values.get("publicado", "") not in (FIRST, ALL) and values.get("publicado", "") > today:  # not yet known
         raise BadQuery("publicado", f"«publicado» ({values['publicado']}) es posterior a hoy ({today}, UTC)")
     if "desde" in values and "hasta" in values and values["desde"] > values["hasta"]:
         raise BadQuery(

@@ -126,7 +126,8 @@ class Responder:
         return conversiones.converter(conn, query, self._cpi or {})
 
     def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
-        """``/v1/series`` (the catalogue, searched) and ``/v1/series/datos`` (several series aligned by date)."""
+        """``/v1/series`` (the catalogue, searched), ``/v1/series/datos`` (several series aligned by date) and the
+        publications of series (``/v1/series/publicaciones``, ``/v1/series/calendario``)."""
         try:
             on = catalogo_series.today()
             if path == catalogo_series.LIST_PATH:
@@ -136,6 +137,11 @@ class Responder:
                 page, more = catalogo_series.catalogue(conn, params, on)
                 following = catalogo_series.next_page(params, query) if more else None
                 return Answer(200, page, next_page=following)
+            if path in (catalogo_series.RELEASES_PATH, catalogo_series.CALENDAR_PATH):
+                answer = (
+                    catalogo_series.publications if path == catalogo_series.RELEASES_PATH else catalogo_series.calendar
+                )
+                return Answer(200, answer(conn, params, query, on))
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             how = catalogo_series.table if query.tabular else catalogo_series.data

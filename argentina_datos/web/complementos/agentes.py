@@ -62,7 +62,8 @@ INSTRUCTIONS = (
     "Senado y Diputados. "
     '1) Para una serie de tiempo (un valor por fecha): buscar_series(q="dólar mep") da su id, y '
     "datos_series(ids=[...], desde, hasta, agrupar, funcion, ajustar) sus valores, una fila por fecha; "
-    "calidad_de_serie(id) dice qué puntos pone en duda la auditoría. "
+    "calidad_de_serie(id) dice qué puntos pone en duda la auditoría; historia_de_dato(id, fecha), cada valor que "
+    "tuvo un dato y cuándo se publicó. "
     "2) Para una ruta de la API /v1 (un día de una cotización, el último REM, los feriados de un año, los "
     'senadores): consultar_api(ruta=...); consultar_api(ruta="/v1") lista las rutas. Con fecha= una lista da su '
     "valor de ese día, mes o año; con publicado=AAAA-MM-DD, lo que upstream había publicado ese día. "
@@ -488,7 +489,10 @@ def register_mcp_tools(datasette, mcp):
         ] = None,
         publicado: Annotated[
             Optional[str],
-            Field(description="AAAA-MM-DD: las series como upstream las había publicado ese día (sus versiones)"),
+            Field(
+                description="AAAA-MM-DD: las series como upstream las había publicado ese día (sus versiones); "
+                "primera: el primer valor publicado de cada fecha, con el día (columna «id:publicado»)"
+            ),
         ] = None,
     ) -> CallToolResult:
         """Los valores de varias series lado a lado, una fila por fecha (GET /v1/series/datos), recortados,
@@ -528,6 +532,34 @@ def register_mcp_tools(datasette, mcp):
             lambda s: s["puntos_dudosos"],
             lambda s, rows: {**s, "puntos_dudosos": rows},
             lambda kept, left: f'Para los demás, desde="{left[0]["fecha"]}"; o el SQL de sql_hallazgos.',
+        )
+        return text_result(text)
+
+    @agent_tool
+    async def historia_de_dato(
+        id: Annotated[str, Field(description="el id de una serie (de buscar_series): «riesgo_pais», «inflacion»")],
+        fecha: Annotated[
+            str,
+            Field(description=f"la fecha del dato ({PERIOD}: un mes o un año da la historia de todos sus datos)"),
+        ],
+    ) -> CallToolResult:
+        """La historia de publicación de un dato: cada valor que upstream publicó para esa fecha de la serie, con
+        los días en que estuvo vigente (publicadoDesde; publicadoHasta, null si sigue), y el ritmo de publicación
+        de la serie (rezago habitual, última publicación, próxima estimada): GET /v1/series/datos con
+        publicado=todas. Ejemplo: historia_de_dato(id="riesgo_pais", fecha="2003-06-02") → {"serie": {...},
+        "valores": [{"fecha": "2003-06-02", "valor": 5360, "publicadoDesde": "2024-07-28", "publicadoHasta":
+        "2025-01-01"}, {"fecha": "2003-06-02", "valor": 5359, "publicadoDesde": "2025-01-01", "publicadoHasta":
+        null}]}."""
+        params = {"ids": id, "desde": fecha, "hasta": fecha, "publicado": "todas"}
+        data = orjson.loads((await ask_v1(datasette, DATA_PATH, params)).content)
+        values = [{k: v for k, v in row.items() if k != "serie"} for row in data["datos"]]
+        answer = {"serie": data["series"][0], "valores": values}
+        text, _ = fitted(
+            orjson.dumps(answer).decode(),
+            answer,
+            lambda a: a["valores"],
+            lambda a, rows: {**a, "valores": rows},
+            lambda kept, left: f'Para los demás, una fecha más acotada: fecha="{left[0]["fecha"]}" o su mes.',
         )
         return text_result(text)
 

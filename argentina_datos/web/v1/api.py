@@ -143,7 +143,8 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     elif query.formato == "xlsx":
         response = make_response(200, to_xlsx(*table_of(answer.data)), kind="xlsx")
     elif query.formato == "ics":
-        response = make_response(200, to_ics(answer.data, f"Feriados ({path})"), kind="ics")
+        name = "Publicaciones de series" if path == catalogo_series.CALENDAR_PATH else f"Feriados ({path})"
+        response = make_response(200, to_ics(answer.data, name), kind="ics")
     else:
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built

@@ -142,6 +142,7 @@
     const p = query();
     const page = new URLSearchParams(p);
     if ($("series-indice").value) page.set("indice", $("series-indice").value);
+    if ($("series-primera").value) page.set("primera", $("series-primera").value);
     history.replaceState(null, "", "?" + page.toString());
     // The table as a file: a CSV (point decimals) and a workbook, which a spreadsheet in any language reads alike
     for (const format of ["csv", "xlsx"]) {
@@ -157,14 +158,29 @@
       const answer = await fetchJson("/v1/series/datos?" + marked.toString());
       for (const s of answer.series) chosen.set(s.id, s.titulo);
       showChosen();
-      draw(answer);
+      draw(answer, await firstReleases(p, answer));
     } catch (e) {
       $("series-grafico").textContent = "";
       say(e.message);
     }
   }
 
-  function draw(answer) {
+  // «Primera publicación»: the same query with publicado=primera, of the chosen series whose route has stored
+  // versions (its «publicacion» in the catalogue), drawn dashed beside the current values.
+  async function firstReleases(p, answer) {
+    $("series-primera-nota").textContent = "";
+    if ($("series-primera").value !== "primera" || p.get("publicado")) return null;
+    const versioned = answer.series.filter((s) => s.publicacion);
+    const without = answer.series.filter((s) => !s.publicacion).map((s) => s.titulo);
+    if (without.length) $("series-primera-nota").textContent = "Sin versiones guardadas (sin primera publicación): " + without.join(", ") + ".";
+    if (!versioned.length) return null;
+    const first = new URLSearchParams(p);
+    first.set("ids", versioned.map((s) => s.id).join(","));
+    first.set("publicado", "primera");
+    return fetchJson("/v1/series/datos?" + first.toString());
+  }
+
+  function draw(answer, released) {
     // «Comparar: índice»: each series over its first value in the range, times 100, so a fund in pesos and the
     // dollar share one axis (did the fund beat the dollar?).
     const indexed = $("series-indice").value === "100";
@@ -190,7 +206,15 @@
           doubtful += 1;
           for (const c of dudoso.split("; ")) doubts.add(c);
         }
-        values.push({ fecha: row.fecha, serie: titles[s.id], valor: indexed ? (value / first[s.id]) * 100 : value, parcial, dato: parcial ? "período parcial" : "completo", dudoso });
+        values.push({ fecha: row.fecha, serie: titles[s.id], valor: indexed ? (value / first[s.id]) * 100 : value, parcial, dato: parcial ? "período parcial" : "completo", dudoso, version: "actual" });
+      }
+    }
+    for (const row of released ? released.datos : []) {
+      for (const s of released.series) {
+        const value = row[s.id];
+        if (value === null || value === undefined || first[s.id] === undefined) continue;
+        const publicado = row[s.id + ":publicado"];
+        values.push({ fecha: row.fecha, serie: titles[s.id], valor: indexed ? (value / first[s.id]) * 100 : value, parcial: false, dato: "primera publicación: " + publicado, dudoso: null, version: "primera publicación" });
       }
     }
     $("series-dudosos").textContent = doubtful
@@ -205,7 +229,7 @@
     // A period the series does not cover whole (its first or last: «parciales» of /v1/series/datos) is drawn as
     // a hollow point, said in its tooltip.
     const layer = [
-      { mark: { type: "line" }, encoding },
+      { mark: { type: "line" }, encoding: { ...encoding, strokeDash: { field: "version", type: "nominal", title: "valores", legend: released ? {} : null } } },
       {
         mark: { type: "point", tooltip: true, filled: true },
         encoding: {
@@ -246,6 +270,7 @@
     for (const name of PARAMS) if (start.get(name)) $("series-" + name).value = start.get(name);
     $("series-q").value = start.get("q") || "";
     if (start.get("indice")) $("series-indice").value = start.get("indice");
+    if (start.get("primera")) $("series-primera").value = start.get("primera");
     for (const id of (start.get("ids") || "").split(",").filter(Boolean)) chosen.set(id, id);
     $("series-buscar").addEventListener("submit", (e) => {
       e.preventDefault();
