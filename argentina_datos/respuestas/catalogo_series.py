@@ -17,8 +17,8 @@ from urllib.parse import parse_qsl, urlencode
 import orjson
 
 from argentina_datos.almacen import calidad, controles, versiones
-from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo.esquema import KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta

@@ -127,9 +127,9 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
-        response = make_response(200, to_csv(answer.data), csv=True)
+        response = make_response(200, to_csv(answer.records()), csv=True)
     elif query.formato == "ics":
-        response = make_response(200, to_ics(answer.data, f"Feriados ({path})"), ics=True)
+        response = make_response(200, to_ics(answer.records(), f"Feriados ({path})"), ics=True)
     else:
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
