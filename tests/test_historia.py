@@ -83,7 +83,7 @@ async def test_fecha_answers_the_last_version_published_that_day(built):
     assert report.history.versions == 3  # the source's file is the last commit's: one version
     assert (await at(db, RIESGO, "2024-03-01"))[0] == V3  # 22:00 wins over 15:00 and 20:00
     body = (await at(db, RIESGO, "2024-03-04"))[1]
-    assert body == orjson.dumps(V3)  # the bytes as published, key order included
+    assert body == orjson.dumps(V3)  # the bytes as published (compact, as this source wrote them), key order included
     error, _ = await at(db, RIESGO, "2024-02-29", 404)
     assert error["parametro"] == "publicado"
 
@@ -184,7 +184,7 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
             last_of_day[line.removesuffix("/index.json"), day] = commit
     routes = sorted({r for r, _ in last_of_day})
     assert len(routes) == 20
-    responder, checked = Responder(), 0
+    responder, checked, newline_apart = Responder(), 0, []
     for route in routes:
         days = sorted(d for r, d in last_of_day if r == route)
         for d in days[:: max(1, len(days) // 6)]:
@@ -196,9 +196,15 @@ def test_every_route_of_the_bundle_answers_each_sampled_day_as_published(conn, t
             ).stdout
             answer = responder.answer(conn, f"/{route}", parse(f"publicado={d}"))
             assert answer.status == 200, (route, d, answer.message)
-            assert answer.json() == orjson.dumps(orjson.loads(blob)), (route, d)
+            body = answer.json()
+            if body != blob:  # the same content stored first from another origin (the history tree), with a newline
+                assert body.removesuffix(b"\n") == blob.removesuffix(b"\n"), (route, d)
+                newline_apart.append((route, d))
             checked += 1
     assert checked > 100
+    # that day's file byte for byte (its indentation or compactness, number text, ending), but for the final newline
+    # of a few whose content a day's file of the history tree had given first
+    assert len(newline_apart) <= checked // 20, newline_apart
     # a known revision (the wholesale dollar's venta of 2024-10-23 published as 1, corrected on 2024-11-01)...
     known = conn.execute(
         "SELECT antes, despues, publicado, revisado FROM revisiones WHERE ruta = '/v1/cotizaciones/dolares/mayorista' "

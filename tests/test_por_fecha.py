@@ -282,27 +282,17 @@ async def test_fecha_on_a_record_of_one_day_is_that_record_within_its_date_and_r
         assert (status, body["parametro"]) == (400, "fecha"), undated
 
 
-def test_a_new_build_replaces_the_index_of_a_list_it_changed_and_adds_none(conn):
-    """A list is indexed once per set of columns: a build whose files of that list changed (other checksums)
-    replaces its index. Kept beside the previous builds' ones, each such build added 40 MB until 64 indexes."""
-    from argentina_datos.catalogo import BY_TABLE
-    from argentina_datos.respuestas import seleccion
-
-    class Rows(list):
-        def fetchall(self):
-            return self
-
-    class Rebuilt:  # the same files under other checksums, as after a build that changed them
-        def execute(self, sql, params=()):
-            if "sha256" in sql:
-                return Rows((ruta, sha + "-nuevo") for ruta, sha in conn.execute(sql, params))
-            return conn.execute(sql, params)
-
-    dataset = BY_TABLE["cotizaciones_dolares"]
-    day = mirror_file("v1/cotizaciones/dolares")[0]["fecha"]
-    first = seleccion.records(conn, dataset, {"fecha": day})
-    kept = len(seleccion._indexes)
-    assert first and seleccion.records(Rebuilt(), dataset, {"fecha": day}) == first
-    assert len(seleccion._indexes) == kept
-    files, _ = seleccion._indexes[("cotizaciones_dolares", ("fecha",))]
-    assert all(sha.endswith("-nuevo") for _, sha in files)
+async def test_a_query_parameter_that_repeats_the_path_is_the_paths(ds):
+    """A generated SDK sends the path's parameters again in the query: the path's own value is the path's, not a
+    filter (?fecha=ultimo on a listing ultimo answers as upstream, 200 with the file); another value still cuts."""
+    for route, query in [
+        ("/v1/finanzas/fci/mercadoDinero/ultimo", "fecha=ultimo"),
+        ("/v1/cotizaciones/dolares/blue/2024/03/15", "casa=blue&fecha=2024%2F03%2F15"),
+    ]:
+        plain = await get_bytes(ds, route)
+        assert plain[0] == 200, route
+        assert await get_bytes(ds, f"{route}?{query}") == plain, query
+    status, body = await get(ds, "/v1/finanzas/fci/mercadoDinero/ultimo?fecha=penultimo")
+    assert (status, body["parametro"]) == (400, "fecha")
+    status, body = await get(ds, "/v1/cotizaciones/dolares/blue/2024/03/15?fecha=2024-04")
+    assert (status, body["parametro"]) == (404, "fecha")

@@ -1,1 +1,2 @@
-"""Storage: how records become rows (tables, codecs) and rows become records again (queries)."""
+"""Storage: the files as upstream published them (publicados, versiones) and their projection for SQL (tables,
+codecs: records become rows, never the other way)."""

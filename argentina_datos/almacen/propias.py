@@ -226,6 +226,11 @@ class Version:
         "Orden de los registros (sus `elemento`, JSON) cuando no es el de la versión anterior con los nuevos al final; "
         "null casi siempre."
     )
+    escritura: Optional[str] = column(
+        "Cómo estaba escrito el archivo: «sangría» (dos espacios, como upstream escribe hoy) o «compacta» (sin "
+        "espacios, como algunas versiones viejas), y «, con salto final» si terminaba en un salto de línea; "
+        "null (versiones guardadas antes de esta columna) es «sangría». ?publicado= lo responde escrito así."
+    )
 
 
 VERSIONES = OwnTable(

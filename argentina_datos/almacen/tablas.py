@@ -6,6 +6,7 @@ so that a column is named in one place only.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -24,6 +25,10 @@ from argentina_datos.catalogo.esquema import (
 
 def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def table_exists(conn: sqlite3.Connection, table: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [table]).fetchone() is not None
 
 
 @dataclass(frozen=True)

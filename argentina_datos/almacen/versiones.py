@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import orjson
 
-from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import REGISTROS_VERSIONES, VERSIONES
+from argentina_datos.almacen.publicados import written
+from argentina_datos.almacen.tablas import table_exists
 
 LIST, ENVELOPE, DOCUMENT = "lista", "sobre", "documento"
+INDENTED, COMPACT, FINAL_NEWLINE = "sangría", "compacta", ", con salto final"  # versiones.escritura
 END_OF_DAY = "T23:59:59Z"
 
 
@@ -38,13 +40,17 @@ def version_on(conn: sqlite3.Connection, route: str, day: str) -> Optional[int]:
     return row[0] if row else None
 
 
-def items(conn: sqlite3.Connection, route: str, version: int) -> list[tuple[int, str]]:
-    """(elemento, registro as JSON text) of every record of ``version``, in the file's order."""
+def items(
+    conn: sqlite3.Connection, route: str, version: int, conditions: Sequence[str] = (), args: Sequence = ()
+) -> list[tuple[int, str]]:
+    """(elemento, registro as JSON text) of every record of ``version`` that meets the SQL ``conditions`` (on its
+    column ``registro``, with ``args``), in the file's order."""
     alive = dict(
         conn.execute(
             f"SELECT elemento, registro FROM {REGISTROS_VERSIONES.name} "
-            "WHERE ruta = ? AND desde <= ? AND (hasta IS NULL OR hasta > ?)",
-            [route, version, version],
+            "WHERE ruta = ? AND desde <= ? AND (hasta IS NULL OR hasta > ?)"
+            + "".join(f" AND ({c})" for c in conditions),
+            [route, version, version, *args],
         ).fetchall()
     )
     row = conn.execute(
@@ -57,20 +63,29 @@ def items(conn: sqlite3.Connection, route: str, version: int) -> list[tuple[int,
     return [(i, alive[i]) for i in ordered]
 
 
+def writing(body: bytes) -> str:
+    """How a file is written (versiones.escritura): indented or compact, and whether it ends with a newline."""
+    how = INDENTED if body[1:2] == b"\n" else COMPACT
+    return how + FINAL_NEWLINE if body.endswith(b"\n") else how
+
+
 def document(conn: sqlite3.Connection, route: str, version: int) -> bytes:
-    """The file of ``version`` as upstream published it (keys in its order, nulls and absent keys kept)."""
-    forma, lista, envoltorio = conn.execute(
-        f"SELECT forma, lista, envoltorio FROM {VERSIONES.name} WHERE id = ?", [version]
-    ).fetchone()
+    """The file of ``version`` as upstream published it: its records and envelope (keys in its order, nulls and
+    absent keys kept), written as that file was (``escritura``; a store from before the column: indented)."""
+    cursor = conn.execute(f"SELECT * FROM {VERSIONES.name} WHERE id = ?", [version])
+    row = dict(zip([d[0] for d in cursor.description], cursor.fetchone()))
     texts = [text for _, text in items(conn, route, version)]
-    if forma == DOCUMENT:
-        return texts[0].encode() if texts else b"null"
-    records = [orjson.Fragment(text) for text in texts]
-    if forma == ENVELOPE:
-        envelope = orjson.loads(envoltorio)
-        envelope[lista] = records
-        return orjson.dumps(envelope)
-    return orjson.dumps(records)
+    if row["forma"] == DOCUMENT:
+        data = orjson.loads(texts[0]) if texts else None
+    else:
+        data = orjson.loads("[" + ",".join(texts) + "]")
+        if row["forma"] == ENVELOPE:
+            envelope = orjson.loads(row["envoltorio"])
+            envelope[row["lista"]] = data
+            data = envelope
+    how = row.get("escritura") or INDENTED
+    body = orjson.dumps(data) if how.startswith(COMPACT) else written(data)
+    return body + b"\n" if how.endswith(FINAL_NEWLINE) else body
 
 
 # ---- each observation's values through the versions (end-of-day vintages) ---------------------------------------

@@ -8,7 +8,7 @@ import datetime as dt
 import sqlite3
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-from argentina_datos.almacen import consultas
+from argentina_datos.almacen import habiles
 from argentina_datos.catalogo.indices import CURRENCIES, IPC_BASE
 from argentina_datos.construccion.senado_nombres import roll_from_database
 
@@ -155,7 +155,7 @@ def carried_forward(table: str, by: str) -> Callable[[sqlite3.Connection], Itera
     previous row's of its series."""
 
     def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
-        holidays, years = consultas.holidays(conn)
+        holidays, years = habiles.holidays(conn)
         out: list[tuple[int, Union[str, int, None]]] = []
         previous: tuple = (None, None, None)
         rows = conn.execute(f"SELECT rowid, {by}, fecha, compra, venta FROM {table} ORDER BY {by}, fecha, rowid")
@@ -174,11 +174,11 @@ def business_day(table: str) -> Callable[[sqlite3.Connection], Iterable[tuple[in
     null where ``fecha`` is not a calendar date."""
 
     def resolve(conn: sqlite3.Connection) -> Iterable[tuple[int, Union[str, int, None]]]:
-        holidays, _ = consultas.holidays(conn)
+        holidays, _ = habiles.holidays(conn)
         out: list[tuple[int, Union[str, int, None]]] = []
         for row, fecha in conn.execute(f"SELECT rowid, fecha FROM {table}"):
             day = _date(fecha)
-            out.append((row, None if day is None else int(consultas.business_day(day, holidays))))
+            out.append((row, None if day is None else int(habiles.business_day(day, holidays))))
         return out
 
     return resolve

@@ -17,7 +17,6 @@ import orjson
 from argentina_datos.almacen import calidad, publicados
 from argentina_datos.almacen.filas import RowWriter
 from argentina_datos.almacen.propias import SourceFile
-from argentina_datos.almacen.registros import keyed_records
 from argentina_datos.almacen.tablas import Layout
 from argentina_datos.catalogo import DATASETS
 from argentina_datos.catalogo.esquema import Dataset
@@ -167,23 +166,15 @@ class DatasetLoader:
             data = orjson.loads(body)
         except orjson.JSONDecodeError as e:
             raise BuildError(f"{name}: no es JSON válido ({e})") from None
-        envelope = None
-        list_key = self.dataset.envelope_list
-        if list_key:
-            keyed = self.dataset.keyed_by
-            if type(data) is not dict or type(data.get(list_key)) is not (dict if keyed else list):
+        list_key, keyed = self.dataset.envelope_list, self.dataset.keyed_by
+        records = publicados.records_of(data, list_key, keyed, self.dataset.single_record)
+        if records is None:
+            if list_key:
                 what = "el objeto por id" if keyed else "la lista"
                 raise BuildError(f"{name}: se esperaba un objeto con {what} «{list_key}»")
-            envelope = envelope_of(data, list_key, self.claimed_lists)
-            records = keyed_records(data[list_key], keyed) if keyed else data[list_key]
-        elif self.dataset.single_record:
-            if type(data) is not dict:
-                raise BuildError(f"{name}: se esperaba un objeto (un registro) y llegó {type(data).__name__}")
-            records = [data]
-        else:
-            if type(data) is not list:
-                raise BuildError(f"{name}: se esperaba una lista de registros y llegó {type(data).__name__}")
-            records = data
+            expected = "un objeto (un registro)" if self.dataset.single_record else "una lista de registros"
+            raise BuildError(f"{name}: se esperaba {expected} y llegó {type(data).__name__}")
+        envelope = envelope_of(data, list_key, self.claimed_lists) if list_key else None
         self.rows.write(records, partition_values(self.dataset, src, route), self._route)
         if self.publishes and not src.history:
             self.published.append((self._route, self.layout.table, body))

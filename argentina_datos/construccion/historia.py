@@ -110,6 +110,8 @@ class History:
         self.record_at: dict[int, list] = {}  # id -> its row, for rows of this build
         self.closed_before: list[tuple[int, int]] = []  # (hasta, id) of rows carried from the previous build
         self.revision_rows: list[tuple] = []
+        # (escritura, ruta, publicado) of stored versions read again: a store from before that column learns it
+        self.writings: list[tuple[str, str, str]] = []
         self.next_version = 1
         self.next_record = 1
         self.next_item = 1
@@ -223,6 +225,7 @@ class History:
         route = "/" + c.route
         st = self.state(route)
         if c.published <= st.last_published:
+            self.writings.append((stored.writing(body), route, c.published))
             return  # stored by an earlier build (or an older file than what is stored: left out)
         try:
             data = orjson.loads(body)
@@ -252,6 +255,7 @@ class History:
                 list_key,
                 envelope,
                 order,
+                stored.writing(body),
             ]
         )
         st.last_id, st.last_published, st.last_hash = vid, c.published, digest
@@ -341,6 +345,10 @@ class History:
             )
 
         insert(VERSIONES, self.version_rows)
+        self.db.executemany(
+            f"UPDATE {VERSIONES.name} SET escritura = ? WHERE ruta = ? AND publicado = ? AND escritura IS NULL",
+            self.writings,
+        )
         insert(REGISTROS_VERSIONES, self.record_rows)
         self.db.executemany(f"UPDATE {REGISTROS_VERSIONES.name} SET hasta = ? WHERE id = ?", self.closed_before)
         first = (self.db.execute(f"SELECT max(id) FROM {REVISIONES.name}").fetchone()[0] or 0) + 1
@@ -489,6 +497,9 @@ def build(
     with contextlib.ExitStack() as stack:
         commits: list[paquete.Commit] = []
         bundle_dir: Optional[paquete.Repository] = None
+        # a store from before versiones.escritura reads the bundle once more, to learn how each version was written
+        if stored_commits is not None and _unwritten(db):
+            stored_commits = set()
         if bundle is not None and not (stored_commits and head in stored_commits):
             bundle_dir = (
                 bundle if isinstance(bundle, paquete.Repository) else stack.enter_context(paquete.Bundle(bundle))
@@ -545,6 +556,12 @@ def _in_time_order(candidates: list[Candidate]) -> list[Candidate]:
     """By publication time; at the same time the bundle's first (the same content from two sources is one
     version: the first one kept)."""
     return sorted(candidates, key=lambda c: (c.published, c.origin != BUNDLE))
+
+
+def _unwritten(db: sqlite3.Connection) -> bool:
+    """Whether a version of the bundle was stored without its escritura (by a build from before the column)."""
+    found = f"SELECT 1 FROM {VERSIONES.name} WHERE escritura IS NULL AND commit_upstream IS NOT NULL LIMIT 1"
+    return db.execute(found).fetchone() is not None
 
 
 def _last_commit(db: sqlite3.Connection) -> Optional[str]:

@@ -12,7 +12,7 @@ import sqlite3
 import unicodedata
 from typing import Iterable, Optional
 
-from argentina_datos.almacen.consultas import table_exists
+from argentina_datos.almacen.tablas import table_exists
 
 # Words that join surnames or given names: «Brizuela y Doria», «Ada Rosa del Valle».
 PARTICLES = frozenset({"de", "del", "la", "las", "los", "y"})

@@ -31,12 +31,12 @@ from typing import Callable, Iterable, Iterator, Optional
 
 import orjson
 
-from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import FUENTES
-from argentina_datos.catalogo import COMBINATIONS, DATASETS
+from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.esquema import PathValue
 from argentina_datos.catalogo.parametros import CASA, CASA_ALIASES, Param, group_name
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, static_document
+from argentina_datos.respuestas import seleccion
 from argentina_datos.respuestas.responder import Responder
 from argentina_datos.respuestas.rutas import ApiError, Router
 
@@ -102,20 +102,15 @@ def _value_reader(pv: PathValue, params: dict[str, Param]) -> Callable[[object],
 def filled_paths(
     conn: sqlite3.Connection, template: str, params: Iterable[Param], table: str, where: dict
 ) -> Iterator[str]:
-    """``template`` filled with every value ``table`` has for the columns ``where`` takes from the path
-    (its literal values kept as a condition)."""
-    if not table_exists(conn, table):
-        return
+    """``template`` filled with every value ``table`` has for the columns ``where`` takes from the path (its
+    literal values kept as a condition), chosen by the selection that answers the routes (respuestas/seleccion.py)."""
     by_name = {p.name: p for p in params}
     taken = {col: v for col, v in where.items() if isinstance(v, PathValue)}
     literal = {col: v for col, v in where.items() if not isinstance(v, PathValue)}
     if not taken:
         return
     readers = [_value_reader(v, by_name) for v in taken.values()]
-    columns = ", ".join(f'"{c}"' for c in taken)
-    condition = " AND ".join(f'"{c}" = ?' for c in literal) or "1"
-    sql = f'SELECT DISTINCT {columns} FROM "{table}" WHERE {condition}'
-    for row in conn.execute(sql, list(literal.values())):
+    for row in seleccion.distinct(conn, BY_TABLE[table], literal, list(taken)):
         values: dict = {}
         for reader, value in zip(readers, row):
             got = reader(value) if value is not None else None

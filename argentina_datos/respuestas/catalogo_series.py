@@ -18,9 +18,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import orjson
 
-from argentina_datos.almacen import calidad, consultas, controles, versiones
-from argentina_datos.almacen.consultas import table_exists
+from argentina_datos.almacen import calidad, controles, habiles, versiones
 from argentina_datos.almacen.propias import CALIDAD, SERIES, VERSIONES, SeriesEntry
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
@@ -43,7 +43,7 @@ PUBLISHED = "publicado"
 # publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
 # more is a 400 that says how to narrow it
 MAX_VALUES = 25_000
-# dias=habiles: a daily series' values of business days only (almacen.consultas.business_day), as the quotes' habil
+# dias=habiles: a daily series' values of business days only (almacen.habiles.business_day), as the quotes' habil
 # column and the saved queries average them; todos (the default): every day upstream published, weekends too
 DAYS = ("todos", "habiles")
 DATA_NAMES = ("ids", "marcar", "dias")  # those of /v1/series/datos; the others, of the catalogue
@@ -88,7 +88,7 @@ def _quote(name: str) -> str:
 
 def _business(fecha: str, holidays: set[str]) -> bool:
     try:
-        return consultas.business_day(dt.date.fromisoformat(fecha[:10]), holidays)
+        return habiles.business_day(dt.date.fromisoformat(fecha[:10]), holidays)
     except ValueError:
         return False
 
@@ -720,7 +720,7 @@ def _aligned(
     if mark is not None and mark != MARK:
         raise BadQuery("marcar", f"«marcar» sólo puede ser «{MARK}», no «{mark[:40]}»")
     business = _choice(params, "dias", DAYS) == "habiles"
-    holidays = consultas.holidays(conn)[0] if business else set()
+    holidays = habiles.holidays(conn)[0] if business else set()
     ids = list(dict.fromkeys(t.partition(":")[0] for t in tokens))
     entries_ = _entries_by_id(conn, ids, on)
     if query.publicado == consulta.ALL:

@@ -443,15 +443,18 @@ class Query:
         return Query(tuple((p.name, v) for p in PARAMETERS if (v := merged.get(p.name)) is not None))
 
 
-def parse(query_string: bytes | str) -> Query:
+def parse(query_string: bytes | str, path_values: Optional[dict[str, str]] = None) -> Query:
     """The known parameters of a query string; unknown ones are ignored (as upstream ignores them:
-    clients repeat path parameters there).  A bad value raises BadQuery naming the parameter."""
+    clients repeat path parameters there).  A bad value raises BadQuery naming the parameter.  A parameter that
+    repeats the path's own value (``path_values``: the route's parameters as its path writes them) is the path's,
+    not a filter: a generated SDK sends /v1/finanzas/fci/mercadoDinero/ultimo?fecha=ultimo."""
     if isinstance(query_string, bytes):
         # Raw UTF-8 (?fecha=mañana, as some clients send it) reads as percent-encoded UTF-8 does.
         query_string = query_string.decode("utf-8", "replace")
     values: dict[str, str] = {}
+    own = path_values or {}
     for name, value in parse_qsl(query_string, keep_blank_values=True):
-        if name in BY_NAME:
+        if name in BY_NAME and own.get(name) != value:
             values[name] = value.lower() if BY_NAME[name].any_case else value  # the last one wins, as in most servers
     for p in PARAMETERS:
         if p.name in values:
@@ -548,12 +551,6 @@ def apply(
 
 def _in_range(day: Optional[str], desde: str, hasta: str, period: str) -> bool:
     return day is not None and desde <= day <= hasta and day.startswith(period)
-
-
-def dated_in(record: Any, period: str) -> bool:
-    """Whether a published record has a fecha within ``period`` (a day, a month or a year, as ``Query.period``)."""
-    day = _day(record) if type(record) is dict else None
-    return day is not None and day.startswith(period)
 
 
 def _day(record: dict) -> Optional[str]:

@@ -16,7 +16,7 @@ import bisect
 import sqlite3
 from typing import Callable, Optional
 
-from argentina_datos.almacen.consultas import table_exists
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
 from argentina_datos.catalogo.sinonimos import CASAS_BY_NAME
 from argentina_datos.respuestas.consulta import BadQuery, Query, is_number

@@ -13,8 +13,8 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Optional
 
-from argentina_datos.almacen.consultas import table_exists
 from argentina_datos.almacen.propias import SERIES
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.series import ESSENTIAL
 

@@ -14,7 +14,7 @@ import orjson
 
 from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES
-from argentina_datos.respuestas import catalogo_series, consulta, conversiones
+from argentina_datos.respuestas import catalogo_series, consulta, conversiones, seleccion
 from argentina_datos.respuestas.consulta import BadQuery, Query
 from argentina_datos.respuestas.rutas import ApiError, Endpoint, Router
 
@@ -34,8 +34,13 @@ class Answer:
     next_page: Optional[str] = None  # a paged answer's next page (its URL), when it has one
 
     def json(self) -> bytes:
-        """The body of a 200: exactly the bytes upstream's file would have."""
-        return self.raw if self.raw is not None else orjson.dumps(self.data)
+        """The body of a 200: exactly the bytes upstream's file would have (an answer no file has, as upstream
+        writes its files)."""
+        return self.raw if self.raw is not None else publicados.written(self.data)
+
+    def records(self) -> Any:
+        """The answer as JSON-ready data (for CSV and iCalendar)."""
+        return self.data if self.raw is None else orjson.loads(self.raw)
 
 
 def unreadable_message(e: sqlite3.Error) -> str:
@@ -49,12 +54,12 @@ def unreadable(e: sqlite3.Error) -> bool:
 
 
 def _as_published(body: bytes, query: Query, path: str, treat=None) -> Answer:
-    """A stored file's bytes as they came or, with a query that cuts or groups, its records so treated: by
-    ``treat`` (records -> records), for a catalogue route; else as its records are."""
-    if query.empty:
-        return Answer(200, raw=body)
-    if query.formato == "ics":
+    """A file's bytes as they came (a stored file, a version as published) or, with a query that cuts or groups,
+    its records so treated: by ``treat`` (records -> records), for a catalogue route; else as its records are."""
+    if query.formato == "ics" and not query.empty:
         raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
+    if not query.filters and not query.tabular:
+        return Answer(200, raw=body)
     data = orjson.loads(body)
     if query.tabular and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", f"«formato={query.formato}» es para rutas que devuelven una lista")
@@ -176,18 +181,44 @@ class Responder:
         computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
         return sorted({f[0].path for f in found if f is not None} | computed)
 
-    def version(self, conn: sqlite3.Connection, path: str, query: Query, treat=None) -> Optional[Answer]:
-        """With ``?publicado=``, on a route with stored versions: the version in force that day, as published
-        (``treat``: what the query does to its records, on a catalogue route)."""
-        if path not in self._versioned_routes(conn):
-            return None
-        day = query.checked_publicado()
+    def _version(self, conn: sqlite3.Connection, path: str, day: str) -> bytes:
+        """The file at ``path`` (a route with stored versions) as upstream had published it by the end of ``day``."""
         version = versiones.version_on(conn, path, day)
         if version is None:
             raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
-        return _as_published(versiones.document(conn, path, version), query, path, treat)
+        return versiones.document(conn, path, version)
 
-    def _on_a_date(
+    def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
+        try:
+            if query.empty and (stored := publicados.stored(conn, path)) is not None:
+                return _published(stored)  # the common case: a file upstream has, asked for as it is named
+            found = self.router.match_strict(path)
+            if found is None and (unrouted := self._unrouted(conn, path, query)) is not None:
+                return unrouted
+            endpoint, match = found or self.router.match(path)
+            values = endpoint.parse(match, maxima)
+            path = endpoint.canonical_path(match, values)
+            if query.empty:
+                stored = publicados.stored(conn, path)
+                return (
+                    _published(stored) if stored is not None else Answer(200, raw=endpoint.answer(conn, values, path))
+                )
+            return self._queried(conn, endpoint, values, path, maxima, query)
+        except Exception as e:
+            return _failure(e, path)
+
+    def _unrouted(self, conn: sqlite3.Connection, path: str, query: Query) -> Optional[Answer]:
+        """A file upstream publishes that no catalogue route describes yet: as it came, or as the query cuts it."""
+        if query.publicado is not None and path in self._versioned_routes(conn):
+            return _as_published(self._version(conn, path, query.checked_publicado()), query, path)
+        body = publicados.body(conn, path)
+        if body is None:
+            return None
+        if query.publicado is not None:  # a route with versions was answered above
+            raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
+        return _as_published(body, query, path)
+
+    def _queried(
         self,
         conn: sqlite3.Connection,
         endpoint: Endpoint,
@@ -195,72 +226,33 @@ class Responder:
         path: str,
         maxima: Optional[dict],
         query: Query,
-    ) -> Optional[Answer]:
-        """``fecha`` on a route of one record, or on a listing ultimo among listings by date: what the route would
-        answer over the records of that date (with ``publicado``, as published that day); None on a list, which
-        ``fecha`` cuts as it cuts any list."""
-        rest = query.replaced(fecha=None)
-        if endpoint.shape == "last":  # the last record of the list within the period
-            on = query.checked_publicado() if query.publicado is not None else None
-            return Answer(200, endpoint.answer(conn, values, path, on, query.period))
-        if endpoint.shape == "one":  # its one record, if it is of that date
-            plain = self._answer(conn, path, maxima, rest)
-            record = plain.data if plain.raw is None else orjson.loads(plain.raw)
-            if plain.status == 200 and not consulta.dated_in(record, query.period):
-                day = consulta.dated_in(record, "") and record["fecha"][:10]
-                said = f"su registro es del {day}" if day else "su registro no tiene fecha"
-                raise ApiError(404, f"{path} no tiene registros con fecha {query.period}: {said}", "fecha")
-            return plain
-        if endpoint.latest_listing is not None:  # the listing of the last (penultimate) date within the period
-            route = endpoint.latest_listing(conn, values, path, query.period)
-            if route is not None:
-                return self._answer(conn, route, maxima, rest)
-        return None
-
-    def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
-        try:
-            if query.empty and (stored := publicados.stored(conn, path)) is not None:
-                return _published(stored)  # the common case: a file upstream has, asked for as it is named
-            found = self.router.match_strict(path)
-            if found is None and query.publicado is not None:
-                versioned = self.version(conn, path, query)
-                if versioned is not None:
-                    return versioned
-            if found is None:
-                # A file upstream publishes that no catalogue route describes yet: as it came.
-                body = publicados.body(conn, path)
-                if body is not None:
-                    if query.publicado is not None:  # a route with versions was answered above
-                        raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
-                    return _as_published(body, query, path)
-            endpoint, match = found or self.router.match(path)
-            values = endpoint.parse(match, maxima)
-            path = endpoint.canonical_path(match, values)
-            stored = publicados.stored(conn, path)
-            if query.empty:
-                return _published(stored) if stored is not None else Answer(200, endpoint.answer(conn, values, path))
-            answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
-            answers.refuse(query, path)
-            if query.fecha is not None and (dated := self._on_a_date(conn, endpoint, values, path, maxima, query)):
-                return dated
-            adjust = self._adjuster(conn, answers, query) if query.ajustar else None
-
-            def treat(data):
-                return consulta.apply(data, query, adjust, answers.rates, path, answers)
-
-            if query.publicado is not None:
-                versioned = self.version(conn, path, query, treat)
-                if versioned is not None:
-                    return versioned
-                if not endpoint.computed:  # /v1/cotizaciones/dolares/turista, when only other casas have versions
-                    raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
-                # a cut of a list with versions: the same cut of the list as published that day
-                return Answer(200, treat(endpoint.answer(conn, values, path, query.checked_publicado())))
-            if stored is not None:  # what upstream published, cut, grouped or converted
-                return Answer(200, treat(orjson.loads(publicados.decompress(stored))))
-            return Answer(200, treat(endpoint.answer(conn, values, path)))
-        except Exception as e:
-            return _failure(e, path)
+    ) -> Answer:
+        """A catalogue route with a query: each parameter checked against what the route answers, then the records
+        chosen in SQL by fecha, desde, hasta and publicado; what only Python does (ajustar, agrupar, variacion) on
+        the records so chosen."""
+        answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
+        answers.refuse(query, path)
+        if query.fecha is not None and endpoint.latest_listing is not None:
+            listing = endpoint.latest_listing(conn, values, path, query.period)
+            if listing is not None:  # the listing of the last (penultimate) date within the period, as published
+                return self._answer(conn, listing, maxima, query.replaced(fecha=None))
+        on = query.checked_publicado() if query.publicado is not None else None
+        reshaped = bool(query.ajustar or query.agrupar or query.variacion)
+        if on is not None and path in self._versioned_routes(conn):  # its own file, as published that day
+            body = self._version(conn, path, on)
+        elif (
+            on is not None and not endpoint.computed
+        ):  # /v1/cotizaciones/dolares/turista, when only other casas have versions
+            raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
+        elif reshaped and endpoint.shape == "list":  # a change needs the records before the range: all of them
+            body = endpoint.answer(conn, values, path, on)
+        else:
+            dates = seleccion.Dates(query.desde or "", query.hasta or "", query.period)
+            return Answer(200, raw=endpoint.answer(conn, values, path, on, dates))
+        adjust = self._adjuster(conn, answers, query) if query.ajustar else None
+        return _as_published(
+            body, query, path, lambda data: consulta.apply(data, query, adjust, answers.rates, path, answers)
+        )
 
 
 def _published(stored: bytes) -> Answer:
@@ -274,6 +266,8 @@ def _failure(e: Exception, path: str) -> Answer:
         return Answer(400, message=str(e), param=e.param)
     if isinstance(e, ApiError):
         return Answer(e.status, message=e.mensaje, param=e.parametro)
+    if isinstance(e, seleccion.NoVersion):
+        return Answer(404, message=str(e), param="publicado")
     if isinstance(e, sqlite3.DatabaseError) and unreadable(e):
         log.error("la base no se puede leer al responder %s: %s", path, e)
         return Answer(503, message=unreadable_message(e))

@@ -1,7 +1,8 @@
 """The /v1 endpoints: every catalogue route, and the catalogue's Combinations of several datasets.
 
-An endpoint turns validated path values into a JSON-ready object: the published records of its list that the
-path selects (``seleccion``).  ``ApiError`` carries the 4xx answers.
+An endpoint turns validated path values into the body upstream would publish at that path: the published records
+of its list that the path selects (``seleccion``), written as upstream writes its files.  ``ApiError`` carries the
+4xx answers.
 """
 
 from __future__ import annotations
@@ -15,14 +16,23 @@ from typing import Callable, Optional, Sequence
 import orjson
 
 from argentina_datos.almacen import publicados
-from argentina_datos.almacen.consultas import envelope, published, table_exists
 from argentina_datos.almacen.propias import FUENTES
+from argentina_datos.almacen.publicados import envelope, published
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo import BY_TABLE, COMBINATIONS, DATASETS
 from argentina_datos.catalogo.calendario import HOLIDAY_TABLES
-from argentina_datos.catalogo.esquema import Children, Combination, Count, Dataset, Field, PathValue, Route
+from argentina_datos.catalogo.esquema import (
+    Children,
+    Combination,
+    Count,
+    Dataset,
+    Derivation,
+    Field,
+    PathValue,
+    Route,
+)
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 from argentina_datos.respuestas import seleccion
-from argentina_datos.respuestas.consulta import dated_in
 
 OPENAPI_PATH = "/v1/openapi.json"  # the document that lists every route, named by every unknown route's 404
 
@@ -38,7 +48,8 @@ class Endpoint:
     path: str
     params: Sequence[Param]
     summary: str
-    answer: Callable[..., object]  # (connection, path values, path, publicado day or None) -> the answer
+    # (connection, path values, path, publicado day or None, seleccion.Dates) -> the body
+    answer: Callable[..., bytes]
     datasets: Sequence[str] = ()  # tables it reads, for the OpenAPI schema
     reads: Sequence[str] = ()  # the tables whose published records it selects (its list's, for a cut)
     shape: str = "list"
@@ -85,62 +96,66 @@ class Endpoint:
 
 # ---- endpoints built from catalogue routes ----------------------------------------
 def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
-    """A route with no file of its own at the path asked for (a file is answered as it is, by the Responder): the
-    records of its list that match its ``where``, as published (respuestas/seleccion.py)."""
+    """A route's answer computed from its list: the records that match its ``where`` (on the list it derives from,
+    where upstream has no file at the path) and the dates asked, chosen in SQL (respuestas/seleccion.py) and
+    written as upstream writes its files."""
     if route.derive and route.derive.empty:
         unknown = [m.name for m in dataset.fields if not isinstance(m, Children) and m.name not in route.where]
         if unknown:
             raise ValueError(f"{route.path}: una respuesta vacía no sabe qué poner en {unknown}")
+    take = {"one": seleccion.FIRST, "last": seleccion.LAST}.get(route.shape, seleccion.ALL)
 
     def where_for(where: dict, values: dict) -> dict:
         return {col: (v.of(values) if isinstance(v, PathValue) else v) for col, v in where.items()}
 
-    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None, period: str = ""):
-        """``period`` (fecha: a day, month or year), on a route of one record: of the records of that date."""
-        if route.derive:
-            return derived(conn, values, path, on, period)
-        if route.shape == "envelope" or not table_exists(conn, FUENTES.name):
-            raise _no_data(endpoint, values, path)  # an envelope is its file's: none at this path
-        records = _selected(conn, dataset, where_for(route.where, values), on)
-        if route.shape in ("one", "last"):
-            if period:
-                records = _dated_within(records, period, path)
-            if not records:
-                raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
-            return records[-1] if route.shape == "last" else records[0]
-        # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
-        if not records and not published(conn, path):
-            raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
-        return records
-
-    def derived(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str], period: str = ""):
-        """No file at this path: the matching records of the list it is a cut of."""
+    def answer(
+        conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None, dates=seleccion.ANY_DATE
+    ) -> bytes:
+        """The body; ``on``: as its list was published that day; ``dates``: of the records of those dates."""
         source = route.derive
-        assert source is not None  # derived() is only answered for routes that derive
-        records = _selected(conn, BY_TABLE[source.table], where_for(source.where, values), on)
-        if period and route.shape in ("one", "last"):
-            records = _dated_within(records, period, path)
-        if not records:
-            raise _no_data(endpoint, values, path, _present(conn, source.table, source.where, values, endpoint))
+        if source is not None and (on is not None or not _reads(conn, dataset, path)):
+            return derived(conn, source, values, path, on, dates)
+        if route.shape == "envelope":
+            raise _no_data(endpoint, values, path)  # an envelope is its file's: none at this path
+        where = where_for(route.where, values)
+        texts = seleccion.select(conn, dataset, where, dates, take, on)
+        if route.shape in ("one", "last"):
+            if not texts:
+                raise _undated(conn, dataset, where, dates, path) or _no_data(
+                    endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint)
+                )
+            return publicados.at_depth(texts[0], 0)
+        # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
+        if not texts and not published(conn, path) and not (dates and seleccion.exists(conn, dataset, where)):
+            raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
+        return publicados.list_text(texts)
+
+    def derived(conn: sqlite3.Connection, source: Derivation, values: dict, path: str, on, dates) -> bytes:
+        """No file at this path: the matching records of the list it is a cut of."""
+        listed = BY_TABLE[source.table]
+        where = where_for(source.where, values)
+        texts = seleccion.select(conn, listed, where, dates, seleccion.ALL if route.shape == "list" else take, on)
+        if not texts:
+            raise _undated(conn, listed, where, dates, path) or _no_data(
+                endpoint, values, path, _present(conn, source.table, source.where, values, endpoint)
+            )
         if source.empty:
-            return empty_answer(conn, source.count, values, path, on)
+            return publicados.written(empty_answer(conn, source.count, values, path))
         if source.member:
-            nested = records[0].get(source.member) if type(records[0]) is dict else None
+            record = orjson.loads(texts[0][0])
+            nested = record.get(source.member) if type(record) is dict else None
             if nested is None:  # the record published without its list: nothing to cut
                 raise _no_data(endpoint, values, path)
-            return nested
-        return records[0] if route.shape == "one" else records
+            return publicados.written(nested)
+        return publicados.at_depth(texts[0], 0) if route.shape != "list" else publicados.list_text(texts)
 
-    def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str, on) -> dict:
+    def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str) -> dict:
         """The list knows the id and the source published nothing for it: its record with empty lists,
         unless the source's own count says it has records for it (which the database lacks)."""
         if count is not None:
-            counted = (
-                _selected(conn, BY_TABLE[count.table], where_for(count.where, values), on)
-                if conn.execute(f"SELECT 1 FROM {FUENTES.name} WHERE tabla = ? LIMIT 1", [count.table]).fetchone()
-                else None
-            )
-            if counted is None or any(type(r) is not dict or r.get(c) for r in counted for c in count.columns):
+            counted = BY_TABLE[count.table]
+            where = where_for(count.where, values)
+            if not seleccion.files(conn, counted) or seleccion.exists(conn, counted, where, tuple(count.columns)):
                 e = _no_data(endpoint, values, path)
                 raise ApiError(
                     404,
@@ -161,7 +176,7 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
         # upstream's ultimo and penultimo are its last listings with records, never a weekend's empty one
         found = seleccion.listings(conn, dataset, {c: v for c, v in where.items() if c != column}, column)
         dated = sorted(name for name in found if _LISTING_DATE.fullmatch(name))
-        newest = _newest_day(conn, path[: -len(where[column])] + "ultimo")
+        newest = seleccion.span(conn, dataset, {**where, column: "ultimo"})[1]
         # named as the listings are: a day, or a month (the REM's)
         if newest is not None and dated and _of_period(newest[: len(dated[-1])], period):
             return path  # the period reaches upstream's own ultimo: this route's own file, as published
@@ -190,6 +205,26 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     return endpoint
 
 
+def _reads(conn: sqlite3.Connection, dataset: Dataset, path: str) -> bool:
+    """Whether ``path`` is a file of ``dataset`` (then its own records answer it, cut or not)."""
+    try:
+        return (
+            conn.execute(f"SELECT 1 FROM {FUENTES.name} WHERE tabla = ? AND ruta = ?", [dataset.table, path]).fetchone()
+            is not None
+        )
+    except sqlite3.OperationalError:  # a partial build without the table of files
+        return False
+
+
+def _undated(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates, path: str) -> Optional[ApiError]:
+    """With ``fecha``, a route whose records are none of that date: a 404 naming fecha and the dates it has."""
+    if not dates.period or not seleccion.exists(conn, dataset, where):
+        return None
+    first, last = seleccion.span(conn, dataset, where)
+    span = f"sus registros van del {first} al {last}" if first else "sus registros no tienen fecha"
+    return ApiError(404, f"{path} no tiene registros con fecha {dates.period}: {span}", "fecha")
+
+
 LATEST = {"ultimo": 1, "penultimo": 2}  # the listings upstream names by their place among its listings by date
 _LISTING_DATE = re.compile(r"[0-9]{4}-[0-9]{2}(?:-[0-9]{2})?")  # a listing's day, or its month (a REM report)
 
@@ -211,31 +246,6 @@ def _of_period(name: str, period: str) -> bool:
     """Whether a listing named ``name`` (a day, or a month: the REM's) is of ``period`` (a day, a month or a year):
     within it, or the month the period's day is in."""
     return name.startswith(period) or period.startswith(name)
-
-
-def _newest_day(conn: sqlite3.Connection, route: str) -> Optional[str]:
-    """The newest day among the records of the file published at ``route`` (None: no file, or no dated record)."""
-    body = publicados.body(conn, route)
-    records = orjson.loads(body) if body is not None else None
-    days = [r["fecha"][:10] for r in records if dated_in(r, "")] if isinstance(records, list) else []
-    return max(days, default=None)
-
-
-def _dated_within(records: list, period: str, path: str) -> list:
-    """The records dated within ``period``; a 404 naming fecha, and the dates the records have, if none is."""
-    within = [r for r in records if dated_in(r, period)]
-    if not within:
-        days = sorted(r["fecha"][:10] for r in records if dated_in(r, ""))
-        span = f"sus registros van del {days[0]} al {days[-1]}" if days else "sus registros no tienen fecha"
-        raise ApiError(404, f"{path} no tiene registros con fecha {period}: {span}", "fecha")
-    return within
-
-
-def _selected(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optional[str]) -> list:
-    try:
-        return seleccion.records(conn, dataset, where, on)
-    except seleccion.NoVersion as e:
-        raise ApiError(404, str(e), "publicado") from None
 
 
 SHOWN_VALUES = 30  # a parameter with more values than this in the data is said as its range
@@ -282,7 +292,7 @@ def _no_data(endpoint: Endpoint, values: dict, path: str, present: str = "") -> 
 def combined_endpoint(combination: Combination) -> Endpoint:
     lists_of = [(BY_TABLE[t].envelope_list, BY_TABLE[t]) for t in combination.tables]
 
-    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None):
+    def answer(conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None, dates=None) -> bytes:
         out: dict = {}
         if combination.envelope:
             env = envelope(conn, combination.envelope)
@@ -291,11 +301,11 @@ def combined_endpoint(combination: Combination) -> Endpoint:
             out.update(env)
         out.update({key: values[param] for key, param in combination.head.items()})
         where = {column: values[param] for column, param in combination.where.items()}
-        lists = {name: _selected(conn, dataset, where, on) for name, dataset in lists_of}
+        lists = {name: seleccion.select(conn, dataset, where, on=on) for name, dataset in lists_of}
         if where and not any(lists.values()) and not _known(conn, combination, where):
             raise _no_data(endpoint, values, path)
-        out.update(lists)
-        return out
+        out.update({name: orjson.Fragment(publicados.list_text(texts, 2)) for name, texts in lists.items()})
+        return publicados.written(out)
 
     endpoint = Endpoint(
         combination.path,
@@ -352,6 +362,14 @@ class Router:
         flat = {e.path.lower().replace("-", ""): e.path for e in self.endpoints}
         close = difflib.get_close_matches(lower.replace("-", ""), list(flat), n=1, cutoff=0.85)
         return flat[close[0]] if close else None
+
+    def path_texts(self, path: str) -> dict[str, str]:
+        """The values of the route's parameters as the path writes them (fecha: 2024/03/15), {} for no route."""
+        found = self.match_strict(path)
+        if found is None:
+            return {}
+        endpoint, match = found
+        return {p.name: match.group(group_name(p.name)) for p in endpoint.params}
 
     def match_strict(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
         for e in self.endpoints:

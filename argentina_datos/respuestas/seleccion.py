@@ -1,181 +1,267 @@
-"""The records of a dataset as upstream published them, selected for an answer upstream computes from its lists
-(a day of /v1/cotizaciones/dolares, /ultimo, a fund, an acta, a senator's trips).
+"""The records a computed answer selects (a day of /v1/cotizaciones/dolares, /ultimo, a fund, an acta, a senator's
+trips; ``fecha``, ``desde`` and ``hasta`` on any list): chosen in SQL on the dataset's typed table, answered with
+their text as published (almacen/publicados.py).
 
-Each record is the published one, parsed from the stored file (almacen/publicados.py) or from the version in force
-on a day (``publicado``): its JSON is upstream's, key order and the types of its numbers included.  A route's
-``where`` names columns of the dataset's table: a record's field, a column the builder computes from it
-(``Dataset.derived``: a fund's slug) or a value of its file's path (``listado``); the typed tables are never read
-back.  Each list is indexed once by the columns a route cuts it by, made again when its files' checksums change (one
-index per list and columns: a new build does not add to the old ones), and each answer gets its own copy of its
-records.
+A typed row knows its file by its partition values (a dataset without partitions has one file) and its place in
+that file by ``orden`` (without partitions, by its rowid): the query returns those, and the answer is those
+records' bytes taken from the stored file.  A route's ``where`` names columns of the table: a record's field, a
+column the builder computes from it (a fund's slug) or a value of its file's path (``listado``), compared as
+SQLite compares them.  With ``publicado`` the same conditions are asked of the records of the version in force
+that day (``versiones_registros``), as JSON.
 """
 
 from __future__ import annotations
 
-import re
+import functools
 import sqlite3
-from typing import Any, Optional
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
 import orjson
 
 from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES
-from argentina_datos.almacen.registros import keyed_records
+from argentina_datos.almacen.publicados import Text
+from argentina_datos.almacen.tablas import Layout, quote
+from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
-from argentina_datos.catalogo.parametros import group_name, template_regex
 from argentina_datos.respuestas.consulta import BadQuery
 
-Item = tuple[dict, Any]  # (the values of its file's path, the record as published)
-# (table, columns) -> (its files' checksums, its records by their values of the columns): as many as the catalogue's
-# routes cut lists by (12 with the mirror, 40 MB); keyed by the checksums too, each build's changed lists were kept
-# beside the previous builds' until 64 (+40 MB for each build that changed them, tests/test_por_fecha.py).
-_indexes: dict[tuple, tuple[tuple, dict[tuple, list]]] = {}
+ALL, FIRST, LAST = "all", "first", "last"
+_ISO_DAY = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*"  # a fecha that is a day (GLOB), as consulta reads them
+
+
+@dataclass(frozen=True)
+class Dates:
+    """``fecha``, ``desde`` and ``hasta``: the records whose fecha is a day within all three."""
+
+    desde: str = ""
+    hasta: str = ""
+    period: str = ""  # what the day starts with: a day, a month or a year
+
+    def __bool__(self) -> bool:
+        return bool(self.desde or self.hasta or self.period)
+
+    def conditions(self, column: str) -> tuple[list[str], list]:
+        if not self:
+            return [], []
+        day = f"substr({column}, 1, 10)"
+        conds, args = [f"{column} GLOB '{_ISO_DAY}'"], []
+        for sql, value in ((f"{day} >= ?", self.desde), (f"{day} <= ?", self.hasta)):
+            if value:
+                conds.append(sql)
+                args.append(value)
+        if self.period:
+            conds.append(f"substr({column}, 1, {len(self.period)}) = ?")
+            args.append(self.period)
+        return conds, args
+
+
+ANY_DATE = Dates()
 
 
 class NoVersion(LookupError):
     """No file of the dataset had been published by the end of that day."""
 
 
-def records(conn: sqlite3.Connection, dataset: Dataset, where: dict, on: Optional[str] = None) -> list:
-    """The records of ``dataset`` that match ``where`` (column -> value), in the order its files were read and
-    each file's own order; ``on`` (AAAA-MM-DD): as published by the end of that day."""
-    columns = tuple(where)
-    wanted = tuple(_key(where[c]) for c in columns)
-    if on is None and any(p.name in where for p in dataset.partitions):
-        matched = _from_files(conn, dataset, columns, wanted)
-    elif on is None:
-        matched = _index(conn, dataset, columns).get(wanted, [])
-    else:
-        matched = [r for parts, r in _versions(conn, dataset, on) if _values(dataset, parts, r, columns) == wanted]
-    return orjson.loads(orjson.dumps(matched)) if matched else []  # the answer's own objects (queries change them)
+@dataclass(frozen=True)
+class File:
+    id: int
+    route: str
+    count: int  # its records
+    values: dict  # its path's values
 
 
-def _index(conn: sqlite3.Connection, dataset: Dataset, columns: tuple) -> dict[tuple, list]:
-    """The records of the dataset's files today by their values of ``columns``, made once per set of files (a
-    day of the dollar's list is a lookup, not a walk through its 30,000 records)."""
-    files = conn.execute(
-        f"SELECT ruta, sha256 FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]
-    ).fetchall()
-    checksums = tuple(files)  # each file's route and checksum: an index holds the values of its files' paths too
-    found = _indexes.get((dataset.table, columns))
-    if found is not None and found[0] == checksums:
-        return found[1]
-    index: dict[tuple, list] = {}
-    for route, _ in files:
-        body = publicados.body(conn, route)
-        for parts, r in [] if body is None else _records_of(dataset, route, orjson.loads(body)):
-            index.setdefault(_values(dataset, parts, r, columns), []).append(r)
-    _indexes[(dataset.table, columns)] = (checksums, index)
-    return index
+def select(
+    conn: sqlite3.Connection,
+    dataset: Dataset,
+    where: dict,
+    dates: Dates = ANY_DATE,
+    take: str = ALL,
+    on: Optional[str] = None,
+) -> list[Text]:
+    """The text of the records of ``dataset`` that match ``where`` (column -> value) and ``dates``, in the order
+    its files were read and each file's own order (``take``: all of them, the first or the last); ``on``
+    (AAAA-MM-DD): as published by the end of that day."""
+    if on is not None:
+        return _taken(_versioned(conn, dataset, where, dates, on), take)
+    chosen = _taken(positions(conn, dataset, where, dates), take)
+    out: list[Text] = []
+    for file, wanted in _by_file(chosen):
+        out += _texts(conn, dataset, file, wanted)
+    return out
 
 
-def _from_files(conn: sqlite3.Connection, dataset: Dataset, columns: tuple, wanted: tuple) -> list:
-    """The matching records of the files whose path values are the wanted ones (a category's listing of a day),
-    read from those files alone: indexing a dataset of thousands of files (fci_valores: 1.6 million records) took
-    6 s and 900 MB for one day that has no file."""
-    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
-    matched = []
-    for (route,) in files:
-        parts = _path_values(dataset, route)
-        if any(c in parts and _key(parts[c]) != w for c, w in zip(columns, wanted)):
-            continue
-        body = publicados.body(conn, route)
-        for parts, r in [] if body is None else _records_of(dataset, route, orjson.loads(body)):
-            if _values(dataset, parts, r, columns) == wanted:
-                matched.append(r)
-    return matched
+def exists(conn: sqlite3.Connection, dataset: Dataset, where: dict, nonzero: tuple[str, ...] = ()) -> bool:
+    """Whether a record matches ``where`` (with one of the columns ``nonzero`` neither 0 nor null)."""
+    query = _Query(conn, dataset, where)
+    conds = [f"coalesce(t.{quote(c)}, 0) != 0" for c in nonzero]
+    sql, args = query.sql("1", extra=[" OR ".join(conds)] if conds else [])
+    return query.files != [] and conn.execute(sql + " LIMIT 1", args).fetchone() is not None
+
+
+def span(conn: sqlite3.Connection, dataset: Dataset, where: dict) -> tuple[Optional[str], Optional[str]]:
+    """The first and last day among the dates of the records that match ``where`` (None, None: none is dated)."""
+    query = _Query(conn, dataset, where)
+    if not query.files or "fecha" not in query.layout.field_columns:
+        return None, None
+    sql, args = query.sql(
+        "min(substr(t.fecha, 1, 10)), max(substr(t.fecha, 1, 10))", extra=[f"t.fecha GLOB '{_ISO_DAY}'"]
+    )
+    return conn.execute(sql, args).fetchone()
+
+
+def distinct(conn: sqlite3.Connection, dataset: Dataset, where: dict, columns: Sequence[str]) -> list[tuple]:
+    """The values of ``columns`` among the records that match ``where``, each combination once: the values a route
+    answers (the static export's routes, chosen as the answers are)."""
+    query = _Query(conn, dataset, where)
+    if not query.files:
+        return []
+    sql, args = query.sql("DISTINCT " + ", ".join(map(query.column, columns)))
+    return conn.execute(sql, args).fetchall()
+
+
+def positions(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates: Dates = ANY_DATE) -> list[tuple]:
+    """(file, position) of each matching record, in the order of ``select``."""
+    query = _Query(conn, dataset, where)
+    if not query.files:
+        return []
+    conds, args = dates.conditions("t.fecha")
+    layout = query.layout
+    if not dataset.partitions:  # one file: its rows in its order
+        (file,) = query.files
+        sql, more = query.sql("t.rowid - (SELECT min(rowid) FROM " + quote(layout.table) + ")", conds, "t.rowid")
+        return [(file, p) for (p,) in conn.execute(sql, more + args)]
+    names = [p.name for p in dataset.partitions]
+    sql, more = query.sql(", ".join(map(query.column, names)) + ", t.orden", conds)
+    by_values = {tuple(str(f.values[n]) for n in names): f for f in query.files}
+    found = []
+    for *values, place in conn.execute(sql, more + args):
+        file = by_values.get(tuple(map(str, values)))
+        if file is not None:
+            found.append((file, place))
+    found.sort(key=lambda fp: (fp[0].id, fp[1]))
+    return found
+
+
+def files(conn: sqlite3.Connection, dataset: Dataset, where: Optional[dict] = None, with_records: bool = False):
+    """The dataset's files whose path values are ``where``'s (those it names), in the order they were read."""
+    rows = conn.execute(
+        f"SELECT id, ruta, registros FROM {FUENTES.name} WHERE tabla = ?{' AND registros > 0' if with_records else ''} "
+        "ORDER BY id",
+        [dataset.table],
+    )
+    out = []
+    for fid, route, count in rows:
+        values = dataset.path_values(route)
+        if values is not None and all(str(values[c]) == str(v) for c, v in (where or {}).items() if c in values):
+            out.append(File(fid, route, count, values))
+    return out
 
 
 def listings(conn: sqlite3.Connection, dataset: Dataset, where: dict, column: str) -> dict[str, str]:
     """The dataset's files with records whose path values are ``where``'s, by their value of the path value
     ``column`` (a category's listings of FCI by day: 2024-12-31 -> /v1/finanzas/fci/rentaFija/2024/12/31; not a
     weekend's empty one)."""
-    files = conn.execute(
-        f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? AND registros > 0 ORDER BY id", [dataset.table]
-    ).fetchall()
-    found = {}
-    for (route,) in files:
-        parts = _path_values(dataset, route)
-        if column in parts and all(c in parts and _key(parts[c]) == _key(v) for c, v in where.items()):
-            found[str(parts[column])] = route
-    return found
+    named = [f for f in files(conn, dataset, where, with_records=True) if column in f.values]
+    return {str(f.values[column]): f.route for f in named if all(c in f.values for c in where)}
 
 
-def _versions(conn: sqlite3.Connection, dataset: Dataset, on: str) -> list[Item]:
-    files = conn.execute(f"SELECT ruta FROM {FUENTES.name} WHERE tabla = ? ORDER BY id", [dataset.table]).fetchall()
-    versioned = versiones.versioned_routes(conn)
-    routes = [route for (route,) in files if route in versioned]
-    if not routes:
-        raise BadQuery("publicado", f"«publicado»: los archivos de {dataset.table} no tienen versiones guardadas")
-    out: list[Item] = []
-    found = False
-    for route in routes:
-        version = versiones.version_on(conn, route, on)
-        if version is not None:
-            found = True
-            out += _records_of(dataset, route, orjson.loads(versiones.document(conn, route, version)))
-    if not found:
-        raise NoVersion(f"no hay versiones guardadas de {', '.join(routes)} anteriores al {on}")
+class _Query:
+    """The SELECT of a dataset's rows that match ``where``: lookups joined, a path value a condition too."""
+
+    def __init__(self, conn: sqlite3.Connection, dataset: Dataset, where: dict):
+        self.layout = _layout(dataset.table)
+        self.where = where
+        self.joins: dict[str, str] = {}
+        try:
+            self.files = (
+                files(conn, dataset, where)
+                if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [dataset.table]).fetchone()
+                else []
+            )
+        except sqlite3.OperationalError:  # a partial build without the table of files
+            self.files = []
+
+    def column(self, name: str) -> str:
+        if name not in self.layout.lookups:
+            return f"t.{quote(name)}"
+        alias = f"l{self.layout.lookups.index(name)}"
+        self.joins.setdefault(name, self.layout.lookup_join(name, alias))
+        return f"{alias}.{quote(name)}"
+
+    def sql(self, what: str, extra: Sequence[str] = (), order: str = "") -> tuple[str, list]:
+        conds = [f"{self.column(c)} = ?" for c in self.where] + list(extra)
+        select = f"SELECT {what} FROM {quote(self.layout.table)} t"
+        select += "".join(f" {j}" for j in self.joins.values())
+        if conds:
+            select += " WHERE " + " AND ".join(f"({c})" for c in conds)
+        return select + (f" ORDER BY {order}" if order else ""), list(self.where.values())
+
+
+@functools.lru_cache(maxsize=None)
+def _layout(table: str) -> Layout:
+    """A dataset's columns and lookups, made once (its codec takes milliseconds to make)."""
+    return Layout(BY_TABLE[table])
+
+
+def _taken(found: list, take: str) -> list:
+    if take == ALL or not found:
+        return found
+    return [found[0] if take == FIRST else found[-1]]
+
+
+def _by_file(chosen: list[tuple]) -> list[tuple[File, list[int]]]:
+    out: list[tuple[File, list[int]]] = []
+    for file, place in chosen:
+        if out and out[-1][0] is file:
+            out[-1][1].append(place)
+        else:
+            out.append((file, [place]))
     return out
 
 
-def _records_of(dataset: Dataset, route: str, data: Any) -> list[Item]:
-    """The records a file holds for ``dataset`` (as the builder's loader reads them), each with its path values."""
-    parts = _path_values(dataset, route)
-    if dataset.envelope_list:
-        inner = data.get(dataset.envelope_list) if type(data) is dict else None
-        if dataset.keyed_by:
-            found = keyed_records(inner, dataset.keyed_by) if type(inner) is dict else []
-        else:
-            found = inner if type(inner) is list else []
-    elif dataset.single_record:
-        found = [data]
-    else:
-        found = data if type(data) is list else []
-    return [(parts, r) for r in found]
+def _texts(conn: sqlite3.Connection, dataset: Dataset, file: File, wanted: list[int]) -> list[Text]:
+    """The published text of the records at ``wanted`` of ``file``; written from the parsed file when it is not
+    written as upstream writes (a compact file, four spaces)."""
+    body = publicados.body(conn, file.route)
+    if body is None:
+        return []
+    if dataset.single_record:
+        return [(body.rstrip(b"\n"), 0)]
+    found = None if dataset.keyed_by else publicados.record_texts(body, file.count, wanted, dataset.envelope_list)
+    if found is not None:
+        depth = 1 if dataset.envelope_list is None else 2
+        return [(found[i], depth) for i in wanted]
+    records = publicados.records_of(orjson.loads(body), dataset.envelope_list, dataset.keyed_by) or []
+    return [(publicados.written(records[i]), 0) for i in wanted if i < len(records)]
 
 
-def _path_values(dataset: Dataset, route: str) -> dict:
-    for source in dataset.sources:
-        if source.history:
+def _versioned(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates: Dates, on: str) -> list[Text]:
+    """The matching records of the dataset's files as published by the end of ``on``: the same conditions, on the
+    records of each file's version in force that day."""
+    versioned = versiones.versioned_routes(conn)
+    routes = [f for f in files(conn, dataset) if f.route in versioned]
+    if not routes:
+        raise BadQuery("publicado", f"«publicado»: los archivos de {dataset.table} no tienen versiones guardadas")
+    out: list[Text] = []
+    found = False
+    for file in routes:
+        version = versiones.version_on(conn, file.route, on)
+        if version is None:
             continue
-        m = _regex(dataset, source.route).fullmatch(route.lstrip("/"))
-        if m:
-            params = {p.name: p for p in dataset.partitions}
-            return {**source.fixed, **{n: params[n].convert(m.group(group_name(n))) for n in source.placeholders}}
-    return {}
+        found = True
+        if any(c in file.values and str(file.values[c]) != str(v) for c, v in where.items()):
+            continue
 
+        def field(name: str) -> str:
+            return f"json_extract(registro, '$.{name}')"
 
-_regexes: dict[tuple[str, str], re.Pattern] = {}
-
-
-def _regex(dataset: Dataset, template: str) -> re.Pattern:
-    key = (dataset.table, template)
-    if key not in _regexes:
-        _regexes[key] = template_regex(template, {p.name: p for p in dataset.partitions})[0]
-    return _regexes[key]
-
-
-def _column(dataset: Dataset, parts: dict, record: Any, column: str) -> Any:
-    if column in parts:
-        return parts[column]
-    computed = dataset.derived.get(column)
-    if computed is not None:
-        try:
-            return computed.compute(record)
-        except (KeyError, TypeError, AttributeError, ValueError):
-            return None
-    return record.get(column) if type(record) is dict else None
-
-
-def _values(dataset: Dataset, parts: dict, record: Any, columns: tuple) -> tuple:
-    return tuple(_key(_column(dataset, parts, record, c)) for c in columns)
-
-
-def _key(value: Any) -> Optional[str]:
-    """A value as compared with a path value (as SQLite compares a column with one: 2016 and "2016" are a year)."""
-    if value is None:
-        return None
-    if type(value) is float and value.is_integer():
-        return str(int(value))
-    return str(value)
+        asked = {c: v for c, v in where.items() if c not in file.values}
+        conds = [f"{field(c)} = ?" for c in asked]
+        more, args = dates.conditions(field("fecha"))
+        texts = [t for _, t in versiones.items(conn, file.route, version, conds + more, [*asked.values(), *args])]
+        out += [(publicados.written(orjson.loads(t)), 0) for t in texts]
+    if not found:
+        raise NoVersion(f"no hay versiones guardadas de {', '.join(f.route for f in routes)} anteriores al {on}")
+    return out

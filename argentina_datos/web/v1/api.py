@@ -139,12 +139,12 @@ def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
     if query.formato == "csv":
-        response = make_response(200, to_csv(answer.data, comma=query.decimal == "coma"), kind="csv")
+        response = make_response(200, to_csv(answer.records(), comma=query.decimal == "coma"), kind="csv")
     elif query.formato == "xlsx":
-        response = make_response(200, to_xlsx(*table_of(answer.data)), kind="xlsx")
+        response = make_response(200, to_xlsx(*table_of(answer.records())), kind="xlsx")
     elif query.formato == "ics":
         name = "Publicaciones de series" if path == catalogo_series.CALENDAR_PATH else f"Feriados ({path})"
-        response = make_response(200, to_ics(answer.data, name), kind="ics")
+        response = make_response(200, to_ics(answer.records(), name), kind="ics")
     else:
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built

@@ -1,4 +1,5 @@
-"""Datasette plugin: the public /v1 JSON API, answered from SQL on the built database."""
+"""Datasette plugin: the public /v1 JSON API on the built database (what an answer is: respuestas/; its HTTP:
+api.py), on its own connection and thread."""
 
 import asyncio
 import gc
@@ -131,7 +132,7 @@ class V1Middleware:
         query_string = scope.get("query_string", b"")
         if query_string:
             try:
-                query = consulta.parse(query_string)
+                query = consulta.parse(query_string, self.v1.router.path_texts(path))
             except consulta.BadQuery as e:
                 return await send_response(
                     send, make_response(400, error_body(400, str(e), e.param)), headers, method == "HEAD"
