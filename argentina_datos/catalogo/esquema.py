@@ -7,6 +7,7 @@ the /v1 routes, the metadata and the OpenAPI document all derive from them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field as dc_field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Union
@@ -169,7 +170,7 @@ class Source:
     fixed: dict = dc_field(default_factory=dict)
     history: bool = False
 
-    @property
+    @functools.cached_property
     def placeholders(self) -> list[str]:
         return re.findall(r"{(\w+)}", self.route)
 

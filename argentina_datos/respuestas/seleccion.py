@@ -22,7 +22,7 @@ import orjson
 from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES
 from argentina_datos.almacen.publicados import Text
-from argentina_datos.almacen.tablas import Layout, quote
+from argentina_datos.almacen.tablas import Layout, quote, table_exists
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
 from argentina_datos.respuestas.consulta import BadQuery
@@ -103,7 +103,7 @@ def exists(conn: sqlite3.Connection, dataset: Dataset, where: dict, nonzero: tup
 def span(conn: sqlite3.Connection, dataset: Dataset, where: dict) -> tuple[Optional[str], Optional[str]]:
     """The first and last day among the dates of the records that match ``where`` (None, None: none is dated)."""
     query = _Query(conn, dataset, where)
-    if not query.files or "fecha" not in query.layout.field_columns:
+    if not query.exists or "fecha" not in query.layout.field_columns:
         return None, None
     sql, args = query.sql(
         "min(substr(t.fecha, 1, 10)), max(substr(t.fecha, 1, 10))", extra=[f"t.fecha GLOB '{_ISO_DAY}'"]
@@ -115,7 +115,7 @@ def distinct(conn: sqlite3.Connection, dataset: Dataset, where: dict, columns: S
     """The values of ``columns`` among the records that match ``where``, each combination once: the values a route
     answers (the static export's routes, chosen as the answers are)."""
     query = _Query(conn, dataset, where)
-    if not query.files:
+    if not query.exists:
         return []
     sql, args = query.sql("DISTINCT " + ", ".join(map(query.column, columns)))
     return conn.execute(sql, args).fetchall()
@@ -137,9 +137,9 @@ def positions(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates: Da
     by_values = {tuple(str(f.values[n]) for n in names): f for f in query.files}
     found = []
     for *values, place in conn.execute(sql, more + args):
-        file = by_values.get(tuple(map(str, values)))
-        if file is not None:
-            found.append((file, place))
+        of = by_values.get(tuple(map(str, values)))
+        if of is not None:
+            found.append((of, place))
     found.sort(key=lambda fp: (fp[0].id, fp[1]))
     return found
 
@@ -171,17 +171,16 @@ class _Query:
     """The SELECT of a dataset's rows that match ``where``: lookups joined, a path value a condition too."""
 
     def __init__(self, conn: sqlite3.Connection, dataset: Dataset, where: dict):
+        self.conn, self.dataset = conn, dataset
         self.layout = _layout(dataset.table)
         self.where = where
         self.joins: dict[str, str] = {}
-        try:
-            self.files = (
-                files(conn, dataset, where)
-                if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [dataset.table]).fetchone()
-                else []
-            )
-        except sqlite3.OperationalError:  # a partial build without the table of files
-            self.files = []
+        self.exists = table_exists(conn, dataset.table) and table_exists(conn, FUENTES.name)
+
+    @functools.cached_property
+    def files(self) -> list[File]:
+        """The files the rows may be of (read only where a row's file matters: 2,441 paths parsed for the FCI's)."""
+        return files(self.conn, self.dataset, self.where) if self.exists else []
 
     def column(self, name: str) -> str:
         if name not in self.layout.lookups:
