@@ -11,7 +11,7 @@ from paths import HISTORY, REFERENCES, UPSTREAM
 from servidor_local import LocalServer
 from servidor_nginx import mirror_differences, nginx_serving
 
-from argentina_datos.almacen.controles import HISTORY, names
+from argentina_datos.almacen import controles
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Source
 from argentina_datos.construccion import cli, fuentes
@@ -73,7 +73,7 @@ def test_an_http_build_of_the_mirror_from_nginx_has_the_directory_builds_rows_an
     # The data-quality findings of the tables compared, only, and not those of the versions the bundle holds
     # (revisions, late publications): this build reads none.
     skipped = ["documentos", "cortes", *not_enumerated_over_http()]
-    of_versions = names(HISTORY)
+    of_versions = controles.names(controles.HISTORY)
     for counts, db in ((obtenido, salida), (esperado, db_path)):
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
             counts["calidad"] = con.execute(
