@@ -1,5 +1,5 @@
 """Every number with its publication history (issue 54): each observation's first published value and every value it
-had (``publicado=primera`` / ``todas`` on /v1/series/datos), the days a series was published, its rhythm and the
+had (``publicado=primera`` / ``todas`` on /v1/series/datos and the lists with versions), the days a series was published, its rhythm and the
 next figure expected (/v1/series/publicaciones, /v1/series/calendario), and the late publications in ``calidad``.
 
 The unit tests store a few versions of their own with construccion/historia.py; the others read the test database
@@ -230,9 +230,54 @@ async def test_what_every_value_does_not_combine_with_is_a_400(ds, query, param)
     assert response.status_code == 400 and response.json()["parametro"] == param, response.text[:300]
 
 
-async def test_the_words_are_for_series_and_a_route_without_versions_is_a_404(ds):
-    route = await ds.client.get("/v1/finanzas/indices/riesgo-pais?publicado=primera")
-    assert route.status_code == 400 and "/v1/series/datos" in route.json()["mensaje"]
+async def test_a_list_with_versions_answers_its_records_first_release_and_every_value(ds, upstream_git):
+    """publicado=primera and todas on a /v1 list: its records as first published, each with the day; every value a
+    record had with the days it was in force; desde and hasta cut by the records' fecha; also as a CSV."""
+    expected = history_of(upstream_git, RISK, "2003-06-02")
+    url = f"/v1/{RISK}?desde=2003-06-02&hasta=2003-06-02&publicado="
+    (day, value) = expected[0]
+    first = (await ds.client.get(url + "primera")).json()
+    assert first == [{"valor": value, "fecha": "2003-06-02", "publicado": day}]
+    ends = [d for d, _ in expected[1:]] + [None]
+    every = (await ds.client.get(url + "todas")).json()
+    assert every == [
+        {"valor": v, "fecha": "2003-06-02", "publicadoDesde": d, "publicadoHasta": h}
+        for (d, v), h in zip(expected, ends)
+    ]
+    assert [(r["valor"], r["publicadoDesde"]) for r in every] == [(5360, "2024-07-28"), (5359, "2025-01-01")]
+    table = (await ds.client.get(url + "todas&formato=csv")).text
+    assert [(r["valor"], r["publicadoDesde"], r["publicadoHasta"]) for r in csv.DictReader(io.StringIO(table))] == [
+        (str(v), d, h or "") for (d, v), h in zip(expected, ends)
+    ]
+
+
+async def test_a_list_first_release_is_the_series_first_release(ds):
+    """The list's first releases and the series' of its value agree, observation by observation."""
+    span = "desde=2025-01&hasta=2025-02&publicado=primera"
+    route = (await ds.client.get(f"/v1/finanzas/indices/uva?{span}")).json()
+    series = (await ds.client.get(f"/v1/series/datos?ids=uva&{span}")).json()["datos"]
+    assert len(route) == len(series) > 20
+    assert [(r["fecha"], r["valor"], r["publicado"]) for r in route] == [
+        (r["fecha"], r["uva"], r["uva:publicado"]) for r in series
+    ]
+
+
+@pytest.mark.parametrize(
+    "path, param",
+    [
+        (f"/v1/{RISK}?publicado=todas&agrupar=mes", "agrupar"),
+        (f"/v1/{RISK}?publicado=primera&variacion=absoluta", "variacion"),
+        (f"/v1/{RISK}/ultimo?publicado=primera", "publicado"),  # one record computed from the list: a day only
+    ],
+)
+async def test_what_a_list_first_release_does_not_combine_with_is_a_400(ds, path, param):
+    response = await ds.client.get(path)
+    assert response.status_code == 400 and response.json()["parametro"] == param, response.text[:300]
+
+
+async def test_the_words_are_for_lists_with_versions_and_a_route_without_versions_is_a_404(ds):
+    route = await ds.client.get("/v1/feriados/2024?publicado=primera")
+    assert route.status_code == 400 and route.json()["parametro"] == "publicado"
     none = await ds.client.get("/v1/series/datos?ids=cotizaciones.USD.venta&publicado=todas")
     assert none.status_code == 404 and "no tiene versiones guardadas" in none.json()["mensaje"]
     releases = await ds.client.get("/v1/series/publicaciones?ids=cotizaciones.USD.venta")

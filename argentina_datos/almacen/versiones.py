@@ -132,10 +132,11 @@ def _path(field: str) -> str:
 
 
 def value_periods(
-    conn: sqlite3.Connection, route: str, value: str, filtro: dict, desde: str = "", hasta: str = "\uffff"
+    conn: sqlite3.Connection, route: str, value: Optional[str], filtro: dict, desde: str = "", hasta: str = "\uffff"
 ) -> list[tuple[str, Any, str, Optional[str], bool]]:
     """(fecha, value, first day in force, day replaced or removed or None, whether it is the observation's first
-    value) of every value the field ``value`` of ``route``'s records matching ``filtro`` had, for the observations
+    value) of every value the field ``value`` (None: the whole record, as JSON text) of ``route``'s records matching
+    ``filtro`` had, for the observations
     dated from ``desde`` to ``hasta``; by fecha, then by the day each appeared."""
     ctes, args = _periods_sql(value, filtro, dated=True)
     sql = ctes + "SELECT fecha, valor, desde, hasta, orden FROM vecinos ORDER BY fecha, clave, desde"

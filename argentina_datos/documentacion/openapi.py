@@ -600,7 +600,9 @@ def _series_paths(series_ids: Sequence[str] = ()) -> dict:
 
 
 def _query_parameters(endpoint, versioned: Sequence[str] = ()) -> list[dict]:
-    return query_parameters(Answers.of(endpoint, endpoint.path in versioned))
+    stored = endpoint.path in versioned
+    # a list with versions of its own (not computed from another one) also takes publicado=primera and todas
+    return query_parameters(Answers.of(endpoint, stored, stored and not endpoint.computed))
 
 
 def build_document(

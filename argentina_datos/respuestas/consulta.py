@@ -51,10 +51,12 @@ class Answers:
     calendar: bool = False  # holidays, also an iCalendar
     versioned: bool = False  # with past versions, answered as they were on a day
     series: bool = False  # the aligned series of /v1/series/datos (publicado=primera, todas)
+    revised: bool = False  # a list with stored versions of its own: its records' first values, every value
 
     @classmethod
-    def of(cls, endpoint, versioned: bool = False) -> Answers:
-        """``endpoint``'s answer (respuestas.rutas.Endpoint); ``versioned``: it has stored versions."""
+    def of(cls, endpoint, versioned: bool = False, revised: bool = False) -> Answers:
+        """``endpoint``'s answer (respuestas.rutas.Endpoint); ``versioned``: it has stored versions (``revised``: of
+        this very route)."""
         fields = [m for t in endpoint.datasets for m in BY_TABLE[t].fields]
         found = (BY_TABLE[t].series for t in endpoint.datasets)
         listing = endpoint.shape == "list"
@@ -70,6 +72,7 @@ class Answers:
             rates=frozenset(m for sr in found if listing and sr is not None for m in sr.values if sr.kind(m) == RATE),
             calendar=endpoint.calendar,
             versioned=versioned,
+            revised=revised and listing,
         )
 
     @classmethod
@@ -333,23 +336,28 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "la respuesta tal como upstream la había publicado al final de ese día (AAAA-MM-DD, UTC): su versión más "
         "nueva guardada con fecha igual o anterior (en una ruta calculada de una lista, como un día de "
         "`/v1/cotizaciones/dolares`, la de esa lista); 404 si no hay ninguna anterior, 400 si es posterior a hoy. Sin `publicado`, lo que "
-        "upstream publica hoy. En `/v1/series/datos`, además: `primera`, el primer valor publicado de cada "
-        "observación, con una columna «id:publicado» que dice el día (el de la primera versión guardada de la "
-        "ruta para lo que ya estaba en ella: se publicó ese día o antes); `todas`, una fila por observación y por "
-        "cada valor que tuvo, con `publicadoDesde` y `publicadoHasta` (el día en que otro lo reemplazó o se quitó; "
-        "null mientras sigue vigente): el valor vigente el día D es el de `publicadoDesde <= D < publicadoHasta`. "
+        "upstream publica hoy. En `/v1/series/datos` y en las listas con versiones guardadas, además: `primera`, el "
+        "primer valor publicado de cada observación (en una lista, cada registro tal como se publicó por primera "
+        "vez, con un campo `publicado`; en `/v1/series/datos`, una columna «id:publicado») que dice el día (el de "
+        "la primera versión guardada de la ruta para lo que ya estaba en ella: se publicó ese día o antes); "
+        "`todas`, una fila por observación y por cada valor que tuvo (en una lista, cada registro con cada valor), "
+        "con `publicadoDesde` y `publicadoHasta` (el día en que otro lo reemplazó o se quitó; null mientras sigue "
+        "vigente), a lo sumo 25.000 filas (más, un 400: acótelo con `desde` y `hasta`, que cortan por la fecha de "
+        "la observación): el valor vigente el día D es el de `publicadoDesde <= D < publicadoHasta`. "
         "Un día es el final de ese día, como `publicado=AAAA-MM-DD`: un valor corregido el mismo día en que "
-        "apareció no cuenta. `riesgo_pais` del 2003-06-02: 5360 del 2024-07-28 al 2025-01-01, y 5359 desde entonces",
+        "apareció no cuenta. `riesgo_pais` del 2003-06-02 (o `/v1/finanzas/indices/riesgo-pais?publicado=todas&"
+        "desde=2003-06-02&hasta=2003-06-02`): 5360 del 2024-07-28 al 2025-01-01, y 5359 desde entonces",
         "2024-12-31",
         "/v1/finanzas/indices/riesgo-pais/ultimo?publicado=2024-12-31",
         "las rutas con versiones guardadas (tabla `versiones`) y las que se calculan de una de ellas; `primera` y "
-        "`todas`, sólo `/v1/series/datos`",
+        "`todas`, `/v1/series/datos` y las listas con versiones guardadas",
         lambda a: a.versioned,
         choices=(FIRST, ALL),
         form="fecha",
         transforms=False,
-        offers=lambda a, value: a.series or value not in (FIRST, ALL),
-        unoffered="«primera» y «todas» son para /v1/series/datos; en las rutas, un día AAAA-MM-DD",
+        offers=lambda a, value: a.series or (a.revised and a.dated) or value not in (FIRST, ALL),
+        unoffered="«primera» y «todas» son para /v1/series/datos y las listas con versiones guardadas; en las demás "
+        "rutas, un día AAAA-MM-DD",
     ),
     QueryParam(
         "formato",
@@ -409,7 +417,9 @@ class Query:
     def checked_publicado(self) -> str:
         if self.publicado in (FIRST, ALL):
             raise BadQuery(
-                "publicado", f"«publicado={self.publicado}» es para /v1/series/datos; en las rutas, un día AAAA-MM-DD"
+                "publicado",
+                f"«publicado={self.publicado}» es para /v1/series/datos y las listas con versiones guardadas; en las "
+                "demás rutas, un día AAAA-MM-DD",
             )
         _check_date("publicado", self.publicado or "")
         return self.publicado or ""

@@ -230,8 +230,11 @@ class Responder:
         """A catalogue route with a query: each parameter checked against what the route answers, then the records
         chosen in SQL by fecha, desde, hasta and publicado; what only Python does (ajustar, agrupar, variacion) on
         the records so chosen."""
-        answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path))
+        revised = path in self._versioned_routes(conn)
+        answers = consulta.Answers.of(endpoint, self._has_versions(conn, endpoint, path), revised)
         answers.refuse(query, path)
+        if query.publicado in (consulta.FIRST, consulta.ALL):  # offered (refuse) only on a list with versions
+            return Answer(200, _revisions(conn, path, query))
         if query.fecha is not None and endpoint.latest_listing is not None:
             listing = endpoint.latest_listing(conn, values, path, query.period)
             if listing is not None:  # the listing of the last (penultimate) date within the period, as published
@@ -253,6 +256,31 @@ class Responder:
         return _as_published(
             body, query, path, lambda data: consulta.apply(data, query, adjust, answers.rates, path, answers)
         )
+
+
+def _revisions(conn: sqlite3.Connection, path: str, query: Query) -> list[dict]:
+    """publicado=primera: the records of the list at ``path`` as each was first published, with the day
+    (``publicado``); todas: each record with every value it had and the days it was in force (``publicadoDesde``,
+    ``publicadoHasta``), of the records dated within desde, hasta and fecha, as /v1/series/datos answers a series."""
+    for name in ("agrupar", "variacion", "ajustar"):
+        if getattr(query, name) is not None:
+            raise BadQuery(
+                name, f"«{name}» no va con «publicado={query.publicado}», que da los registros como se publicaron"
+            )
+    periods = versiones.value_periods(conn, path, None, {}, query.desde or "", query.hasta or "\uffff")
+    chosen = [p for p in periods if p[0].startswith(query.period) and (query.publicado == consulta.ALL or p[4])]
+    if len(chosen) > catalogo_series.MAX_VALUES:
+        raise BadQuery(
+            "publicado",
+            f"«publicado={query.publicado}» da más de {catalogo_series.MAX_VALUES:,} registros con estas fechas: "
+            "acótelo con desde y hasta".replace(",", "."),
+        )
+    if query.publicado == consulta.FIRST:
+        return [{**orjson.loads(record), "publicado": since} for _, record, since, _, _ in chosen]
+    return [
+        {**orjson.loads(record), "publicadoDesde": since, "publicadoHasta": until}
+        for _, record, since, until, _ in chosen
+    ]
 
 
 def _published(stored: bytes) -> Answer:
