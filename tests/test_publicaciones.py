@@ -425,3 +425,14 @@ def test_uva_stuck_in_january_2025_is_a_finding_and_inflation_never_is(conn, ups
         "SELECT count(*) FROM calidad WHERE control = 'publicación demorada' AND ruta LIKE '/v1/finanzas/indices/inflacion%'"
     ).fetchone()[0]
     assert monthly == 0
+
+
+async def test_the_openapi_document_offers_the_words_on_a_list_with_versions_only(ds):
+    paths = (await ds.client.get("/v1/openapi.json")).json()["paths"]
+
+    def pattern(path: str) -> str:
+        (found,) = [p for p in paths[path]["get"]["parameters"] if p["name"] == "publicado"]
+        return found["schema"]["pattern"]
+
+    assert pattern(f"/v1/{RISK}").endswith("|primera|todas)$")
+    assert "primera" not in pattern(f"/v1/{RISK}/ultimo")  # computed from the list: a day only
