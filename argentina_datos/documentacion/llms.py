@@ -205,7 +205,9 @@ def llms_txt(router: Optional[Router] = None, freshness: Sequence[str] = ()) -> 
         "comas) lado a lado, una fila por fecha, con los parámetros de consulta de abajo. Un id desconocido es un "
         "400 que sugiere los más parecidos; con publicado=primera, el primer valor publicado de cada fecha y el día "
         f"(y con publicado=todas cada valor que tuvo: {DATA_PATH}?ids=riesgo_pais&desde=2003-06-02&hasta=2003-06-02&"
-        "publicado=todas da 5360, publicado el 2024-07-28 y reemplazado el 2025-01-01 por 5359)",
+        "publicado=todas da 5360, publicado el 2024-07-28 y reemplazado el 2025-01-01 por 5359; lo mismo en las listas "
+        "/v1 que guardan versiones propias: /v1/finanzas/indices/riesgo-pais?desde=2003-06-02&hasta=2003-06-02&"
+        "publicado=todas)",
         f"- [{RELEASES_PATH}]({RELEASES_PATH}?ids=inflacion&desde=2025-01): cada día en que upstream publicó o "
         "revisó cada serie, con cuántos valores agregó, revisó y quitó; el ritmo de cada serie (rezago habitual, "
         "próxima publicación estimada) está en `publicacion` de su entrada del catálogo",
