@@ -241,11 +241,10 @@ class Responder:
                 return self._answer(conn, listing, maxima, query.replaced(fecha=None))
         on = query.checked_publicado() if query.publicado is not None else None
         reshaped = bool(query.ajustar or query.agrupar or query.variacion)
-        if on is not None and path in self._versioned_routes(conn):  # its own file, as published that day
+        if on is not None and revised:  # its own file, as published that day
             body = self._version(conn, path, on)
-        elif (
-            on is not None and not endpoint.computed
-        ):  # /v1/cotizaciones/dolares/turista, when only other casas have versions
+        elif on is not None and not endpoint.computed:
+            # /v1/cotizaciones/dolares/turista, when only other casas have versions
             raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
         elif reshaped and endpoint.shape == "list":  # a change needs the records before the range: all of them
             body = endpoint.answer(conn, values, path, on)
