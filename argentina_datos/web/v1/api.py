@@ -277,9 +277,9 @@ class V1:
     def compute_series(self, conn: sqlite3.Connection, path: str, params: dict, query: Query) -> Response:
         """``/v1/series`` and ``/v1/series/datos`` (respuestas/catalogo_series.py)."""
         response = as_response(self.responder.answer_series(conn, path, params, query), query, path)
-        said = catalogo_series.warning(path, params)
-        if said and response.status == 200:  # in every format: a CSV or a list has no field to say it in
-            response.ignored = ", ".join(catalogo_series.ignored(params)).encode("ascii", "backslashreplace")
+        names = catalogo_series.ignored(params)
+        if names and response.status == 200:  # in every format: a CSV or a list has no field to say it in
+            response.ignored = ", ".join(names).encode("ascii", "backslashreplace")
         return self._dated(conn, response)
 
     def _dated(self, conn: sqlite3.Connection, response: Response) -> Response:
