@@ -72,9 +72,9 @@ def test_a_date_without_its_file_is_the_file_upstream_wrote(lists_only, family):
 def test_a_cut_of_a_list_is_its_records_text_and_an_envelope_holds_it_indented():
     """The texts of a list's records as they are in it, placed at the depth the answer puts them."""
     body = b'[\n  {\n    "a": 1.50e0,\n    "b": [\n      1\n    ]\n  },\n  {\n    "a": 2\n  }\n]'
-    texts = publicados.record_texts(body, 2, [1])
-    assert texts == {1: b'{\n    "a": 2\n  }'}
-    first = publicados.record_texts(body, 2, [0])[0]
+    texts = publicados.split_records(body, 2)
+    assert texts is not None and len(texts) == 2 and texts[1] == b'{\n    "a": 2\n  }'
+    first = texts[0]
     assert publicados.at_depth((first, 1), 0) == b'{\n  "a": 1.50e0,\n  "b": [\n    1\n  ]\n}'  # its number text
     assert publicados.list_text([(first, 1)]) == body[: len(first) + 4] + b"\n]"
     assert publicados.list_text([]) == b"[]"
@@ -82,7 +82,9 @@ def test_a_cut_of_a_list_is_its_records_text_and_an_envelope_holds_it_indented()
     assert nested == b'{\n  "x": [\n    {\n      "a": 2\n    }\n  ],\n  "y": []\n}'
     assert orjson.loads(nested) == {"x": [{"a": 2}], "y": []}
     # a count that does not match (a record that is no object), or a compact file: the caller writes them
-    assert publicados.record_texts(body, 3, [1]) is None
-    assert publicados.record_texts(b'[{"a":1}]', 1, [0]) is None
+    assert publicados.split_records(body, 3) is None
+    assert publicados.split_records(b'[{"a":1}]', 1) is None
     envelope = b'{\n  "n": 1,\n  "lista": [\n    {\n      "a": 1\n    }\n  ]\n}'
-    assert publicados.record_texts(envelope, 1, [0], "lista") == {0: b'{\n      "a": 1\n    }'}
+    assert list(publicados.split_records(envelope, 1, "lista") or ()) == [b'{\n      "a": 1\n    }']
+    empty = publicados.split_records(b'{\n  "n": 0,\n  "lista": []\n}', 0, "lista")
+    assert empty is not None and len(empty) == 0
