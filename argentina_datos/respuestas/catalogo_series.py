@@ -25,8 +25,8 @@ from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
 from argentina_datos.respuestas import consulta, publicaciones
-from argentina_datos.respuestas.consulta import BadQuery, Query
-from argentina_datos.respuestas.rutas import ApiError
+from argentina_datos.respuestas.consulta import Query
+from argentina_datos.respuestas.respuesta import ApiError, BadQuery
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
@@ -40,9 +40,6 @@ OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "dias", "limite
 MARK = "calidad"
 # publicado=primera: a column «id:publicado» beside each series with the day its value was first published
 PUBLISHED = "publicado"
-# publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
-# more is a 400 that says how to narrow it
-MAX_VALUES = 25_000
 # dias=habiles: a daily series' values of business days only (almacen.habiles.business_day), as the quotes' habil
 # column and the saved queries average them; todos (the default): every day upstream published, weekends too
 DAYS = ("todos", "habiles")
@@ -830,10 +827,10 @@ def _every_value(
             for f, v, d, h, _ in periods
             if f.startswith(period)
         ]
-        if len(rows) > MAX_VALUES:
+        if len(rows) > consulta.MAX_VALUES:
             raise BadQuery(
                 "publicado",
-                f"«publicado=todas» da más de {MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
+                f"«publicado=todas» da más de {consulta.MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
                 "o con menos ids".replace(",", "."),
             )
     return {"series": entries_, "datos": rows}

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import bisect
 import sqlite3
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo.series import CURRENCY_CHANGE, LAST_CURRENCY_CHANGE
 from argentina_datos.catalogo.sinonimos import CASAS_BY_NAME
-from argentina_datos.respuestas.consulta import BadQuery, Query, is_number
-from argentina_datos.respuestas.variaciones import Deflator, converted, rounded
+from argentina_datos.respuestas.respuesta import BadQuery
+from argentina_datos.respuestas.variaciones import Deflator, converted, is_number, rounded
+
+if TYPE_CHECKING:  # the query is consulta's, which calls this module
+    from argentina_datos.respuestas.consulta import Query
 
 DOLLAR = "dolar-"
 

@@ -25,6 +25,10 @@ from typing import Callable, Optional
 DECIMALS = 10
 
 
+def is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def rounded(value):
     return round(value, DECIMALS) if type(value) is float else value
 

@@ -25,7 +25,8 @@ from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.consulta import Query
-from argentina_datos.respuestas.responder import Answer, Responder
+from argentina_datos.respuestas.responder import Responder
+from argentina_datos.respuestas.respuesta import Answer
 from argentina_datos.respuestas.rutas import Router
 from argentina_datos.web.v1.csv import table_of, to_csv
 from argentina_datos.web.v1.ics import to_ics
