@@ -11,7 +11,7 @@ import pytest
 from paths import UPSTREAM
 
 from argentina_datos.respuestas import consulta
-from argentina_datos.web.v1.csv import to_csv
+from argentina_datos.web.v1.formatos import to_csv
 
 JSON_TYPE = "application/json; charset=utf-8"
 

@@ -10,7 +10,7 @@ import icalendar
 import pytest
 
 from argentina_datos.respuestas import consulta, conversiones, variaciones
-from argentina_datos.web.v1.ics import to_ics
+from argentina_datos.web.v1.formatos import to_ics
 
 MONTHS = [
     {"fecha": f"2024-{m:02d}-28", "valor": v}
