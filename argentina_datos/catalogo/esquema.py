@@ -179,23 +179,32 @@ class Source:
         (2024/03/15 -> 2024-03-15); None if this pattern does not take it.  The one parser of a file's path."""
         if not self.placeholders:
             return dict(self.fixed) if route == self.route else None
-        m = pattern_regex(self.route, partitions).fullmatch(route)
+        regex, converters = _parser(self.route, partitions)
+        m = regex.fullmatch(route)
         if m is None:
             return None
-        params = {p.name: p for p in partitions}
-        return {**self.fixed, **{n: params[n].convert(m.group(group_name(n))) for n in self.placeholders}}
+        return {**self.fixed, **{name: convert(m.group(group)) for name, group, convert in converters}}
 
 
-_PATTERNS: dict[tuple[str, tuple[str, ...]], re.Pattern] = {}
+_PATTERNS: dict[tuple[str, tuple[str, ...]], tuple[re.Pattern, list]] = {}
 
 
 def pattern_regex(route: str, partitions: Sequence["Param"]) -> re.Pattern:
-    """A file pattern's regex: asked for every file of a dataset (12,500 times a build), compiled once (kept by the
-    parameters' names: hashing the parameters themselves took most of the time of a dataset's 2,441 routes)."""
+    """A file pattern's regex: asked for every file of a dataset (12,500 times a build), compiled once."""
+    return _parser(route, partitions)[0]
+
+
+def _parser(route: str, partitions: Sequence["Param"]) -> tuple[re.Pattern, list]:
+    """A file pattern's regex and, for each placeholder, its name, its group and its parameter's conversion; made
+    once, kept by the parameters' names (hashing the parameters themselves took most of the time of a dataset's
+    2,441 routes; making this per route, half of the FCI's ultimo with fecha)."""
     key = (route, tuple(p.name for p in partitions))
     found = _PATTERNS.get(key)
     if found is None:
-        found = _PATTERNS[key] = template_regex(route, {p.name: p for p in partitions})[0]
+        params = {p.name: p for p in partitions}
+        names = re.findall(r"{(\w+)}", route)
+        converters = [(n, group_name(n), params[n].convert) for n in names]
+        found = _PATTERNS[key] = (template_regex(route, params)[0], converters)
     return found
 
 

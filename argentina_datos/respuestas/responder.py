@@ -11,7 +11,7 @@ import sqlite3
 from typing import Optional
 
 from argentina_datos.almacen import publicados, versiones
-from argentina_datos.almacen.propias import FUENTES
+from argentina_datos.almacen.propias import FUENTES, VERSIONES
 from argentina_datos.respuestas import catalogo_series, consulta, conversiones
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
@@ -120,9 +120,14 @@ class Responder:
 
     def _tables_with_versions(self, conn: sqlite3.Connection) -> frozenset[str]:
         if self._versioned_tables is None:
-            routes = self._versioned_routes(conn)
-            rows = conn.execute(f"SELECT DISTINCT ruta, tabla FROM {FUENTES.name}") if routes else []
-            self._versioned_tables = frozenset(tabla for ruta, tabla in rows if ruta in routes)
+            rows = (
+                conn.execute(
+                    f"SELECT DISTINCT tabla FROM {FUENTES.name} WHERE ruta IN (SELECT DISTINCT ruta FROM {VERSIONES.name})"
+                )
+                if self._versioned_routes(conn)
+                else []
+            )
+            self._versioned_tables = frozenset(tabla for (tabla,) in rows)
         return self._versioned_tables
 
     def _has_versions(self, conn: sqlite3.Connection, endpoint: Endpoint, path: str) -> bool:

@@ -43,18 +43,26 @@ class Dates:
         return bool(self.desde or self.hasta or self.period)
 
     def conditions(self, column: str) -> tuple[list[str], list]:
+        """As ranges of the text of ``column`` (an index on it serves them): its day, its first 10 characters, is
+        at least ``desde``, at most ``hasta`` and starts with ``period``, exactly (``_after``)."""
         if not self:
             return [], []
-        day = f"substr({column}, 1, 10)"
         conds, args = [f"{column} GLOB '{_ISO_DAY}'"], []
-        for sql, value in ((f"{day} >= ?", self.desde), (f"{day} <= ?", self.hasta)):
-            if value:
-                conds.append(sql)
-                args.append(value)
-        if self.period:
-            conds.append(f"substr({column}, 1, {len(self.period)}) = ?")
-            args.append(self.period)
+        low = max(self.desde, self.period)
+        high = min((_after(p) for p in (self.hasta, self.period) if p), default="")
+        if low:
+            conds.append(f"{column} >= ?")
+            args.append(low)
+        if high:
+            conds.append(f"{column} < ?")
+            args.append(high)
         return conds, args
+
+
+def _after(prefix: str) -> str:
+    """The first text after every text that starts with ``prefix`` (a day, a month, a year: digits last): those
+    texts, and only those, are >= prefix and < this.  "" for no prefix."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else ""
 
 
 ANY_DATE = Dates()
