@@ -1,13 +1,11 @@
-"""What /v1 does beyond static files: date ranges, periods and CSV, from the same answer.
+"""A /v1 query, in one place: its parameters, how they are read, which routes take them and what they do.
 
-The static upstream cannot filter, so a client that wants one month downloads a whole series.
-Here every list answer can be cut (``desde``/``hasta``), grouped by period (``agrupar`` with
-``funcion``) and written as CSV (``formato=csv``), computed from the exact answer the route
-gives without parameters.  Without these parameters nothing changes, byte for byte.
-
-Each query parameter is one entry of ``PARAMETERS``: its values, what it needs, which routes take it
-and its description.  Parsing, the 400s of a route that does not take it, /v1/openapi.json and the
-table of docs/api.md all read that entry.
+Each query parameter is one entry of ``PARAMETERS``: its values, what it needs, which routes take it and its
+description; parsing, the 400s of a route that does not take it, /v1/openapi.json and the table of docs/api.md all
+read that entry.  ``answer`` decides a routed path's query in one pass: its parameters checked against what the
+route answers, the records chosen in SQL (respuestas/seleccion.py, or the stored versions for ``publicado``), and
+what only Python does with them (``ajustar``, ``agrupar``, ``variacion``: ``apply``).  Without parameters nothing
+changes, byte for byte.
 """
 
 from __future__ import annotations
@@ -519,16 +517,22 @@ def _check_date(name: str, text: str) -> None:
 
 # ---- deciding a query on a route ------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class Known:
+    """What the database says that every query needs, read once per database (respuestas/responder.py)."""
+
+    versioned: frozenset[str]  # the routes with stored versions
+    templates: frozenset[str]  # the route templates publicado applies to: with versions, or computed from a list with
+    cpi: dict[str, float]  # AAAA-MM -> the CPI's level (ajustar=ipc)
+
+
+@dataclass(frozen=True)
 class Asked:
-    """A path with a query, as the Responder routed it: its catalogue route (None: a file no route describes yet)
-    and what the database says of it, read once by the Responder."""
+    """A path with a query, as the Responder routed it: its catalogue route (None: a file no route describes yet)."""
 
     endpoint: Optional[Endpoint]
     path: str  # as upstream names its files
-    versioned: frozenset[str]  # the routes with stored versions
+    known: Known
     values: dict = field(default_factory=dict)  # the path's values
-    has_versions: bool = False  # publicado applies (respuestas.responder.Responder._has_versions)
-    cpi: dict[str, float] = field(default_factory=dict)  # AAAA-MM -> the CPI's level (ajustar=ipc)
     # the answer to another path: the listing that fecha names on an ultimo (penultimo), routed as any path is
     routed: Optional[Callable[[str, Query], Answer]] = None
 
@@ -539,14 +543,14 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
     versiones.py), and what only Python does (ajustar, agrupar, variacion) on the records so chosen."""
     endpoint, path = asked.endpoint, asked.path
     if endpoint is None:  # a file no catalogue route describes: as it came, or as the query cuts its records
-        if query.publicado is not None and path not in asked.versioned:
+        if query.publicado is not None and path not in asked.known.versioned:
             raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
         on = query.checked_publicado() if query.publicado is not None else None
         body = _version(conn, path, on) if on is not None else publicados.body(conn, path)
         assert body is not None  # the Responder hands over a file upstream published, or one with versions
         return _treated(body, query, path)
-    revised = path in asked.versioned
-    answers = Answers.of(endpoint, asked.has_versions, revised)
+    revised = path in asked.known.versioned
+    answers = Answers.of(endpoint, revised or endpoint.path in asked.known.templates, revised)
     answers.refuse(query, path)
     if query.publicado in (FIRST, ALL):  # offered (refuse) only on a list with versions
         return Answer(200, _revisions(conn, path, query))
@@ -567,7 +571,7 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
         dates = seleccion.Dates(query.desde or "", query.hasta or "", query.period)
         return Answer(200, raw=endpoint.answer(conn, asked.values, path, on, dates))
     if query.ajustar:
-        convert = conversiones.converter(conn, query, asked.cpi)
+        convert = conversiones.converter(conn, query, asked.known.cpi)
         return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos), query))
     return _treated(body, query, path, answers)
 

@@ -4,6 +4,7 @@ catalogue route, whose query respuestas/consulta.py decides; with what the datab
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 import re
@@ -15,7 +16,7 @@ from argentina_datos.almacen.propias import FUENTES, VERSIONES
 from argentina_datos.respuestas import catalogo_series, consulta, conversiones
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
-from argentina_datos.respuestas.rutas import Endpoint, Router
+from argentina_datos.respuestas.rutas import Router
 
 log = logging.getLogger(__name__)
 
@@ -42,16 +43,13 @@ class Responder:
     def __init__(self, router: Optional[Router] = None):
         self.router = router or Router()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
-        self._cpi: Optional[dict[str, float]] = None  # AAAA-MM -> the CPI's level, read once
-        self._versioned: Optional[frozenset[str]] = None  # routes with stored versions (the versiones table)
-        self._versioned_tables: Optional[frozenset[str]] = None  # tables with a file that has stored versions
-        self._versioned_templates: Optional[frozenset[str]] = None  # the routes ``publicado`` applies to
+        self._known: Optional[consulta.Known] = None
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
         if self.maxima is None:
             self.maxima = self.served_maxima(conn)
-        return self._answer(conn, path, self.maxima, query)
+        return self._answer(conn, path, query, self.maxima)
 
     def served_maxima(self, conn: sqlite3.Connection) -> dict:
         """For each parameter with a maximum (the spec's last year): that maximum, or the last year
@@ -70,24 +68,31 @@ class Responder:
                 for value in range(p.maximum + 1, p.maximum + YEARS_AHEAD + 1):
                     for combo in combos:
                         filled = {p.name: str(value), **{o.name: v for o, v in zip(others, combo)}}
-                        if self._answer(conn, fill_path(endpoint.path, filled), None).status == 200:
+                        if self._answer(conn, fill_path(endpoint.path, filled)).status == 200:
                             top = value
                             break
                 maxima[(endpoint.path, p.name)] = top
         return maxima
 
-    def cpi_months(self, conn: sqlite3.Connection) -> list[str]:
-        """The months the database's CPI has (the values ``base`` takes), read once."""
-        if self._cpi is None:
+    def known(self, conn: sqlite3.Connection) -> consulta.Known:
+        """What the database says that every query needs, read once: its routes with stored versions, the route
+        templates ``publicado`` applies to and the CPI."""
+        if self._known is None:
+            versioned = versiones.versioned_routes(conn)
             try:
-                self._cpi = dict(conn.execute("SELECT mes, valor FROM ipc WHERE valor IS NOT NULL ORDER BY mes"))
+                cpi = dict(conn.execute("SELECT mes, valor FROM ipc WHERE valor IS NOT NULL ORDER BY mes"))
             except sqlite3.OperationalError:  # a partial build without the CPI
-                self._cpi = {}
-        return sorted(self._cpi)
-
-    def converter(self, conn: sqlite3.Connection, query: Query):
-        self.cpi_months(conn)
-        return conversiones.converter(conn, query, self._cpi or {})
+                cpi = {}
+            sql = (
+                f"SELECT DISTINCT tabla FROM {FUENTES.name} WHERE ruta IN (SELECT DISTINCT ruta FROM {VERSIONES.name})"
+            )
+            tables = {tabla for (tabla,) in conn.execute(sql)} if versioned else set()
+            # the templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose answer
+            # is computed from a list that has them (/ultimo)
+            found = (self.router.match_strict(route) for route in versioned)
+            computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
+            self._known = consulta.Known(versioned, frozenset({f[0].path for f in found if f} | computed), cpi)
+        return self._known
 
     def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
         """``/v1/series`` (the catalogue, searched), ``/v1/series/datos`` (several series aligned by date) and the
@@ -109,55 +114,26 @@ class Responder:
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             how = catalogo_series.table if query.tabular else catalogo_series.data
-            return Answer(200, how(conn, params, query, on, lambda: self.converter(conn, query)))
+            return Answer(
+                200, how(conn, params, query, on, lambda: conversiones.converter(conn, query, self.known(conn).cpi))
+            )
         except Exception as e:
             return _failure(e, path)
 
-    def _versioned_routes(self, conn: sqlite3.Connection) -> frozenset[str]:
-        if self._versioned is None:
-            self._versioned = versiones.versioned_routes(conn)
-        return self._versioned
-
-    def _tables_with_versions(self, conn: sqlite3.Connection) -> frozenset[str]:
-        if self._versioned_tables is None:
-            rows = (
-                conn.execute(
-                    f"SELECT DISTINCT tabla FROM {FUENTES.name} WHERE ruta IN (SELECT DISTINCT ruta FROM {VERSIONES.name})"
-                )
-                if self._versioned_routes(conn)
-                else []
-            )
-            self._versioned_tables = frozenset(tabla for (tabla,) in rows)
-        return self._versioned_tables
-
-    def _has_versions(self, conn: sqlite3.Connection, endpoint: Endpoint, path: str) -> bool:
-        """Whether ``publicado`` applies: a route with stored versions, or of a template that has them (its other
-        values a 404 naming it, as a day before the first version), or computed from a list that has them."""
-        if self._versioned_templates is None:
-            self._versioned_templates = frozenset(self.versioned_paths(conn))
-        return path in self._versioned_routes(conn) or endpoint.path in self._versioned_templates
-
-    def versioned_paths(self, conn: sqlite3.Connection) -> list[str]:
-        """The route templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose
-        answer is computed from a list that has them (/ultimo)."""
-        found = (self.router.match_strict(route) for route in self._versioned_routes(conn))
-        tables = self._tables_with_versions(conn)
-        computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
-        return sorted({f[0].path for f in found if f is not None} | computed)
-
-    def _answer(self, conn: sqlite3.Connection, path: str, maxima: Optional[dict], query: Query = Query()) -> Answer:
+    def _answer(
+        self, conn: sqlite3.Connection, path: str, query: Query = Query(), maxima: Optional[dict] = None
+    ) -> Answer:
         """``path``'s answer: the file upstream published there, asked for as it is named (the common case), or
         else the route it is, with its query handed over to respuestas/consulta.py."""
         try:
             if query.empty and (stored := publicados.stored(conn, path)) is not None:
                 return _published(stored)
-            versioned = self._versioned_routes(conn)
+            known = self.known(conn)
             found = self.router.match_strict(path)
             if found is None and (
-                publicados.published(conn, path) or query.publicado is not None and path in versioned
-            ):
-                # a file upstream publishes that no catalogue route describes yet
-                return consulta.answer(conn, consulta.Asked(None, path, versioned), query)
+                publicados.published(conn, path) or query.publicado is not None and path in known.versioned
+            ):  # a file upstream publishes that no catalogue route describes yet
+                return consulta.answer(conn, consulta.Asked(None, path, known), query)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
@@ -166,17 +142,8 @@ class Responder:
                 return (
                     _published(stored) if stored is not None else Answer(200, raw=endpoint.answer(conn, values, path))
                 )
-            self.cpi_months(conn)
-            asked = consulta.Asked(
-                endpoint,
-                path,
-                versioned,
-                values,
-                self._has_versions(conn, endpoint, path),
-                self._cpi or {},
-                lambda listing, again: self._answer(conn, listing, maxima, again),
-            )
-            return consulta.answer(conn, asked, query)
+            routed = functools.partial(self._answer, conn, maxima=maxima)  # fecha on an ultimo: the listing it names
+            return consulta.answer(conn, consulta.Asked(endpoint, path, known, values, routed), query)
         except Exception as e:
             return _failure(e, path)
 

@@ -263,7 +263,8 @@ class V1:
         if path == OPENAPI_PATH:
             self.responder.answer(conn, path)  # the document declares the maxima the data has
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
-            months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
+            known = self.responder.known(conn)  # the months ``base`` takes, the templates ``publicado`` applies to
+            months, versioned = tuple(sorted(known.cpi)), tuple(sorted(known.templates))
             ids = tuple(catalogo_series.series_ids(conn))
             response = make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
         else:

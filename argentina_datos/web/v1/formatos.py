@@ -1,12 +1,6 @@
-"""The body of a list answer in another ``formato`` than JSON: CSV (``decimal=coma`` too), an Excel workbook and,
-for holidays, an iCalendar.  Which answers may take which formato is respuestas/ business (consulta.PARAMETERS).
-
-- CSV: a header with the keys of the first record, one row per record; nested values as JSON text, null as an
-  empty cell, numbers and booleans as in JSON.
-- XLSX (also Datasette's ``.xlsx``, web/complementos/planilla.py): numbers as numbers and dates as dates, which a
-  spreadsheet reads the same in any language, unlike a CSV's decimal mark.
-- iCalendar: one all-day event per holiday (RFC 5545).
-"""
+"""A list answer in another ``formato`` than JSON: CSV (``decimal=coma`` too), an Excel workbook with numbers as
+numbers and dates as dates (also Datasette's ``.xlsx``: web/complementos/planilla.py) and, for holidays, an iCalendar
+(RFC 5545).  Which answers may take which formato is respuestas/consulta.py's business."""
 
 from __future__ import annotations
 
@@ -54,7 +48,8 @@ def comma_decimal(cell: str) -> str:
 
 
 def to_csv(data: list, comma: bool = False) -> bytes:
-    """The CSV of ``data``; ``comma``: «;» between fields and a decimal comma."""
+    """A header with the keys of the first record, one row per record; nested values as JSON text, null as an empty
+    cell, numbers and booleans as in JSON.  ``comma``: «;» between fields and a decimal comma."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", delimiter=";" if comma else ",")
     header, rows = table_of(data)
