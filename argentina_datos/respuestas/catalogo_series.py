@@ -665,7 +665,7 @@ def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
 
 
 _SPEC_OF = {(s.table, s.field.name): s for s in SPECS}
-Converter = Callable[[list, set, Query], list]
+Converter = Callable[[list, set], list]
 
 
 def data(
@@ -748,7 +748,7 @@ def _aligned(
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
         # the observations of the range alone, where no change needs the one before it
-        span = ("", "\uffff") if asked.variacion else (query.desde or "", query.hasta or "\uffff")
+        span = ("", "\uffff") if asked.variacion else query.span
         published = [r for r in _records(conn, entry, query.publicado, span) if isinstance(r.get("fecha"), str)]
         records = [{"fecha": r["fecha"], "valor": r.get(column)} for r in published]
         if query.publicado == consulta.FIRST:
@@ -756,7 +756,7 @@ def _aligned(
         if business and entry["frecuencia"] == DAILY:
             records = [r for r in records if _business(r["fecha"], holidays)]
         if convert is not None:
-            records = convert(records, {"valor"}, query)
+            records = convert(records, {"valor"})
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
         try:
             done = consulta.apply(records, asked, rates=rates) if asked.filters else records
@@ -793,7 +793,7 @@ def _first_days(published: list[dict], query: Query) -> dict[str, str]:
     """publicado=primera: each row's day of first publication (by its fecha, AAAA-MM-DD): its observation's or, with
     ``agrupar``, the latest of its period's observations within desde and hasta (the day the period's figure could
     first be computed)."""
-    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    desde, hasta = query.span
     out: dict[str, str] = {}
     for r in published:
         day = r["fecha"][:10]
@@ -817,7 +817,7 @@ def _every_value(
             "marcar" if mark else "ids",
             "«publicado=todas» da cada valor tal como se publicó: sin «marcar» ni «id:variacion»",
         )
-    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    (desde, hasta), period = query.span, query.period
     rows = []
     for entry in entries_:
         _check_versioned(conn, entry, consulta.ALL)
@@ -934,7 +934,7 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
             how += " de días hábiles" if business else " de todos los días publicados"
         out["titulo"] = f"{title} ({how})"
         out["frecuencia"] = adjective
-        desde, hasta = query.desde or "", query.hasta or "\uffff"
+        desde, hasta = query.span
         days = sorted(
             r["fecha"][:10] for r in records if consulta.is_number(r.get("valor")) and desde <= r["fecha"][:10] <= hasta
         )
@@ -961,7 +961,7 @@ def _plain_range(query: Query, params: dict[str, str], path: str) -> tuple[str, 
     for name in [n for n, _ in query.given] + [n for n in params if n in OWN_NAMES]:
         if name not in TAKES[path]:
             raise BadQuery(name, f"«{name}» no se aplica a {path}: toma {', '.join(TAKES[path])}")
-    return query.desde or "", query.hasta or "\uffff"
+    return query.span
 
 
 def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> Any:

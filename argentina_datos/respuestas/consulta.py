@@ -429,6 +429,11 @@ class Query:
         return period_prefix("fecha", self.fecha) if self.fecha is not None else ""
 
     @property
+    def span(self) -> tuple[str, str]:
+        """(desde, hasta): the days the records' dates lie between, "" and "\uffff" where not given."""
+        return self.desde or "", self.hasta or "\uffff"
+
+    @property
     def tabular(self) -> bool:
         """A table for a spreadsheet (formato=csv or xlsx): a /v1/series/datos answer then heads its columns."""
         return self.formato in TABULAR
@@ -571,8 +576,8 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
         dates = seleccion.Dates(query.desde or "", query.hasta or "", query.period)
         return Answer(200, raw=endpoint.answer(conn, asked.values, path, on, dates))
     if query.ajustar:
-        convert = conversiones.converter(conn, query, asked.known.cpi)
-        return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos), query))
+        convert = conversiones.converter(conn, query.ajustar, query.base, query.span, asked.known.cpi)
+        return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos)))
     return _treated(body, query, path, answers)
 
 
@@ -610,7 +615,7 @@ def _revisions(conn: sqlite3.Connection, path: str, query: Query) -> list[dict]:
             raise BadQuery(
                 name, f"«{name}» no va con «publicado={query.publicado}», que da los registros como se publicaron"
             )
-    periods = versiones.value_periods(conn, path, None, {}, query.desde or "", query.hasta or "\uffff")
+    periods = versiones.value_periods(conn, path, None, {}, *query.span)
     chosen = [p for p in periods if p[0].startswith(query.period) and (query.publicado == ALL or p[4])]
     if len(chosen) > MAX_VALUES:
         raise BadQuery(
@@ -643,7 +648,7 @@ def apply(
     (answers or Answers.of_records(data)).refuse(query, route)
     if not query.filters:
         return data
-    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    (desde, hasta), period = query.span, query.period
     if query.ajustar and adjust is not None:
         data = adjust(data)
     if not query.variacion:  # as before these parameters: the range first, then the periods

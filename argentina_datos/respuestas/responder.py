@@ -115,7 +115,16 @@ class Responder:
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             how = catalogo_series.table if query.tabular else catalogo_series.data
             return Answer(
-                200, how(conn, params, query, on, lambda: conversiones.converter(conn, query, self.known(conn).cpi))
+                200,
+                how(
+                    conn,
+                    params,
+                    query,
+                    on,
+                    lambda: conversiones.converter(
+                        conn, query.ajustar or "", query.base, query.span, self.known(conn).cpi
+                    ),
+                ),
             )
         except Exception as e:
             return _failure(e, path)
@@ -128,12 +137,11 @@ class Responder:
         try:
             if query.empty and (stored := publicados.stored(conn, path)) is not None:
                 return _published(stored)
-            known = self.known(conn)
             found = self.router.match_strict(path)
             if found is None and (
-                publicados.published(conn, path) or query.publicado is not None and path in known.versioned
+                publicados.published(conn, path) or query.publicado is not None and path in self.known(conn).versioned
             ):  # a file upstream publishes that no catalogue route describes yet
-                return consulta.answer(conn, consulta.Asked(None, path, known), query)
+                return consulta.answer(conn, consulta.Asked(None, path, self.known(conn)), query)
             endpoint, match = found or self.router.match(path)
             values = endpoint.parse(match, maxima)
             path = endpoint.canonical_path(match, values)
@@ -143,7 +151,7 @@ class Responder:
                     _published(stored) if stored is not None else Answer(200, raw=endpoint.answer(conn, values, path))
                 )
             routed = functools.partial(self._answer, conn, maxima=maxima)  # fecha on an ultimo: the listing it names
-            return consulta.answer(conn, consulta.Asked(endpoint, path, known, values, routed), query)
+            return consulta.answer(conn, consulta.Asked(endpoint, path, self.known(conn), values, routed), query)
         except Exception as e:
             return _failure(e, path)
 

@@ -1,4 +1,4 @@
-"""The /v1 HTTP layer: JSON errors, CSV bodies, caching, ETag and gzip (what an answer means is respuestas/).
+"""The /v1 HTTP layer: JSON errors, each formato's body (formatos.py), caching, ETag, gzip (what it means: respuestas/).
 
 The database is immutable while served, so each response body is computed
 once, from SQL, and kept (bounded by size) together with its gzip form.
