@@ -24,7 +24,7 @@ from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
-from argentina_datos.respuestas import consulta, publicaciones
+from argentina_datos.respuestas import consulta, conversiones, publicaciones
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import ApiError, BadQuery
 
@@ -665,7 +665,6 @@ def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
 
 
 _SPEC_OF = {(s.table, s.field.name): s for s in SPECS}
-Converter = Callable[[list, set], list]
 
 
 def data(
@@ -673,12 +672,12 @@ def data(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]] = None,
+    cpi: Optional[dict[str, float]] = None,
 ) -> dict[str, Any]:
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one,
-    and ``aviso`` naming the parameters it ignored, if any.  ``converter`` (with ``ajustar``) gives the function that
-    turns amounts of pesos into another unit."""
-    answer = _aligned(conn, params, query, on, converter)[0]
+    and ``aviso`` naming the parameters it ignored, if any.  ``cpi``: the CPI's levels by month (AAAA-MM), for
+    ``ajustar=ipc``."""
+    answer = _aligned(conn, params, query, on, cpi)[0]
     said = warning(DATA_PATH, params)
     return {**answer, "aviso": said} if said else answer
 
@@ -688,11 +687,11 @@ def table(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]] = None,
+    cpi: Optional[dict[str, float]] = None,
 ) -> list[dict[str, Any]]:
     """The rows of ``data`` for a CSV: each column headed by what its numbers are after the query, «título
     (unidad) [clave]» (``column_header``), its key in the JSON rows (the id asked for) between brackets."""
-    answer, headers = _aligned(conn, params, query, on, converter)
+    answer, headers = _aligned(conn, params, query, on, cpi)
     return [{headers.get(k, k): v for k, v in row.items()} for row in answer["datos"]]
 
 
@@ -709,7 +708,7 @@ def _aligned(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]],
+    cpi: Optional[dict[str, float]],
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """``data``'s answer, and the CSV header of each of its columns but fecha (column key -> header)."""
     tokens = parse_ids(params)
@@ -726,15 +725,13 @@ def _aligned(
         return _every_value(conn, tokens, entries_, query, mark), {}
     as_stored = dict(zip(ids, entries_))
     by_id = dict(as_stored)
-    if query.publicado not in (None, consulta.FIRST, consulta.ALL):
-        query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
         if not_pesos:
             raise BadQuery(
                 "ajustar", f"«ajustar={query.ajustar}» convierte montos en pesos; no lo son: {', '.join(not_pesos)}"
             )
-    convert = converter() if query.ajustar and converter is not None else None
+    convert = conversiones.converter(conn, query.ajustar, query.base, query.span, cpi or {}) if query.ajustar else None
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}

@@ -414,13 +414,13 @@ class Query:
         return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
 
     def checked_publicado(self) -> str:
+        """``publicado`` where only a day applies (parse has checked that it is one, or primera, or todas)."""
         if self.publicado in (FIRST, ALL):
             raise BadQuery(
                 "publicado",
                 f"«publicado={self.publicado}» es para /v1/series/datos y las listas con versiones guardadas; en las "
                 "demás rutas, un día AAAA-MM-DD",
             )
-        _check_date("publicado", self.publicado or "")
         return self.publicado or ""
 
     @property
@@ -564,7 +564,7 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
         if listing is not None:  # the listing of the last (penultimate) date within the period, as published
             assert asked.routed is not None  # given with every catalogue route
             return asked.routed(listing, query.replaced(fecha=None))
-    on = query.checked_publicado() if query.publicado is not None else None
+    on = query.publicado  # a day: primera and todas were answered, or refused, above
     if on is not None and revised:  # its own file, as published that day
         body = _version(conn, path, on)
     elif on is not None and not endpoint.computed:

@@ -13,7 +13,7 @@ from typing import Optional
 
 from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import FUENTES, VERSIONES
-from argentina_datos.respuestas import catalogo_series, consulta, conversiones
+from argentina_datos.respuestas import catalogo_series, consulta
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
 from argentina_datos.respuestas.rutas import Router
@@ -114,18 +114,7 @@ class Responder:
             if query.formato == "ics":
                 raise BadQuery("formato", "«formato=ics» es para las rutas de feriados")
             how = catalogo_series.table if query.tabular else catalogo_series.data
-            return Answer(
-                200,
-                how(
-                    conn,
-                    params,
-                    query,
-                    on,
-                    lambda: conversiones.converter(
-                        conn, query.ajustar or "", query.base, query.span, self.known(conn).cpi
-                    ),
-                ),
-            )
+            return Answer(200, how(conn, params, query, on, self.known(conn).cpi))
         except Exception as e:
             return _failure(e, path)
 
