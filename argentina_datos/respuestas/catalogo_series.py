@@ -602,14 +602,14 @@ def _records(
     if fecha == consulta.FIRST:
         periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], filtro, *span)
         return [{"fecha": f, entry["columna"]: v, PUBLISHED: d} for f, v, d, _, first in periods if first]
-    version = versiones.version_on(conn, entry["ruta"], fecha)
-    if version is None:
+    body = versiones.published_on(conn, entry["ruta"], fecha)
+    if body is None:
         first = versiones.first_day(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
         )
-    data = orjson.loads(versiones.document(conn, entry["ruta"], version))
+    data = orjson.loads(body)
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
     records = [r for r in data if isinstance(r, dict)]

@@ -542,6 +542,9 @@ class Asked:
     routed: Optional[Callable[[str, Query], Answer]] = None
 
 
+_NO_VERSION = "no hay versiones guardadas de {} anteriores al {}"
+
+
 def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
     """``asked``'s answer to ``query``, decided in one pass: each parameter checked against what the route answers,
     then the records chosen in SQL by fecha, desde, hasta and publicado (respuestas/seleccion.py, almacen/
@@ -551,8 +554,9 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
         if query.publicado is not None and path not in asked.known.versioned:
             raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
         on = query.checked_publicado() if query.publicado is not None else None
-        body = _version(conn, path, on) if on is not None else publicados.body(conn, path)
-        assert body is not None  # the Responder hands over a file upstream published, or one with versions
+        body = versiones.published_on(conn, path, on) if on is not None else publicados.body(conn, path)
+        if body is None:  # no version by that day (the Responder hands over a file upstream published, or versioned)
+            raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
         return _treated(body, query, path)
     revised = path in asked.known.versioned
     answers = Answers.of(endpoint, revised or endpoint.path in asked.known.templates, revised)
@@ -566,7 +570,8 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
             return asked.routed(listing, query.replaced(fecha=None))
     on = query.publicado  # a day: primera and todas were answered, or refused, above
     if on is not None and revised:  # its own file, as published that day
-        body = _version(conn, path, on)
+        if (body := versiones.published_on(conn, path, on)) is None:
+            raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
     elif on is not None and not endpoint.computed:
         # /v1/cotizaciones/dolares/turista, when only other casas have versions
         raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
@@ -579,14 +584,6 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
         convert = conversiones.converter(conn, query.ajustar, query.base, query.span, asked.known.cpi)
         return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos)))
     return _treated(body, query, path, answers)
-
-
-def _version(conn: sqlite3.Connection, path: str, day: str) -> bytes:
-    """The file at ``path`` (a route with stored versions) as upstream had published it by the end of ``day``."""
-    version = versiones.version_on(conn, path, day)
-    if version is None:
-        raise ApiError(404, f"no hay versiones guardadas de {path} anteriores al {day}", "publicado")
-    return versiones.document(conn, path, version)
 
 
 def _treated(
@@ -602,7 +599,7 @@ def _treated(
     if query.tabular and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", f"«formato={query.formato}» es para rutas que devuelven una lista")
     if answers is None or not isinstance(data, list):  # a past version treated as today's shape only if a list too
-        return Answer(200, apply(data, query, route=path))
+        answers, adjust = Answers.of_records(data), None
     return Answer(200, apply(data, query, adjust, answers.rates, path, answers))
 
 
