@@ -10,11 +10,12 @@ import dataclasses
 import operator
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Sequence
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 from argentina_datos.almacen import controles
+
+if TYPE_CHECKING:  # the server reads these declarations without sqlite-utils, which imports pandas (1.5 s a start)
+    import sqlite_utils
 
 SOURCE = "argentina-datos"
 

@@ -15,7 +15,6 @@ import zlib
 from typing import Any, Iterable, Optional
 
 import orjson
-import sqlite_utils
 
 from argentina_datos.almacen.propias import FUENTES, PUBLICADOS
 from argentina_datos.almacen.registros import keyed_records
@@ -36,6 +35,8 @@ def decompress(stored: bytes) -> bytes:
 
 
 def create(conn: sqlite3.Connection) -> None:
+    import sqlite_utils  # the builder's, not the server's: it imports pandas
+
     db = sqlite_utils.Database(conn)
     if not db[TABLE].exists():
         PUBLICADOS.create(db)
