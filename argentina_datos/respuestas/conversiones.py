@@ -55,8 +55,7 @@ def _daily(conn: sqlite3.Connection, table: str, column: str, **where: str) -> d
 
 
 def check_currency(records: list, pesos: set[str], how: str, span: tuple[str, str]) -> None:
-    """400 if an amount to convert by ``ajustar=how``, in the asked range (desde, hasta), is dated before the peso's
-    last change of unit."""
+    """400 if an amount to convert (``ajustar=how``) dated within ``span`` is before the peso's last change of unit."""
     desde, hasta = span
     for r in records:
         if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
@@ -73,9 +72,8 @@ def check_currency(records: list, pesos: set[str], how: str, span: tuple[str, st
 def converter(
     conn: sqlite3.Connection, how: str, base: Optional[str], span: tuple[str, str], cpi: dict[str, float]
 ) -> Callable[[list, set[str]], list]:
-    """The function that converts the amounts of pesos (``pesos``: their keys) of a list of records as ``ajustar=how``
-    asks (``base``: its month, for ipc), of records dated within ``span`` (desde, hasta); ``cpi``: the CPI's levels
-    by month (AAAA-MM)."""
+    """The function that converts the amounts of pesos (``pesos``: their keys) of records as ``ajustar=how`` asks
+    (``base``: its month, for ipc), none dated within ``span`` before 1992; ``cpi``: the CPI's levels by month."""
     convert: Callable[[list, set[str]], list]
     if how == "ipc":
         if not cpi:
