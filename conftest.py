@@ -52,6 +52,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if needs_mirror(item):
             item.add_marker(pytest.mark.mirror)
+    # The files with slow tests (nginx, a browser, real servers) first, each file's tests in their order: pytest-xdist
+    # (scripts/test.sh: --dist loadscope --no-loadscope-reorder) hands out files in this order, so the longest start
+    # at once instead of ending the run alone on one core while the other waits.
+    slow = {item.path for item in items if item.get_closest_marker("lento") is not None}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.hookimpl(trylast=True)

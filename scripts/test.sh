@@ -24,5 +24,6 @@ lint=0
 wait "$build"
 [ "$lint" -eq 0 ] || exit "$lint"
 # On every core (pytest-xdist; -n 0 after the script's name runs in one process). --dist loadscope: a notebook's
-# cells and a module's tests stay in one worker, in order.
-exec .venv/bin/python -m pytest -n auto --dist loadscope tests notebooks --nbval-lax "$@"
+# cells and a module's tests stay in one worker, in order; --no-loadscope-reorder: the files in the order conftest.py
+# puts them, the slow ones first (xdist would order them by their number of tests).
+exec .venv/bin/python -m pytest -n auto --dist loadscope --no-loadscope-reorder tests notebooks --nbval-lax "$@"

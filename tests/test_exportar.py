@@ -351,6 +351,7 @@ def test_parquet_files_are_sorted_by_fecha_and_say_so(tmp_path):
     assert all(c.nulls_first for c in meta.sorting_columns)  # as SQLite's ORDER BY puts them
 
 
+@pytest.mark.lento
 def test_every_table_of_the_mirror_database_round_trips_in_parquet(db_path, tmp_path):
     import duckdb
 
@@ -391,6 +392,7 @@ def nginx_url(exported):
         yield url
 
 
+@pytest.mark.lento
 def test_nginx_serves_the_mirror_files(nginx_url):
     """A sample spread over each family of the mirror's paths (about a hundred files each): what is nginx's here (a route to its
     file, the same for all) needs no more; each route's answer is its file (test_conformance.py) and each body is
@@ -418,6 +420,7 @@ def test_nginx_serves_the_mirror_files(nginx_url):
 SAMPLE_PER_FAMILY = 150
 
 
+@pytest.mark.lento
 @pytest.mark.parametrize("lista, por_fecha, uno", FAMILIES)
 def test_nginx_serves_the_dates_without_a_file(nginx_url, lista, por_fecha, uno):
     """The per-date routes upstream has no file for answer the list's records of that day (as /v1 does:
@@ -442,6 +445,7 @@ def test_nginx_serves_the_dates_without_a_file(nginx_url, lista, por_fecha, uno)
     assert not failures, "\n".join(failures[:10])
 
 
+@pytest.mark.lento
 def test_nginx_answers_with_the_headers_of_the_api(nginx_url, v1_response):
     import httpx
 
