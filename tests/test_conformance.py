@@ -73,7 +73,7 @@ def test_mirror_is_there():
 def served_by_endpoint(router, route: str) -> bool:
     """Whether a catalogue endpoint takes this route (its parameters valid), rather than the
     verbatim documents table."""
-    from argentina_datos.respuestas.rutas import ApiError
+    from argentina_datos.respuestas.respuesta import ApiError
 
     try:
         endpoint, match = router.match(route)

@@ -224,7 +224,8 @@ def test_an_interrupted_export_leaves_no_half_written_file(small_db, tmp_path, m
 
 
 def test_a_route_that_fails_stops_the_export_before_removing_anything(small_db, tmp_path, monkeypatch, capsys):
-    from argentina_datos.respuestas.responder import Answer, Responder
+    from argentina_datos.respuestas.responder import Responder
+    from argentina_datos.respuestas.respuesta import Answer
 
     out = tmp_path / "publicado"
     exportar_v1.export(small_db, out)

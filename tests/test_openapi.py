@@ -62,9 +62,9 @@ async def test_served_document_is_the_generated_one(ds, conn):
     # With the database's year maxima (the spec's, or the last year with data), its CPI's months and the routes
     # with stored versions (which take ?publicado=).
     responder = Responder(ROUTER)
-    versioned = responder.versioned_paths(conn)
+    versioned = sorted(responder.known(conn).templates)
     ids = catalogo_series.series_ids(conn)  # the values /v1/series/datos?ids= takes
-    served = build_document(ROUTER, responder.served_maxima(conn), responder.cpi_months(conn), versioned, ids)
+    served = build_document(ROUTER, responder.served_maxima(conn), sorted(responder.known(conn).cpi), versioned, ids)
     assert "cotizaciones_dolares.blue.venta" in ids
     assert "/v1/cotizaciones/dolares/{casa}" in versioned and "/v1/feriados/{año}" not in versioned
     fecha = [p for p in orjson.loads(response.content)["paths"]["/v1/cotizaciones/dolares/{casa}"]["get"]["parameters"]]

@@ -10,7 +10,7 @@ import icalendar
 import pytest
 
 from argentina_datos.respuestas import consulta, conversiones, variaciones
-from argentina_datos.web.v1.ics import to_ics
+from argentina_datos.web.v1.formatos import to_ics
 
 MONTHS = [
     {"fecha": f"2024-{m:02d}-28", "valor": v}
@@ -83,9 +83,9 @@ def test_amounts_divided_by_the_value_of_their_day_or_the_last_before():
 def test_no_conversion_across_the_change_of_currency():
     records = [{"fecha": "1991-12-31", "valor": 10.0}, {"fecha": "1992-01-02", "valor": 1.0}]
     with pytest.raises(consulta.BadQuery, match="austral") as e:
-        conversiones.check_currency(records, {"valor"}, consulta.parse("ajustar=uva"))
+        conversiones.check_currency(records, {"valor"}, "uva", consulta.parse("ajustar=uva").span)
     assert e.value.param == "ajustar"
-    conversiones.check_currency(records, {"valor"}, consulta.parse("ajustar=uva&desde=1992-01-01"))
+    conversiones.check_currency(records, {"valor"}, "uva", consulta.parse("ajustar=uva&desde=1992-01-01").span)
 
 
 def test_holidays_as_an_icalendar_that_a_parser_reads():

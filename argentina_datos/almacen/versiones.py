@@ -69,6 +69,12 @@ def writing(body: bytes) -> str:
     return how + FINAL_NEWLINE if body.endswith(b"\n") else how
 
 
+def published_on(conn: sqlite3.Connection, route: str, day: str) -> Optional[bytes]:
+    """The file at ``route`` as upstream had published it by the end of ``day`` (UTC); None before its first version."""
+    version = version_on(conn, route, day)
+    return None if version is None else document(conn, route, version)
+
+
 def document(conn: sqlite3.Connection, route: str, version: int) -> bytes:
     """The file of ``version`` as upstream published it: its records and envelope (keys in its order, nulls and
     absent keys kept), written as that file was (``escritura``; a store from before the column: indented)."""

@@ -615,7 +615,7 @@ def build_document(
     """The document; ``maxima`` are the largest values the server takes, per (route, parameter)
     (respuestas.responder.Responder.served_maxima); without them, the spec's.  ``months``: those of the
     database's CPI, the values ``base`` takes (without them, any month AAAA-MM).  ``versioned``: the routes
-    with stored versions (Responder.versioned_paths), which take ``publicado``."""
+    with stored versions (respuestas.consulta.Known.templates), which take ``publicado``."""
     paths = {}
     tables: set[str] = set()
     for e in sorted(router.endpoints, key=lambda e: e.path):

@@ -38,7 +38,8 @@ from argentina_datos.catalogo.parametros import CASA, CASA_ALIASES, Param, group
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, static_document
 from argentina_datos.respuestas import seleccion
 from argentina_datos.respuestas.responder import Responder
-from argentina_datos.respuestas.rutas import ApiError, Router
+from argentina_datos.respuestas.respuesta import ApiError
+from argentina_datos.respuestas.rutas import Router
 
 INDEX = "index.json"
 GZ_SUFFIX = ".gz"

@@ -24,9 +24,9 @@ from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.catalogo import sinonimos
 from argentina_datos.catalogo.esquema import DAILY, KINDS, MONTHLY, RATE, ROW_ID
 from argentina_datos.catalogo.series import NAMING_FIELDS, SPECS, THEMES_WITH_SERIES, SeriesSpec, disambiguated
-from argentina_datos.respuestas import consulta, publicaciones
-from argentina_datos.respuestas.consulta import BadQuery, Query
-from argentina_datos.respuestas.rutas import ApiError
+from argentina_datos.respuestas import consulta, conversiones, publicaciones
+from argentina_datos.respuestas.consulta import Query
+from argentina_datos.respuestas.respuesta import ApiError, BadQuery
 
 LIST_PATH = "/v1/series"
 DATA_PATH = "/v1/series/datos"
@@ -40,9 +40,6 @@ OWN_NAMES = ("ids", "q", "tema", "frecuencia", "tipo", "marcar", "dias", "limite
 MARK = "calidad"
 # publicado=primera: a column «id:publicado» beside each series with the day its value was first published
 PUBLISHED = "publicado"
-# publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
-# more is a 400 that says how to narrow it
-MAX_VALUES = 25_000
 # dias=habiles: a daily series' values of business days only (almacen.habiles.business_day), as the quotes' habil
 # column and the saved queries average them; todos (the default): every day upstream published, weekends too
 DAYS = ("todos", "habiles")
@@ -605,14 +602,14 @@ def _records(
     if fecha == consulta.FIRST:
         periods = versiones.value_periods(conn, entry["ruta"], entry["columna"], filtro, *span)
         return [{"fecha": f, entry["columna"]: v, PUBLISHED: d} for f, v, d, _, first in periods if first]
-    version = versiones.version_on(conn, entry["ruta"], fecha)
-    if version is None:
+    body = versiones.published_on(conn, entry["ruta"], fecha)
+    if body is None:
         first = versiones.first_day(conn, entry["ruta"])
         why = f"sus versiones empiezan el {first}" if first else f"{entry['ruta']} no tiene versiones guardadas"
         raise ApiError(
             404, f"«publicado» = {fecha}: no se sabe cómo estaba la serie {entry['id']} ese día ({why})", "publicado"
         )
-    data = orjson.loads(versiones.document(conn, entry["ruta"], version))
+    data = orjson.loads(body)
     if isinstance(data, dict):  # an envelope around the list
         data = next((v for v in data.values() if isinstance(v, list)), [])
     records = [r for r in data if isinstance(r, dict)]
@@ -668,7 +665,6 @@ def _stored(conn: sqlite3.Connection, entry: dict) -> list[dict]:
 
 
 _SPEC_OF = {(s.table, s.field.name): s for s in SPECS}
-Converter = Callable[[list, set, Query], list]
 
 
 def data(
@@ -676,12 +672,12 @@ def data(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]] = None,
+    cpi: Optional[dict[str, float]] = None,
 ) -> dict[str, Any]:
     """``{"series": [entries], "datos": [{"fecha", id: value...}]}``, dates in order, null where a series lacks one,
-    and ``aviso`` naming the parameters it ignored, if any.  ``converter`` (with ``ajustar``) gives the function that
-    turns amounts of pesos into another unit."""
-    answer = _aligned(conn, params, query, on, converter)[0]
+    and ``aviso`` naming the parameters it ignored, if any.  ``cpi``: the CPI's levels by month (AAAA-MM), for
+    ``ajustar=ipc``."""
+    answer = _aligned(conn, params, query, on, cpi)[0]
     said = warning(DATA_PATH, params)
     return {**answer, "aviso": said} if said else answer
 
@@ -691,11 +687,11 @@ def table(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]] = None,
+    cpi: Optional[dict[str, float]] = None,
 ) -> list[dict[str, Any]]:
     """The rows of ``data`` for a CSV: each column headed by what its numbers are after the query, «título
     (unidad) [clave]» (``column_header``), its key in the JSON rows (the id asked for) between brackets."""
-    answer, headers = _aligned(conn, params, query, on, converter)
+    answer, headers = _aligned(conn, params, query, on, cpi)
     return [{headers.get(k, k): v for k, v in row.items()} for row in answer["datos"]]
 
 
@@ -712,7 +708,7 @@ def _aligned(
     params: dict[str, str],
     query: Query,
     on: dt.date,
-    converter: Optional[Callable[[], Converter]],
+    cpi: Optional[dict[str, float]],
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """``data``'s answer, and the CSV header of each of its columns but fecha (column key -> header)."""
     tokens = parse_ids(params)
@@ -729,15 +725,13 @@ def _aligned(
         return _every_value(conn, tokens, entries_, query, mark), {}
     as_stored = dict(zip(ids, entries_))
     by_id = dict(as_stored)
-    if query.publicado not in (None, consulta.FIRST, consulta.ALL):
-        query.checked_publicado()
     if query.ajustar:
         not_pesos = [e["id"] for e in entries_ if not (e["unidad"] or "").startswith("pesos")]
         if not_pesos:
             raise BadQuery(
                 "ajustar", f"«ajustar={query.ajustar}» convierte montos en pesos; no lo son: {', '.join(not_pesos)}"
             )
-    convert = converter() if query.ajustar and converter is not None else None
+    convert = conversiones.converter(conn, query.ajustar, query.base, query.span, cpi or {}) if query.ajustar else None
     plain = query.replaced(ajustar=None, base=None, publicado=None, formato=None)
     columns: dict[str, dict[str, Any]] = {}
     headers: dict[str, str] = {}
@@ -751,7 +745,7 @@ def _aligned(
         asked = plain.replaced(variacion=mode) if mode else plain
         column = entry["columna"]
         # the observations of the range alone, where no change needs the one before it
-        span = ("", "\uffff") if asked.variacion else (query.desde or "", query.hasta or "\uffff")
+        span = ("", "\uffff") if asked.variacion else query.span
         published = [r for r in _records(conn, entry, query.publicado, span) if isinstance(r.get("fecha"), str)]
         records = [{"fecha": r["fecha"], "valor": r.get(column)} for r in published]
         if query.publicado == consulta.FIRST:
@@ -759,7 +753,7 @@ def _aligned(
         if business and entry["frecuencia"] == DAILY:
             records = [r for r in records if _business(r["fecha"], holidays)]
         if convert is not None:
-            records = convert(records, {"valor"}, query)
+            records = convert(records, {"valor"})
         rates = frozenset({"valor"}) if entry["tipo"] == RATE else frozenset()
         try:
             done = consulta.apply(records, asked, rates=rates) if asked.filters else records
@@ -796,7 +790,7 @@ def _first_days(published: list[dict], query: Query) -> dict[str, str]:
     """publicado=primera: each row's day of first publication (by its fecha, AAAA-MM-DD): its observation's or, with
     ``agrupar``, the latest of its period's observations within desde and hasta (the day the period's figure could
     first be computed)."""
-    desde, hasta = query.desde or "", query.hasta or "\uffff"
+    desde, hasta = query.span
     out: dict[str, str] = {}
     for r in published:
         day = r["fecha"][:10]
@@ -820,7 +814,7 @@ def _every_value(
             "marcar" if mark else "ids",
             "«publicado=todas» da cada valor tal como se publicó: sin «marcar» ni «id:variacion»",
         )
-    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    (desde, hasta), period = query.span, query.period
     rows = []
     for entry in entries_:
         _check_versioned(conn, entry, consulta.ALL)
@@ -830,10 +824,10 @@ def _every_value(
             for f, v, d, h, _ in periods
             if f.startswith(period)
         ]
-        if len(rows) > MAX_VALUES:
+        if len(rows) > consulta.MAX_VALUES:
             raise BadQuery(
                 "publicado",
-                f"«publicado=todas» da más de {MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
+                f"«publicado=todas» da más de {consulta.MAX_VALUES:,} filas con estas series y fechas: acótelo con desde y hasta "
                 "o con menos ids".replace(",", "."),
             )
     return {"series": entries_, "datos": rows}
@@ -937,7 +931,7 @@ def labelled(entry: dict, query: Query, records: list[dict], month: Optional[str
             how += " de días hábiles" if business else " de todos los días publicados"
         out["titulo"] = f"{title} ({how})"
         out["frecuencia"] = adjective
-        desde, hasta = query.desde or "", query.hasta or "\uffff"
+        desde, hasta = query.span
         days = sorted(
             r["fecha"][:10] for r in records if consulta.is_number(r.get("valor")) and desde <= r["fecha"][:10] <= hasta
         )
@@ -964,7 +958,7 @@ def _plain_range(query: Query, params: dict[str, str], path: str) -> tuple[str, 
     for name in [n for n, _ in query.given] + [n for n in params if n in OWN_NAMES]:
         if name not in TAKES[path]:
             raise BadQuery(name, f"«{name}» no se aplica a {path}: toma {', '.join(TAKES[path])}")
-    return query.desde or "", query.hasta or "\uffff"
+    return query.span
 
 
 def publications(conn: sqlite3.Connection, params: dict[str, str], query: Query, on: dt.date) -> Any:

@@ -1,13 +1,11 @@
-"""What /v1 does beyond static files: date ranges, periods and CSV, from the same answer.
+"""A /v1 query, in one place: its parameters, how they are read, which routes take them and what they do.
 
-The static upstream cannot filter, so a client that wants one month downloads a whole series.
-Here every list answer can be cut (``desde``/``hasta``), grouped by period (``agrupar`` with
-``funcion``) and written as CSV (``formato=csv``), computed from the exact answer the route
-gives without parameters.  Without these parameters nothing changes, byte for byte.
-
-Each query parameter is one entry of ``PARAMETERS``: its values, what it needs, which routes take it
-and its description.  Parsing, the 400s of a route that does not take it, /v1/openapi.json and the
-table of docs/api.md all read that entry.
+Each query parameter is one entry of ``PARAMETERS``: its values, what it needs, which routes take it and its
+description; parsing, the 400s of a route that does not take it, /v1/openapi.json and the table of docs/api.md all
+read that entry.  ``answer`` decides a routed path's query in one pass: its parameters checked against what the
+route answers, the records chosen in SQL (respuestas/seleccion.py, or the stored versions for ``publicado``), and
+what only Python does with them (``ajustar``, ``agrupar``, ``variacion``: ``apply``).  Without parameters nothing
+changes, byte for byte.
 """
 
 from __future__ import annotations
@@ -15,28 +13,29 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass
+import sqlite3
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 from urllib.parse import parse_qsl
 
 import orjson
 
+from argentina_datos.almacen import publicados, versiones
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import INTEGER, NUMBER, RATE, Field
 from argentina_datos.catalogo.parametros import CASA_ALIASES, CASAS
-from argentina_datos.respuestas import variaciones
-from argentina_datos.respuestas.variaciones import DECIMALS, rounded
+from argentina_datos.respuestas import conversiones, seleccion, variaciones
+from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
+from argentina_datos.respuestas.rutas import Endpoint
+from argentina_datos.respuestas.variaciones import DECIMALS, is_number, rounded
 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 # publicado= besides a day: each observation's first published value, or every value it had (respuestas/
 # catalogo_series.py, from the versions store)
 FIRST, ALL = "primera", "todas"
-
-
-class BadQuery(ValueError):
-    def __init__(self, param: str, message: str):
-        super().__init__(message)
-        self.param = param
+# publicado=todas gives at most this many rows (~2.7 MB: the size of the largest answers, 20 daily series aligned);
+# more is a 400 that says how to narrow it
+MAX_VALUES = 25_000
 
 
 @dataclass(frozen=True)
@@ -415,19 +414,24 @@ class Query:
         return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
 
     def checked_publicado(self) -> str:
+        """``publicado`` where only a day applies (parse has checked that it is one, or primera, or todas)."""
         if self.publicado in (FIRST, ALL):
             raise BadQuery(
                 "publicado",
                 f"«publicado={self.publicado}» es para /v1/series/datos y las listas con versiones guardadas; en las "
                 "demás rutas, un día AAAA-MM-DD",
             )
-        _check_date("publicado", self.publicado or "")
         return self.publicado or ""
 
     @property
     def period(self) -> str:
         """``fecha`` as the start of the dates it takes (2024-12-31, 2024-12 or 2024); "" without it."""
         return period_prefix("fecha", self.fecha) if self.fecha is not None else ""
+
+    @property
+    def span(self) -> tuple[str, str]:
+        """(desde, hasta): the days the records' dates lie between, "" and "\uffff" where not given."""
+        return self.desde or "", self.hasta or "\uffff"
 
     @property
     def tabular(self) -> bool:
@@ -516,6 +520,114 @@ def _check_date(name: str, text: str) -> None:
         raise BadQuery(name, f"«{name}» = {text} no es una fecha del calendario") from None
 
 
+# ---- deciding a query on a route ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Known:
+    """What the database says that every query needs, read once per database (respuestas/responder.py)."""
+
+    versioned: frozenset[str]  # the routes with stored versions
+    templates: frozenset[str]  # the route templates publicado applies to: with versions, or computed from a list with
+    cpi: dict[str, float]  # AAAA-MM -> the CPI's level (ajustar=ipc)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A path with a query, as the Responder routed it: its catalogue route (None: a file no route describes yet)."""
+
+    endpoint: Optional[Endpoint]
+    path: str  # as upstream names its files
+    known: Known
+    values: dict = field(default_factory=dict)  # the path's values
+    # the answer to another path: the listing that fecha names on an ultimo (penultimo), routed as any path is
+    routed: Optional[Callable[[str, Query], Answer]] = None
+
+
+_NO_VERSION = "no hay versiones guardadas de {} anteriores al {}"
+
+
+def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
+    """``asked``'s answer to ``query``, decided in one pass: each parameter checked against what the route answers,
+    then the records chosen in SQL by fecha, desde, hasta and publicado (respuestas/seleccion.py, almacen/
+    versiones.py), and what only Python does (ajustar, agrupar, variacion) on the records so chosen."""
+    endpoint, path = asked.endpoint, asked.path
+    if endpoint is None:  # a file no catalogue route describes: as it came, or as the query cuts its records
+        if query.publicado is not None and path not in asked.known.versioned:
+            raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
+        on = query.checked_publicado() if query.publicado is not None else None
+        body = versiones.published_on(conn, path, on) if on is not None else publicados.body(conn, path)
+        if body is None:  # no version by that day (the Responder hands over a file upstream published, or versioned)
+            raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
+        return _treated(body, query, path)
+    revised = path in asked.known.versioned
+    answers = Answers.of(endpoint, revised or endpoint.path in asked.known.templates, revised)
+    answers.refuse(query, path)
+    if query.publicado in (FIRST, ALL):  # offered (refuse) only on a list with versions
+        return Answer(200, _revisions(conn, path, query))
+    if query.fecha is not None and endpoint.latest_listing is not None:
+        listing = endpoint.latest_listing(conn, asked.values, path, query.period)
+        if listing is not None:  # the listing of the last (penultimate) date within the period, as published
+            assert asked.routed is not None  # given with every catalogue route
+            return asked.routed(listing, query.replaced(fecha=None))
+    on = query.publicado  # a day: primera and todas were answered, or refused, above
+    if on is not None and revised:  # its own file, as published that day
+        if (body := versiones.published_on(conn, path, on)) is None:
+            raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
+    elif on is not None and not endpoint.computed:
+        # /v1/cotizaciones/dolares/turista, when only other casas have versions
+        raise ApiError(404, f"no hay versiones guardadas de {path}", "publicado")
+    elif (query.ajustar or query.agrupar or query.variacion) and endpoint.shape == "list":
+        body = endpoint.answer(conn, asked.values, path, on)  # a change needs the records before the range: all
+    else:
+        dates = seleccion.Dates(query.desde or "", query.hasta or "", query.period)
+        return Answer(200, raw=endpoint.answer(conn, asked.values, path, on, dates))
+    if query.ajustar:
+        convert = conversiones.converter(conn, query.ajustar, query.base, query.span, asked.known.cpi)
+        return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos)))
+    return _treated(body, query, path, answers)
+
+
+def _treated(
+    body: bytes, query: Query, path: str, answers: Optional[Answers] = None, adjust: Optional[Callable] = None
+) -> Answer:
+    """A file's bytes as they came (a stored file, a version as published) or, with a query that cuts or groups, its
+    records so treated: as ``answers`` (the catalogue route's) says, or else as its records are."""
+    if query.formato == "ics" and not query.empty:
+        raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
+    if not query.filters and not query.tabular:
+        return Answer(200, raw=body)
+    data = orjson.loads(body)
+    if query.tabular and not isinstance(data, list):  # a past version may differ from today's shape
+        raise BadQuery("formato", f"«formato={query.formato}» es para rutas que devuelven una lista")
+    if answers is None or not isinstance(data, list):  # a past version treated as today's shape only if a list too
+        answers, adjust = Answers.of_records(data), None
+    return Answer(200, apply(data, query, adjust, answers.rates, path, answers))
+
+
+def _revisions(conn: sqlite3.Connection, path: str, query: Query) -> list[dict]:
+    """publicado=primera: the records of the list at ``path`` as each was first published, with the day
+    (``publicado``); todas: each record with every value it had and the days it was in force (``publicadoDesde``,
+    ``publicadoHasta``), of the records dated within desde, hasta and fecha, as /v1/series/datos answers a series."""
+    for name in ("agrupar", "variacion", "ajustar"):
+        if getattr(query, name) is not None:
+            raise BadQuery(
+                name, f"«{name}» no va con «publicado={query.publicado}», que da los registros como se publicaron"
+            )
+    periods = versiones.value_periods(conn, path, None, {}, *query.span)
+    chosen = [p for p in periods if p[0].startswith(query.period) and (query.publicado == ALL or p[4])]
+    if len(chosen) > MAX_VALUES:
+        raise BadQuery(
+            "publicado",
+            f"«publicado={query.publicado}» da más de {MAX_VALUES:,} registros con estas fechas: "
+            "acótelo con desde y hasta".replace(",", "."),
+        )
+    if query.publicado == FIRST:
+        return [{**orjson.loads(record), "publicado": since} for _, record, since, _, _ in chosen]
+    return [
+        {**orjson.loads(record), "publicadoDesde": since, "publicadoHasta": until}
+        for _, record, since, until, _ in chosen
+    ]
+
+
 # ---- applying a query to an answer ------------------------------------------------
 def apply(
     data: Any,
@@ -533,7 +645,7 @@ def apply(
     (answers or Answers.of_records(data)).refuse(query, route)
     if not query.filters:
         return data
-    desde, hasta, period = query.desde or "", query.hasta or "\uffff", query.period
+    (desde, hasta), period = query.span, query.period
     if query.ajustar and adjust is not None:
         data = adjust(data)
     if not query.variacion:  # as before these parameters: the range first, then the periods
@@ -586,17 +698,10 @@ def _is_identifier(key: str) -> bool:
     return key == "id" or key.endswith(("Id", "_id"))
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-is_number = _is_number
-
-
 def measures_of(records: list[dict]) -> set[str]:
     """The fields that are measures: numbers in every record that has them, never ids (actaId)."""
-    numeric = {k for r in records for k, v in r.items() if k != "fecha" and _is_number(v) and not _is_identifier(k)}
-    return numeric - {k for r in records for k, v in r.items() if k in numeric and v is not None and not _is_number(v)}
+    numeric = {k for r in records for k, v in r.items() if k != "fecha" and is_number(v) and not _is_identifier(k)}
+    return numeric - {k for r in records for k, v in r.items() if k in numeric and v is not None and not is_number(v)}
 
 
 def day_key(measure: str) -> str:
@@ -638,7 +743,7 @@ def group(records: list[dict], period: str, function: Optional[str], rates: froz
             if key == "fecha":
                 record[key] = start
             elif key in numeric:
-                found = [m for m in members if _is_number(m.get(key))]
+                found = [m for m in members if is_number(m.get(key))]
                 values = [m[key] for m in found]
                 how = variaciones.compounded if key in rates and function is None else aggregate
                 record[key] = rounded(how(values)) if values else None

@@ -1,8 +1,7 @@
 """The /v1 endpoints: every catalogue route, and the catalogue's Combinations of several datasets.
 
 An endpoint turns validated path values into the body upstream would publish at that path: the published records
-of its list that the path selects (``seleccion``), written as upstream writes its files.  ``ApiError`` carries the
-4xx answers.
+of its list that the path selects (``seleccion``), written as upstream writes its files.
 """
 
 from __future__ import annotations
@@ -33,14 +32,9 @@ from argentina_datos.catalogo.esquema import (
 )
 from argentina_datos.catalogo.parametros import BadParam, Param, group_name, template_regex
 from argentina_datos.respuestas import seleccion
+from argentina_datos.respuestas.respuesta import ApiError
 
 OPENAPI_PATH = "/v1/openapi.json"  # the document that lists every route, named by every unknown route's 404
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, mensaje: str, parametro: Optional[str] = None):
-        super().__init__(mensaje)
-        self.status, self.mensaje, self.parametro = status, mensaje, parametro
 
 
 @dataclass
@@ -159,8 +153,8 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
                 e = _no_data(endpoint, values, path)
                 raise ApiError(
                     404,
-                    f"{e.mensaje}: la fuente tiene registros que no publicó en esta ruta (según {count.table})",
-                    e.parametro,
+                    f"{e.message}: la fuente tiene registros que no publicó en esta ruta (según {count.table})",
+                    e.param,
                 )
         where = where_for(route.where, values)
         return {m.name: where[m.name] if isinstance(m, Field) else [] for m in dataset.fields}

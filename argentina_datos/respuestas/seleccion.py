@@ -25,7 +25,7 @@ from argentina_datos.almacen.publicados import Text
 from argentina_datos.almacen.tablas import Layout, quote, table_exists
 from argentina_datos.catalogo import BY_TABLE
 from argentina_datos.catalogo.esquema import Dataset
-from argentina_datos.respuestas.consulta import BadQuery
+from argentina_datos.respuestas.respuesta import ApiError, BadQuery
 
 ALL, FIRST, LAST = "all", "first", "last"
 _ISO_DAY = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*"  # a fecha that is a day (GLOB), as consulta reads them
@@ -66,10 +66,6 @@ def _after(prefix: str) -> str:
 
 
 ANY_DATE = Dates()
-
-
-class NoVersion(LookupError):
-    """No file of the dataset had been published by the end of that day."""
 
 
 @dataclass(frozen=True)
@@ -285,5 +281,7 @@ def _versioned(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates: D
         texts = [t for _, t in versiones.items(conn, file.route, version, conds + more, [*asked.values(), *args])]
         out += [(publicados.written(orjson.loads(t)), 0) for t in texts]
     if not found:
-        raise NoVersion(f"no hay versiones guardadas de {', '.join(f.route for f in routes)} anteriores al {on}")
+        raise ApiError(
+            404, f"no hay versiones guardadas de {', '.join(f.route for f in routes)} anteriores al {on}", "publicado"
+        )
     return out

@@ -1,4 +1,4 @@
-"""Changes and real terms: what ``variacion`` and ``ajustar=ipc`` make of a list answer.
+"""Changes: what ``variacion`` makes of a list answer.
 
 - ``changes``: per series, in ``fecha`` order, each measure becomes its change against a reference
   record: the previous one (``absoluta``, ``relativa``), the latest on or before the same day a year
@@ -8,9 +8,6 @@
   A rate per period (monthly inflation, in percent) is not a level: its ``acumulada`` compounds the
   year's rates up to the record, its ``interanual`` the rates of the last twelve months, its
   ``absoluta`` is in percentage points (``compounded``).
-- ``Deflator``: amounts of pesos times IPC(base) / IPC(month of the record's fecha), the CPI chained
-  from monthly inflation (the ``ipc`` table); a date after the CPI's last month uses the last month,
-  one before its first gets null.
 """
 
 from __future__ import annotations
@@ -23,6 +20,10 @@ from typing import Callable, Optional
 # floats carries noise in the last digits (1429.2049999999997, 81.90000000000002) that no published value
 # has (upstream writes at most 8 decimals); a value already exact is left as it is (an int stays an int).
 DECIMALS = 10
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def rounded(value):
@@ -106,47 +107,4 @@ def changes(
                     out[i][key] = _compound_since(records, positions, days, n, key, after) if whole else None
                 else:
                     out[i][key] = _change(mode, records[i][key], records[ref].get(key) if ref is not None else None)
-    return out
-
-
-class Deflator:
-    """Pesos of a month into pesos of ``base``, from the CPI's levels by month (AAAA-MM -> level)."""
-
-    def __init__(self, levels: dict[str, float], base: Optional[str] = None):
-        self.months = sorted(levels)
-        self.levels = levels
-        self.base = base or self.months[-1]
-
-    def factor(self, day: str) -> Optional[float]:
-        month = day[:7]
-        if month < self.months[0]:
-            return None
-        level = self.levels.get(min(month, self.months[-1]))
-        if level is None:  # a month missing inside the series: the one before it
-            level = self.levels[self.months[bisect.bisect_right(self.months, month) - 1]]
-        return self.levels[self.base] / level
-
-    def adjust(self, records: list, pesos: set[str]) -> list:
-        def on(day: str) -> Callable[[float], Optional[float]]:
-            factor = self.factor(day)
-            return lambda value: None if factor is None else rounded(value * factor)
-
-        return converted(records, pesos, on)
-
-
-def converted(records: list, pesos: set[str], on: Callable[[str], Callable[[float], Optional[float]]]) -> list:
-    """``records`` with each number of their fields ``pesos`` converted by what ``on(fecha)`` gives for the
-    record's day (ajustar=ipc, uva, dolar-<casa>); a record without fecha is left as it is."""
-    out = []
-    for r in records:
-        if not isinstance(r, dict) or not isinstance(r.get("fecha"), str):
-            out.append(r)
-            continue
-        convert = on(r["fecha"])
-        new = dict(r)
-        for key in pesos:
-            value = r.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                new[key] = convert(value)
-        out.append(new)
     return out

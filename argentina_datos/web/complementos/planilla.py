@@ -1,7 +1,7 @@
 """Datasette plugin: tables and queries for a spreadsheet in any language (docs/planilla.md).
 
 - ``.xlsx`` beside ``.json`` and ``.csv`` (the documented ``register_output_renderer`` hook): the rows as an Excel
-  workbook, numbers as numbers and dates as dates (web/v1/xlsx.py, as /v1's ``formato=xlsx``).
+  workbook, numbers as numbers and dates as dates (web/v1/formatos.py, as /v1's ``formato=xlsx``).
 - ``decimal=coma`` on a ``.csv`` (a layer, argentina_datos.web.capas): «;» between fields and a decimal comma, the CSV
   a Spanish-locale spreadsheet reads right, as /v1's ``formato=csv&decimal=coma``.  The parameter is taken out of
   the query string before Datasette sees it (on a table it would be a filter on a column «decimal»).
@@ -17,8 +17,7 @@ from urllib.parse import parse_qsl, urlencode
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 
-from argentina_datos.web.v1.csv import comma_decimal
-from argentina_datos.web.v1.xlsx import XLSX_TYPE, to_xlsx
+from argentina_datos.web.v1.formatos import XLSX_TYPE, comma_decimal, to_xlsx
 
 DECIMAL = "decimal"
 

@@ -1,4 +1,4 @@
-"""The /v1 HTTP layer: JSON errors, CSV bodies, caching, ETag and gzip (what an answer means is respuestas/).
+"""The /v1 HTTP layer: JSON errors, each formato's body (formatos.py), caching, ETag, gzip (what it means: respuestas/).
 
 The database is immutable while served, so each response body is computed
 once, from SQL, and kept (bounded by size) together with its gzip form.
@@ -25,11 +25,11 @@ from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series
 from argentina_datos.respuestas.consulta import Query
-from argentina_datos.respuestas.responder import Answer, Responder
+from argentina_datos.respuestas.responder import Responder
+from argentina_datos.respuestas.respuesta import Answer
 from argentina_datos.respuestas.rutas import Router
-from argentina_datos.web.v1.csv import table_of, to_csv
-from argentina_datos.web.v1.ics import to_ics
-from argentina_datos.web.v1.xlsx import XLSX_TYPE, to_xlsx
+from argentina_datos.web.v1 import formatos
+from argentina_datos.web.v1.formatos import XLSX_TYPE
 
 MAX_PATH = 1024
 # How long a client or CDN may reuse a 200 without asking (serve-datos --max-age): the database changes
@@ -138,16 +138,12 @@ def error_body(status: int, mensaje: str, parametro: Optional[str] = None) -> by
 def as_response(answer: Answer, query: Query, path: str = "") -> Response:
     if answer.status != 200:
         return make_response(answer.status, error_body(answer.status, answer.message, answer.param))
-    if query.formato == "csv":
-        response = make_response(200, to_csv(answer.records(), comma=query.decimal == "coma"), kind="csv")
-    elif query.formato == "xlsx":
-        response = make_response(200, to_xlsx(*table_of(answer.records())), kind="xlsx")
-    elif query.formato == "ics":
-        name = "Publicaciones de series" if path == catalogo_series.CALENDAR_PATH else f"Feriados ({path})"
-        response = make_response(200, to_ics(answer.records(), name), kind="ics")
-    else:
+    kind = query.formato or "json"
+    if kind == "json":
         response = make_response(200, answer.json())
         response._gzipped = answer.gzip  # a file upstream published: compressed once, when the database was built
+    else:
+        response = make_response(200, formatos.body(answer.records(), query, path), kind=kind)
     if answer.next_page:
         response.link = f'<{answer.next_page}>; rel="next"'.encode()
     return response
@@ -267,7 +263,8 @@ class V1:
         if path == OPENAPI_PATH:
             self.responder.answer(conn, path)  # the document declares the maxima the data has
             maxima = tuple(sorted((self.responder.maxima or {}).items()))
-            months, versioned = tuple(self.responder.cpi_months(conn)), tuple(self.responder.versioned_paths(conn))
+            known = self.responder.known(conn)  # the months ``base`` takes, the templates ``publicado`` applies to
+            months, versioned = tuple(sorted(known.cpi)), tuple(sorted(known.templates))
             ids = tuple(catalogo_series.series_ids(conn))
             response = make_response(200, openapi_document(self.router, maxima, months, versioned, ids))
         else:
