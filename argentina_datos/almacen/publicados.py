@@ -22,6 +22,7 @@ from argentina_datos.almacen.registros import keyed_records
 TABLE = PUBLICADOS.name
 DOCUMENTS = "documentos"  # the ``tabla`` of a file no catalogue dataset describes yet
 CUTS = "cortes"  # ... of a file no dataset reads, whose route the catalogue answers as a cut of a list
+# Level 6, not 9: a third of the time for 4 % more bytes (20 MB of FCI and dollar files: 0.41 s against 1.22 s).
 LEVEL = 6
 
 
