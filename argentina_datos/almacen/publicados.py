@@ -84,10 +84,6 @@ def body(conn: sqlite3.Connection, ruta: str) -> Optional[bytes]:
     return None if found is None else decompress(found)
 
 
-def routes(conn: sqlite3.Connection) -> list[str]:
-    return [r for (r,) in conn.execute(f'SELECT ruta FROM "{TABLE}" ORDER BY ruta')]
-
-
 def parse_check(name: str, body: bytes) -> int:
     """How many records a file no dataset describes holds (1 for an object); raises ValueError naming the file
     when it is not JSON or not UTF-8."""

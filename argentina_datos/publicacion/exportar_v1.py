@@ -37,7 +37,7 @@ from argentina_datos.catalogo.esquema import PathValue
 from argentina_datos.catalogo.parametros import CASA, CASA_ALIASES, Param, group_name
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, static_document
 from argentina_datos.respuestas import seleccion
-from argentina_datos.respuestas.responder import Responder
+from argentina_datos.respuestas.responder import Responder, fill_path
 from argentina_datos.respuestas.respuesta import ApiError
 from argentina_datos.respuestas.rutas import Router
 
@@ -120,7 +120,7 @@ def filled_paths(
             values.update(got)
         else:
             if set(values) >= set(by_name):
-                yield re.sub(r"{([^}]+)}", lambda m: values[m.group(1)], template)
+                yield fill_path(template, values)
 
 
 def candidate_routes(conn: sqlite3.Connection, router: Router) -> set[str]:
