@@ -84,3 +84,27 @@ def assert_refused(v1, route: str, parametro: str) -> None:
     """``route`` is a 404 naming ``parametro`` as the value that matches nothing (v1: conftest's fixture)."""
     code, body = v1(route)
     assert (code, body["parametro"]) == (404, parametro), (route, body)
+
+
+# A small database of two datasets, for the exports (tests/test_exportar.py, tests/test_parquet.py).
+DOLARES = [
+    {"casa": "oficial", "compra": 1000, "venta": 1050.5, "fecha": "2025-01-02"},
+    {"casa": "blue", "compra": 1200, "venta": 1230, "fecha": "2025-01-02"},
+    {"casa": "oficial", "compra": 1001, "venta": 1051, "fecha": "2025-01-03"},
+]
+FERIADOS = {
+    "2024": [{"fecha": "2024-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+    "2025": [{"fecha": "2025-01-01", "tipo": "inamovible", "nombre": "Año nuevo"}],
+}
+
+
+def small_database(tmp_path: Path) -> Path:
+    src = tmp_path / "src"
+    write_file(src, "v1/cotizaciones/dolares", DOLARES)
+    write_file(src, "v1/cotizaciones/dolares/2025/01/02", DOLARES[:2])  # 2025/01/03 has no file: derived
+    write_file(src, "v1/feriados", FERIADOS["2025"])
+    for year, records in FERIADOS.items():
+        write_file(src, f"v1/feriados/{year}", records)
+    db = tmp_path / "chica.db"
+    build_tables(src, db, ["cotizaciones_dolares", "cotizaciones_dolares_fecha", "feriados"]).close()
+    return db
