@@ -175,3 +175,22 @@ async def test_a_directory_file_is_dated_when_the_build_read_it_and_rewritten_ve
     report = Builder(DirectorySource(source, history), db, today=today).run(force=True)
     assert (report.history.versions, report.history.rewritten, report.history.carried) == (2, 1, 0)
     assert versions(db) == ["2024-01-01", "2024-02-01", today.isoformat()]
+
+
+def test_a_database_without_versions_says_so_where_publicado_is_refused(tmp_path):
+    """The first start (scripts/serve.sh) serves a build without versions while another adds them behind: a
+    ``publicado`` refused then says that this database has none yet and why, not only that the route has none."""
+    from ayudas import small_database
+
+    from argentina_datos.respuestas.consulta import parse
+    from argentina_datos.respuestas.responder import NO_VERSIONS, Responder
+
+    conn = sqlite3.connect(small_database(tmp_path))
+    responder = Responder()
+    for query in ("publicado=todas", "publicado=2025-01-02", "publicado=primera&desde=2025-01-01"):
+        answer = responder.answer(conn, "/v1/cotizaciones/dolares", parse(query))
+        assert answer.status == 400 and answer.param == "publicado", query
+        assert answer.message.endswith(NO_VERSIONS) and "versiones guardadas" in answer.message[: -len(NO_VERSIONS)]
+    assert responder.answer(conn, "/v1/cotizaciones/dolares", parse("desde=2030-01-01")).message == ""
+    other = responder.answer(conn, "/v1/cotizaciones/dolares/1990/01/02")  # a refusal that is not about versions
+    assert other.status == 404 and other.param == "fecha" and NO_VERSIONS not in other.message

@@ -10,8 +10,10 @@ the answer puts it (``list_text``, ``at_depth``).
 from __future__ import annotations
 
 import gzip
+import re
 import sqlite3
 import zlib
+from array import array
 from typing import Any, Iterable, Optional
 
 import orjson
@@ -115,19 +117,22 @@ def records_of(data: Any, list_key: Optional[str] = None, keyed_by: Optional[str
 
 class Records:
     """The records of a file written with two-space indentation, one object per record: record ``i``'s text is the
-    slice of the file's bytes it is (its number text, key order and spacing as published)."""
+    slice of the file's bytes it is (its number text, key order and spacing as published).  It keeps the file and
+    where each record starts, not a bytes object per record: 3 MB for the dollars' list, given back whole."""
 
-    def __init__(self, pieces: list[bytes], head: int, closing: bytes, whole: bool):
-        self._pieces, self._head, self._closing, self._whole = pieces, head, closing, whole
+    def __init__(self, body: bytes, first: int, starts: array, end: int, gap: int = 0):
+        # first: where the first record starts; starts: where each other one does; end: where the last one ends;
+        # gap: the comma and the indentation before each record after the first
+        self._body, self._first, self._starts, self._end, self._gap = body, first, starts, end, gap
 
     def __len__(self) -> int:
-        return len(self._pieces)
+        return len(self._starts) + 1 if self._end > self._first else 0
 
     def __getitem__(self, i: int) -> bytes:
-        text = self._pieces[i] if i else self._pieces[0][self._head :]
-        if i == len(self._pieces) - 1 and self._whole:
-            text = text[: text.rfind(self._closing)]
-        return text if i == 0 else b"{" + text
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        begin = self._starts[i - 1] if i else self._first
+        return self._body[begin : self._starts[i] - self._gap if i < len(self._starts) else self._end]
 
 
 def split_records(body: bytes, count: int, list_key: Optional[str] = None) -> Optional[Records]:
@@ -144,15 +149,16 @@ def split_records(body: bytes, count: int, list_key: Optional[str] = None) -> Op
         start = body.find(mark)
         start, end = (start + len(mark) - 1, body.find(closing, start)) if start >= 0 else (-1, -1)
     pad = b"\n" + INDENT * depth
-    whole = list_key is None
     if start < 0 or body[start + 1 : start + 2 + len(pad)] != pad + b"{" or end < 0:
         empty = start >= 0 and body[start + 1 : start + 2] == b"]" and count == 0
-        return Records([], 0, closing, whole) if empty else None
-    # C, one pass (28,857 records in ~4 ms); a file that is the list is split as it is, not copied first
-    pieces = (body if whole else body[start:end]).split(b"," + pad + b"{")
-    if len(pieces) != count:
+        return Records(body, 0, array("q"), 0) if empty else None
+    # where each record after the first starts: its «{», after the comma and the indentation that part them (a
+    # record's own inner lines are deeper); C, one pass (28,857 records in ~5 ms)
+    separator = re.compile(re.escape(b"," + pad + b"{"))
+    starts = array("q", (m.end() - 1 for m in separator.finditer(body, start, end)))
+    if len(starts) + 1 != count:
         return None
-    return Records(pieces, 1 + len(pad), closing, whole)  # head: the list's [ and the first record's indentation
+    return Records(body, start + len(pad) + 1, starts, end, len(pad) + 1)
 
 
 def at_depth(text: Text, depth: int) -> bytes:

@@ -4,6 +4,7 @@ catalogue route, whose query respuestas/consulta.py decides; with what the datab
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import logging
@@ -20,7 +21,11 @@ from argentina_datos.respuestas.rutas import Router
 
 log = logging.getLogger(__name__)
 
-YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
+YEARS_AHEAD = 30
+NO_VERSIONS = (
+    " (esta base no tiene versiones guardadas de ninguna ruta: se construyó sin ellas, con build-db --sin-versiones; "
+    "en el primer arranque, scripts/serve.sh las agrega en segundo plano y aparecen en unos minutos)"
+)  # how far past the spec's maximum a year is looked for in the data
 
 
 def unreadable_message(e: sqlite3.Error) -> str:
@@ -49,7 +54,7 @@ class Responder:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
         if self.maxima is None:
             self.maxima = self.served_maxima(conn)
-        return self._answer(conn, path, query, self.maxima)
+        return self._without_versions(conn, self._answer(conn, path, query, self.maxima))
 
     def served_maxima(self, conn: sqlite3.Connection) -> dict:
         """For each parameter with a maximum (the spec's last year): that maximum, or the last year
@@ -116,7 +121,15 @@ class Responder:
             how = catalogo_series.table if query.tabular else catalogo_series.data
             return Answer(200, how(conn, params, query, on, self.known(conn).cpi))
         except Exception as e:
-            return _failure(e, path)
+            return self._without_versions(conn, _failure(e, path))
+
+    def _without_versions(self, conn: sqlite3.Connection, answer: Answer) -> Answer:
+        """An answer refused for want of versions, from a database that has none at all: it says why, and that the
+        first start (scripts/serve.sh) adds them behind the first answer."""
+        refused = answer.status in (400, 404) and answer.param in ("publicado", "ids") and "versiones" in answer.message
+        if not refused or self.known(conn).versioned:
+            return answer
+        return dataclasses.replace(answer, message=answer.message + NO_VERSIONS)
 
     def _answer(
         self, conn: sqlite3.Connection, path: str, query: Query = Query(), maxima: Optional[dict] = None
