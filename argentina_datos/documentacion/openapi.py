@@ -22,6 +22,7 @@ from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS,
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.catalogo_series import DAYS, MAX_PAGE, PAGE
 from argentina_datos.respuestas.consulta import XLSX_TYPE, Answers, QueryParam
+from argentina_datos.respuestas.responder import fill_path
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 
 # The documentation page that carries the route table of --markdown, between these two markers.
@@ -723,9 +724,7 @@ def markdown_table(router: Router) -> str:
     for path, item in doc["paths"].items():
         e = by_path.get(path)
         params = e.params if e else ()
-        example = path
-        for p in params:
-            example = example.replace("{" + p.name + "}", p.example)
+        example = fill_path(path, {p.name: p.example for p in params})
         cells = [
             f"`{path}`",
             item["get"]["summary"],

@@ -21,11 +21,11 @@ from argentina_datos.respuestas.rutas import Router
 
 log = logging.getLogger(__name__)
 
-YEARS_AHEAD = 30
+YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
 NO_VERSIONS = (
     " (esta base no tiene versiones guardadas de ninguna ruta: se construyó sin ellas, con build-db --sin-versiones; "
     "en el primer arranque, scripts/serve.sh las agrega en segundo plano y aparecen en unos minutos)"
-)  # how far past the spec's maximum a year is looked for in the data
+)
 
 
 def unreadable_message(e: sqlite3.Error) -> str:
