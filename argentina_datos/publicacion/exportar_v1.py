@@ -155,7 +155,7 @@ def aliased(router: Router, paths: Iterable[str]) -> set[str]:
     names = {value: alias for alias, value in CASA_ALIASES.items()}
     out = set()
     for path in paths:
-        found = router.match_strict(path)
+        found = router.find(path)
         if found is None or CASA not in found[0].params:
             continue
         match, group = found[1], group_name(CASA.name)
@@ -169,7 +169,7 @@ def aliased(router: Router, paths: Iterable[str]) -> set[str]:
 def canonical(router: Router, path: str) -> Optional[str]:
     """The path as upstream's files are named (a month 9 is the file of 09); None if no route takes it
     as it is (a stored file no catalogue route describes keeps its own path)."""
-    found = router.match_strict(path)
+    found = router.find(path)
     if found is None:
         return path
     endpoint, match = found

@@ -327,7 +327,7 @@ class Router:
         """The endpoint whose parameters' own patterns take the path (``/v1/cotizaciones/dolares/2025/01/02``
         is a date of every casa, not the casa «2025»); else, for its error message, the first whose
         loose capture takes it."""
-        found = self.match_strict(path) or self.match_strict(path, loose=True)
+        found = self.find(path) or self.find(path, loose=True)
         if found is None:
             guess = self.closest(path)
             meant = f"; ¿quiso decir {guess}?" if guess else "."
@@ -340,7 +340,7 @@ class Router:
         if len(path) > 200:
             return None
         lower = path.lower()
-        if lower != path and (self.match_strict(lower) or self.match_strict(lower, loose=True)):
+        if lower != path and (self.find(lower) or self.find(lower, loose=True)):
             return lower
         flat = {e.path.lower().replace("-", ""): e.path for e in self.endpoints}
         close = difflib.get_close_matches(lower.replace("-", ""), list(flat), n=1, cutoff=0.85)
@@ -348,13 +348,13 @@ class Router:
 
     def path_texts(self, path: str) -> dict[str, str]:
         """The values of the route's parameters as the path writes them (fecha: 2024/03/15), {} for no route."""
-        found = self.match_strict(path)
+        found = self.find(path)
         if found is None:
             return {}
         endpoint, match = found
         return {p.name: match.group(group_name(p.name)) for p in endpoint.params}
 
-    def match_strict(self, path: str, loose: bool = False) -> Optional[tuple[Endpoint, re.Match]]:
+    def find(self, path: str, loose: bool = False) -> Optional[tuple[Endpoint, re.Match]]:
         """The first endpoint whose parameters' own patterns take ``path`` (``loose``: whose loose capture does)."""
         for e in self.endpoints:
             m = (e.regex if loose else e.strict_regex).fullmatch(path)
