@@ -163,10 +163,14 @@ def _past_or_present(schema: dict) -> dict:
     """A route with stored versions: with ?publicado= it answers a past version exactly as upstream published it,
     whose records may lack fields added since (fci/otros/ultimo before «condiciones»): only its shape is known."""
     kind = "array" if schema.get("type") == "array" else "object"
-    past = {
-        "type": kind,
-        "description": "con ?publicado=: la versión de ese día tal como la publicó upstream, con los campos de entonces",
-    }
+    said = "con ?publicado=: la versión de ese día tal como la publicó upstream, con los campos de entonces"
+    if kind == "array":  # a list with versions also takes primera and todas (respuestas/consulta.py)
+        said += (
+            "; en una lista con versiones propias, con publicado=primera, cada registro como se publicó por primera vez, "
+            "con `publicado` (ese día); con todas, cada valor que tuvo, con `publicadoDesde` y `publicadoHasta` (null: "
+            "sigue vigente)"
+        )
+    past = {"type": kind, "description": said}
     return {"anyOf": [schema, past]}
 
 
