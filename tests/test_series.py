@@ -450,7 +450,7 @@ def test_a_new_parameter_is_one_entry_of_the_table(monkeypatch):
 def test_the_cache_key_follows_the_table_and_replaced_keeps_its_order():
     q = consulta.parse("formato=csv&ajustar=ipc&base=2020-01&agrupar=mes&desde=2024-01-01")
     assert [n for n, _ in q.given] == [
-        p for p in consulta.NAMES if p in {"formato", "ajustar", "base", "agrupar", "desde"}
+        p for p in consulta.BY_NAME if p in {"formato", "ajustar", "base", "agrupar", "desde"}
     ]
     plain = q.replaced(ajustar=None, base=None, formato=None)
     assert plain.key() == "?desde=2024-01-01&agrupar=mes"

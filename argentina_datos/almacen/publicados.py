@@ -24,6 +24,7 @@ from argentina_datos.almacen.registros import keyed_records
 TABLE = PUBLICADOS.name
 DOCUMENTS = "documentos"  # the ``tabla`` of a file no catalogue dataset describes yet
 CUTS = "cortes"  # ... of a file no dataset reads, whose route the catalogue answers as a cut of a list
+# Level 6, not 9: a third of the time for 4 % more bytes (20 MB of FCI and dollar files: 0.41 s against 1.22 s).
 LEVEL = 6
 
 
@@ -83,10 +84,6 @@ def body(conn: sqlite3.Connection, ruta: str) -> Optional[bytes]:
     """The file published at ``ruta``, as it came, or None."""
     found = stored(conn, ruta)
     return None if found is None else decompress(found)
-
-
-def routes(conn: sqlite3.Connection) -> list[str]:
-    return [r for (r,) in conn.execute(f'SELECT ruta FROM "{TABLE}" ORDER BY ruta')]
 
 
 def parse_check(name: str, body: bytes) -> int:

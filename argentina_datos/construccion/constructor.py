@@ -484,7 +484,7 @@ class Builder:
         router = Router()
         for route in plan.documents:
             # A cut of a list (a senator's trips, an acta of the year's list): a route the catalogue answers.
-            label = publicados.DOCUMENTS if router.match_strict("/" + route) is None else publicados.CUTS
+            label = publicados.DOCUMENTS if router.find("/" + route) is None else publicados.CUTS
             name = plan.source.name(route)
             try:
                 body = plan.source.read(route)

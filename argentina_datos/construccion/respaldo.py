@@ -27,14 +27,6 @@ def generation(output: Path, n: int) -> Path:
     return output.with_name(output.name + SUFFIX + ("" if n == 1 else f".{n}"))
 
 
-def kept(output: Path) -> list[Path]:
-    """The generations kept beside ``output``, newest first, up to the first one missing."""
-    out: list[Path] = []
-    while (path := generation(output, len(out) + 1)).exists():
-        out.append(path)
-    return out
-
-
 def _link_or_copy(source: Path, target: Path) -> None:
     """``target`` names ``source``'s file: a hard link, or a copy where the file system has none.
     Through a temporary name that a killed build leaves for the next one to remove (Builder)."""

@@ -22,6 +22,7 @@ from argentina_datos.catalogo.series import LAST_CURRENCY_CHANGE, NAMING_FIELDS,
 from argentina_datos.respuestas import consulta
 from argentina_datos.respuestas.catalogo_series import DAYS, MAX_PAGE, PAGE
 from argentina_datos.respuestas.consulta import XLSX_TYPE, Answers, QueryParam
+from argentina_datos.respuestas.responder import fill_path
 from argentina_datos.respuestas.rutas import OPENAPI_PATH as OPENAPI_PATH, Router
 
 # The documentation page that carries the route table of --markdown, between these two markers.
@@ -162,10 +163,14 @@ def _past_or_present(schema: dict) -> dict:
     """A route with stored versions: with ?publicado= it answers a past version exactly as upstream published it,
     whose records may lack fields added since (fci/otros/ultimo before «condiciones»): only its shape is known."""
     kind = "array" if schema.get("type") == "array" else "object"
-    past = {
-        "type": kind,
-        "description": "con ?publicado=: la versión de ese día tal como la publicó upstream, con los campos de entonces",
-    }
+    said = "con ?publicado=: la versión de ese día tal como la publicó upstream, con los campos de entonces"
+    if kind == "array":  # a list with versions also takes primera and todas (respuestas/consulta.py)
+        said += (
+            "; en una lista con versiones propias, con publicado=primera, cada registro como se publicó por primera vez, "
+            "con `publicado` (ese día); con todas, cada valor que tuvo, con `publicadoDesde` y `publicadoHasta` (null: "
+            "sigue vigente)"
+        )
+    past = {"type": kind, "description": said}
     return {"anyOf": [schema, past]}
 
 
@@ -723,9 +728,7 @@ def markdown_table(router: Router) -> str:
     for path, item in doc["paths"].items():
         e = by_path.get(path)
         params = e.params if e else ()
-        example = path
-        for p in params:
-            example = example.replace("{" + p.name + "}", p.example)
+        example = fill_path(path, {p.name: p.example for p in params})
         cells = [
             f"`{path}`",
             item["get"]["summary"],

@@ -270,7 +270,7 @@ def own_params(query_string: bytes | str) -> dict[str, str]:
     """The parameters of the series routes (the last of each wins), and those no /v1 route takes (``ignored``)."""
     if isinstance(query_string, bytes):
         query_string = query_string.decode("utf-8", "replace")  # as consulta.parse reads it
-    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n not in consulta.NAMES}
+    return {n: v for n, v in parse_qsl(query_string, keep_blank_values=True) if n not in consulta.BY_NAME}
 
 
 def ignored(params: dict[str, str]) -> list[str]:

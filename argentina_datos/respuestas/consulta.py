@@ -192,10 +192,6 @@ def _dated(a: Answers) -> bool:
     return a.listing and a.dated
 
 
-def _with_date(a: Answers) -> bool:
-    return a.dated
-
-
 def _measured(a: Answers) -> bool:
     return a.listing and a.dated and a.measured
 
@@ -327,7 +323,7 @@ PARAMETERS: tuple[QueryParam, ...] = (
         "2024-12-31",
         "/v1/finanzas/indices/riesgo-pais/ultimo?fecha=2024-12",
         _WITH_DATE,
-        _with_date,
+        lambda a: a.dated,
         form="prefijo",
     ),
     QueryParam(
@@ -398,7 +394,6 @@ PARAMETERS: tuple[QueryParam, ...] = (
 BY_NAME = {p.name: p for p in PARAMETERS}
 TABULAR = ("csv", "xlsx")  # the formats of a table for a spreadsheet
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"  # formato=xlsx's media type
-NAMES = tuple(BY_NAME)
 
 
 @dataclass(frozen=True)
@@ -412,16 +407,6 @@ class Query:
         if name not in BY_NAME:
             raise AttributeError(name)
         return dict(self.given).get(name, BY_NAME[name].default if BY_NAME[name].needs is None else None)
-
-    def checked_publicado(self) -> str:
-        """``publicado`` where only a day applies (parse has checked that it is one, or primera, or todas)."""
-        if self.publicado in (FIRST, ALL):
-            raise BadQuery(
-                "publicado",
-                f"«publicado={self.publicado}» es para /v1/series/datos y las listas con versiones guardadas; en las "
-                "demás rutas, un día AAAA-MM-DD",
-            )
-        return self.publicado or ""
 
     @property
     def period(self) -> str:
@@ -553,7 +538,13 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
     if endpoint is None:  # a file no catalogue route describes: as it came, or as the query cuts its records
         if query.publicado is not None and path not in asked.known.versioned:
             raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
-        on = query.checked_publicado() if query.publicado is not None else None
+        on = query.publicado
+        if on in (FIRST, ALL):
+            raise BadQuery(
+                "publicado",
+                f"«publicado={on}» es para /v1/series/datos y las listas con versiones guardadas; en las demás rutas, "
+                "un día AAAA-MM-DD",
+            )
         body = versiones.published_on(conn, path, on) if on is not None else publicados.body(conn, path)
         if body is None:  # no version by that day (the Responder hands over a file upstream published, or versioned)
             raise ApiError(404, _NO_VERSION.format(path, on), "publicado")

@@ -21,11 +21,11 @@ from argentina_datos.respuestas.rutas import Router
 
 log = logging.getLogger(__name__)
 
-YEARS_AHEAD = 30
+YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
 NO_VERSIONS = (
     " (esta base no tiene versiones guardadas de ninguna ruta: se construyó sin ellas, con build-db --sin-versiones; "
     "en el primer arranque, scripts/serve.sh las agrega en segundo plano y aparecen en unos minutos)"
-)  # how far past the spec's maximum a year is looked for in the data
+)
 
 
 def unreadable_message(e: sqlite3.Error) -> str:
@@ -94,7 +94,7 @@ class Responder:
             tables = {tabla for (tabla,) in conn.execute(sql)} if versioned else set()
             # the templates (/v1/cotizaciones/dolares/{casa}) of which some route has stored versions, or whose answer
             # is computed from a list that has them (/ultimo)
-            found = (self.router.match_strict(route) for route in versioned)
+            found = (self.router.find(route) for route in versioned)
             computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
             self._known = consulta.Known(versioned, frozenset({f[0].path for f in found if f} | computed), cpi)
         return self._known
@@ -139,7 +139,7 @@ class Responder:
         try:
             if query.empty and (stored := publicados.stored(conn, path)) is not None:
                 return _published(stored)
-            found = self.router.match_strict(path)
+            found = self.router.find(path)
             if found is None and (
                 publicados.published(conn, path) or query.publicado is not None and path in self.known(conn).versioned
             ):  # a file upstream publishes that no catalogue route describes yet

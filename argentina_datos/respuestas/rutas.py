@@ -25,7 +25,6 @@ from argentina_datos.catalogo.esquema import (
     Combination,
     Count,
     Dataset,
-    Derivation,
     Field,
     PathValue,
     Route,
@@ -105,43 +104,33 @@ def dataset_endpoint(dataset: Dataset, route: Route) -> Endpoint:
     def answer(
         conn: sqlite3.Connection, values: dict, path: str, on: Optional[str] = None, dates=seleccion.ANY_DATE
     ) -> bytes:
-        """The body; ``on``: as its list was published that day; ``dates``: of the records of those dates."""
-        source = route.derive
-        if source is not None and (on is not None or not _reads(conn, dataset, path)):
-            return derived(conn, source, values, path, on, dates)
-        if route.shape == "envelope":
+        """The body; ``on``: as its list was published that day; ``dates``: of the records of those dates.  With no
+        file at this path (or as published on a day), a derived route's is the matching records of the list it is a
+        cut of."""
+        source = route.derive if route.derive and (on is not None or not _reads(conn, dataset, path)) else None
+        if source is None and route.shape == "envelope":
             raise _no_data(endpoint, values, path)  # an envelope is its file's: none at this path
-        where = where_for(route.where, values)
-        texts = seleccion.select(conn, dataset, where, dates, take, on)
-        if route.shape in ("one", "last"):
-            if not texts:
-                raise _undated(conn, dataset, where, dates, path) or _no_data(
-                    endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint)
-                )
-            return publicados.at_depth(texts[0], 0)
-        # No records and no file: a route whose only file could not be read by any build yet, not an empty list.
-        if not texts and not published(conn, path) and not (dates and seleccion.exists(conn, dataset, where)):
-            raise _no_data(endpoint, values, path, _present(conn, dataset.table, route.where, values, endpoint))
-        return publicados.list_text(texts)
-
-    def derived(conn: sqlite3.Connection, source: Derivation, values: dict, path: str, on, dates) -> bytes:
-        """No file at this path: the matching records of the list it is a cut of."""
-        listed = BY_TABLE[source.table]
-        where = where_for(source.where, values)
-        texts = seleccion.select(conn, listed, where, dates, seleccion.ALL if route.shape == "list" else take, on)
-        if not texts:
+        listed, conditions = (BY_TABLE[source.table], source.where) if source else (dataset, route.where)
+        where = where_for(conditions, values)
+        texts = seleccion.select(conn, listed, where, dates, take, on)
+        # A list with no records and no file: a route whose only file could not be read by any build yet, not [].
+        if not texts and (
+            source
+            or route.shape != "list"
+            or not (published(conn, path) or dates and seleccion.exists(conn, listed, where))
+        ):
             raise _undated(conn, listed, where, dates, path) or _no_data(
-                endpoint, values, path, _present(conn, source.table, source.where, values, endpoint)
+                endpoint, values, path, _present(conn, listed.table, conditions, values, endpoint)
             )
-        if source.empty:
+        if source and source.empty:
             return publicados.written(empty_answer(conn, source.count, values, path))
-        if source.member:
+        if source and source.member:
             record = orjson.loads(texts[0][0])
             nested = record.get(source.member) if type(record) is dict else None
             if nested is None:  # the record published without its list: nothing to cut
                 raise _no_data(endpoint, values, path)
             return publicados.written(nested)
-        return publicados.at_depth(texts[0], 0) if route.shape != "list" else publicados.list_text(texts)
+        return publicados.list_text(texts) if route.shape == "list" else publicados.at_depth(texts[0], 0)
 
     def empty_answer(conn: sqlite3.Connection, count: Optional[Count], values: dict, path: str) -> dict:
         """The list knows the id and the source published nothing for it: its record with empty lists,
@@ -338,7 +327,7 @@ class Router:
         """The endpoint whose parameters' own patterns take the path (``/v1/cotizaciones/dolares/2025/01/02``
         is a date of every casa, not the casa «2025»); else, for its error message, the first whose
         loose capture takes it."""
-        found = self.match_strict(path) or self.match_loose(path)
+        found = self.find(path) or self.find(path, loose=True)
         if found is None:
             guess = self.closest(path)
             meant = f"; ¿quiso decir {guess}?" if guess else "."
@@ -351,7 +340,7 @@ class Router:
         if len(path) > 200:
             return None
         lower = path.lower()
-        if lower != path and (self.match_strict(lower) or self.match_loose(lower)):
+        if lower != path and (self.find(lower) or self.find(lower, loose=True)):
             return lower
         flat = {e.path.lower().replace("-", ""): e.path for e in self.endpoints}
         close = difflib.get_close_matches(lower.replace("-", ""), list(flat), n=1, cutoff=0.85)
@@ -359,22 +348,16 @@ class Router:
 
     def path_texts(self, path: str) -> dict[str, str]:
         """The values of the route's parameters as the path writes them (fecha: 2024/03/15), {} for no route."""
-        found = self.match_strict(path)
+        found = self.find(path)
         if found is None:
             return {}
         endpoint, match = found
         return {p.name: match.group(group_name(p.name)) for p in endpoint.params}
 
-    def match_strict(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
+    def find(self, path: str, loose: bool = False) -> Optional[tuple[Endpoint, re.Match]]:
+        """The first endpoint whose parameters' own patterns take ``path`` (``loose``: whose loose capture does)."""
         for e in self.endpoints:
-            m = e.strict_regex.fullmatch(path)
-            if m:
-                return e, m
-        return None
-
-    def match_loose(self, path: str) -> Optional[tuple[Endpoint, re.Match]]:
-        for e in self.endpoints:
-            m = e.regex.fullmatch(path)
+            m = (e.regex if loose else e.strict_regex).fullmatch(path)
             if m:
                 return e, m
         return None

@@ -13,6 +13,7 @@ that day (``versiones_registros``), as JSON.
 from __future__ import annotations
 
 import functools
+import itertools
 import sqlite3
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -91,8 +92,8 @@ def select(
         return _taken(_versioned(conn, dataset, where, dates, on), take)
     chosen = _taken(positions(conn, dataset, where, dates), take)
     out: list[Text] = []
-    for file, wanted in _by_file(chosen):
-        out += _texts(conn, dataset, file, wanted)
+    for file, found in itertools.groupby(chosen, key=lambda fp: fp[0]):
+        out += _texts(conn, dataset, file, [place for _, place in found])
     return out
 
 
@@ -212,16 +213,6 @@ def _taken(found: list, take: str) -> list:
     if take == ALL or not found:
         return found
     return [found[0] if take == FIRST else found[-1]]
-
-
-def _by_file(chosen: list[tuple]) -> list[tuple[File, list[int]]]:
-    out: list[tuple[File, list[int]]] = []
-    for file, place in chosen:
-        if out and out[-1][0] is file:
-            out[-1][1].append(place)
-        else:
-            out.append((file, [place]))
-    return out
 
 
 def _texts(conn: sqlite3.Connection, dataset: Dataset, file: File, wanted: list[int]) -> list[Text]:

@@ -128,6 +128,11 @@ def fitted(
     return note + "\n" + render(answer), answer
 
 
+def fitted_list(answer: dict, key: str, rest: Callable[[list, list], str]) -> tuple[str, Any]:
+    """``fitted`` for an answer whose rows are its list ``key``."""
+    return fitted(_json(answer), answer, lambda a: a[key], lambda a, rows: {**a, key: rows}, rest)
+
+
 def _rows_key(data: dict) -> Optional[str]:
     """Where an object's rows are: its longest list (bonos-cer's ``bonos``, /v1/series/datos's ``datos``)."""
     lists = [k for k, v in data.items() if isinstance(v, list)]
@@ -281,13 +286,7 @@ def _limited_rows(original: Callable, rest: Callable[[list, list], str]) -> Call
     async def tool(*args, **kwargs) -> CallToolResult:
         answer = await original(*args, **kwargs)
         capped = _capped(answer) if answer["truncated"] else ""  # more rows than Datasette returns
-        text, cut = fitted(
-            _json(answer),
-            answer,
-            lambda a: a["rows"],
-            lambda a, rows: {**a, "rows": rows},
-            lambda kept, left: capped + rest(kept, left),
-        )
+        text, cut = fitted_list(answer, "rows", lambda kept, left: capped + rest(kept, left))
         if cut is answer and capped:
             text = f"{CUT}: {capped}Para el resto, LIMIT/OFFSET en el SQL; o pida menos (WHERE, GROUP BY).\n{text}"
         return text_result(text, {**cut, "truncated": cut["truncated"] or cut is not answer})
@@ -301,9 +300,7 @@ def _limited_list(original: Callable, key: str, rest: str) -> Callable:
     @functools.wraps(original)
     async def tool(*args, **kwargs) -> CallToolResult:
         answer = await original(*args, **kwargs)
-        text, cut = fitted(
-            _json(answer), answer, lambda a: a[key], lambda a, rows: {**a, key: rows}, lambda kept, left: rest
-        )
+        text, cut = fitted_list(answer, key, lambda kept, left: rest)
         return text_result(text, cut)
 
     return tool
@@ -526,11 +523,9 @@ def register_mcp_tools(datasette, mcp):
         "sql_hallazgos": "SELECT ..."}."""
         params = {"ids": id, "desde": desde, "hasta": hasta, "marcar": MARK}
         summary = quality_of(orjson.loads((await ask_v1(datasette, DATA_PATH, params)).content), id)
-        text, _ = fitted(
-            orjson.dumps(summary).decode(),
+        text, _ = fitted_list(
             summary,
-            lambda s: s["puntos_dudosos"],
-            lambda s, rows: {**s, "puntos_dudosos": rows},
+            "puntos_dudosos",
             lambda kept, left: f'Para los demás, desde="{left[0]["fecha"]}"; o el SQL de sql_hallazgos.',
         )
         return text_result(text)
@@ -554,11 +549,9 @@ def register_mcp_tools(datasette, mcp):
         data = orjson.loads((await ask_v1(datasette, DATA_PATH, params)).content)
         values = [{k: v for k, v in row.items() if k != "serie"} for row in data["datos"]]
         answer = {"serie": data["series"][0], "valores": values}
-        text, _ = fitted(
-            orjson.dumps(answer).decode(),
+        text, _ = fitted_list(
             answer,
-            lambda a: a["valores"],
-            lambda a, rows: {**a, "valores": rows},
+            "valores",
             lambda kept, left: f'Para los demás, una fecha más acotada: fecha="{left[0]["fecha"]}" o su mes.',
         )
         return text_result(text)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import gzip
 import hashlib
 import os
 import sqlite3
@@ -21,6 +20,7 @@ from typing import Optional
 
 import orjson
 
+from argentina_datos.almacen import publicados
 from argentina_datos.almacen.propias import CONSTRUCCION
 from argentina_datos.documentacion.openapi import OPENAPI_PATH, openapi_document
 from argentina_datos.respuestas import catalogo_series
@@ -86,7 +86,7 @@ class Response:
 
     def gzipped(self) -> bytes:
         if self._gzipped is None:
-            self._gzipped = gzip.compress(self.body, compresslevel=6, mtime=0)
+            self._gzipped = publicados.compress(self.body)
         return self._gzipped
 
     @property
