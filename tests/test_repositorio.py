@@ -345,6 +345,16 @@ def test_new_files_of_a_per_date_dataset_are_added_to_its_rows_as_a_full_build_r
         assert answers(out, route) == answers(full, route), route
 
 
+def test_only_a_per_date_dataset_of_one_plain_table_is_extended():
+    from argentina_datos.catalogo import BY_TABLE
+    from argentina_datos.construccion.incremental import extendable
+
+    assert extendable(BY_TABLE["cotizaciones_dolares_fecha"]) and extendable(BY_TABLE["cotizaciones_dolares_casa"])
+    assert not extendable(BY_TABLE["cotizaciones_dolares"])  # one file, no partitions: read again whole
+    assert not extendable(BY_TABLE["fci_valores"])  # lookup ids numbered across its files
+    assert not extendable(BY_TABLE["senado_actas"])  # child rows, a full-text index, link columns
+
+
 def test_a_change_the_ipc_reads_computes_it_again_and_others_keep_it(with_inflation, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     build(out, f"git+file://{with_inflation}", cache)
