@@ -275,6 +275,86 @@ def test_an_incremental_build_equals_a_full_build_of_the_same_commit(with_inflat
         assert incremental[table] == whole[table], table
 
 
+def in_order(db: Path, table: str) -> list:
+    """``table``'s rows as stored (a WITHOUT ROWID table by its key, any other by its rowid, which a SELECT * leaves
+    out): what an extended build must write as a full build does, in its order."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        try:
+            return conn.execute(f'SELECT rowid, * FROM "{table}" ORDER BY rowid').fetchall()
+        except sqlite3.OperationalError:  # no rowid
+            return conn.execute(f'SELECT * FROM "{table}"').fetchall()
+
+
+def day_file(day: str, *houses: str, **extra) -> list:
+    return [{"casa": h, "compra": 1000 + n, "venta": 1020 + n, "fecha": day, **extra} for n, h in enumerate(houses)]
+
+
+# A per-date dataset's files before the change; one record has a field the catalogue does not declare (a finding
+# found when its file is loaded, which an extended build keeps).
+DAYS = {
+    DOLARES + "/2025/01/02": day_file("2025-01-02", "blue", "oficial"),
+    DOLARES + "/2025/01/03": day_file("2025-01-03", "blue", nota="feriado"),
+}
+NEW_DAY = {DOLARES + "/2025/01/06": day_file("2025-01-06", "blue", "oficial", "tarjeta")}
+
+
+@pytest.mark.parametrize(
+    "change, said",
+    [
+        # the daily case: one day more, after the others
+        (NEW_DAY, "se agregan los archivos nuevos de 1, sin releer los anteriores: cotizaciones_dolares_fecha (1 de 3"),
+        # a day of it changed: the whole dataset read again
+        (
+            {**NEW_DAY, DOLARES + "/2025/01/02": day_file("2025-01-02", "oficial")},
+            "se releen 1: cotizaciones_dolares_fecha",
+        ),
+        # a day before the others: a full build reads it first, so the previous files' rows are no longer first
+        ({DOLARES + "/2024/12/31": day_file("2024-12-31", "blue")}, "se releen 1: cotizaciones_dolares_fecha"),
+    ],
+    ids=["un-dia-nuevo", "un-dia-cambiado", "un-dia-anterior"],
+)
+def test_new_files_of_a_per_date_dataset_are_added_to_its_rows_as_a_full_build_reads_them(
+    upstream, tmp_path, change, said
+):
+    out, full, cache = tmp_path / "a.db", tmp_path / "completa.db", tmp_path / "cache"
+    commit(upstream, DAYS, "dos días")
+    build(out, f"git+file://{upstream}", cache)
+    full.write_bytes(out.read_bytes())  # the same previous build: the same versions carried
+    commit(upstream, change, "un cambio")
+    err = build(out, f"git+file://{upstream}", cache)
+    assert "construcción incremental" in err and said in err, err
+    extended = "se agregan" in said
+    assert ("se releen 0: \n" not in err) and (("cotizaciones_dolares_fecha" in err.split("se agregan")[0]) != extended)
+    line = next(x for x in err.splitlines() if x.startswith("cotizaciones_dolares_fecha: "))
+    assert ("leídos solo los nuevos: 1; los demás, de la construcción anterior" in line) == extended, line
+    err = build(full, f"git+file://{upstream}", cache, "--force")
+    assert "construcción completa: --force" in err, err
+    incremental, whole = contents(out), contents(full)
+    assert incremental.keys() == whole.keys()
+    for table in whole:
+        assert incremental[table] == whole[table], table
+    # in the order a full build writes them: the rows and the files read (fuentes' ids); publicados, keyed by its
+    # route, is compared above (its rowid is no order: an incremental build rewrites the changed files' rows)
+    for table in ["cotizaciones_dolares_fecha", "fuentes"]:
+        assert in_order(out, table) == in_order(full, table), table
+    with sqlite3.connect(out) as conn:
+        assert conn.execute(
+            "SELECT count(*) FROM calidad WHERE tabla = 'cotizaciones_dolares_fecha' AND control = 'campo no declarado'"
+        ).fetchone() == (1,)
+    for route in [*DAYS, *change, DOLARES]:
+        assert answers(out, route) == answers(full, route), route
+
+
+def test_only_a_per_date_dataset_of_one_plain_table_is_extended():
+    from argentina_datos.catalogo import BY_TABLE
+    from argentina_datos.construccion.incremental import extendable
+
+    assert extendable(BY_TABLE["cotizaciones_dolares_fecha"]) and extendable(BY_TABLE["cotizaciones_dolares_casa"])
+    assert not extendable(BY_TABLE["cotizaciones_dolares"])  # one file, no partitions: read again whole
+    assert not extendable(BY_TABLE["fci_valores"])  # lookup ids numbered across its files
+    assert not extendable(BY_TABLE["senado_actas"])  # child rows, a full-text index, link columns
+
+
 def test_a_change_the_ipc_reads_computes_it_again_and_others_keep_it(with_inflation, tmp_path):
     out, cache = tmp_path / "a.db", tmp_path / "cache"
     build(out, f"git+file://{with_inflation}", cache)

@@ -56,6 +56,7 @@ class Outcome:
     skipped_files: list[str] = field(default_factory=list)  # files skipped (--keep-going), with why
     computed: bool = False  # a derived table: computed from other tables, read from no file
     kept: bool = False  # kept from the previous build (incremental.py): its files did not change
+    added: int = 0  # files loaded after those kept from the previous build (incremental.py: extended)
 
 
 class DatasetLoader:
@@ -81,6 +82,7 @@ class DatasetLoader:
         previous: Optional[PreviousBuild] = None,
         unlisted: Optional[str] = None,
         publishes: bool = True,
+        created: bool = False,
     ):
         self.db = db
         # Its files go to the store of what upstream published (not the versions a *_historico dataset reads).
@@ -99,7 +101,7 @@ class DatasetLoader:
         self.failed: list[tuple[str, str]] = []  # (route, why) of each file that could not be read
         self._route = ""
         self.claimed_lists = _claimed_lists(dataset)
-        self._created = False
+        self._created = created  # its tables are there (an incremental build extends them): load() does not create them
 
     @property
     def findings(self) -> list[calidad.Finding]:

@@ -52,6 +52,8 @@ def outcome_line(o: Outcome) -> str:
     if o.computed:
         return f"{o.table}: {plural(o.rows, 'fila')} calculadas de otras tablas en {o.seconds:.2f} s"
     line = f"{o.table}: {plural(o.rows, 'fila')} de {plural(o.files, 'archivo')} en {o.seconds:.2f} s"
+    if o.added:
+        line += f" (leídos solo los nuevos: {o.added:,}; los demás, de la construcción anterior)"
     if o.skipped_files:
         line += f" ({skipped_text(len(o.skipped_files))})"
     return line

@@ -176,12 +176,17 @@ class Builder:
         return out
 
     @staticmethod
-    def stamps(plan: Plan) -> dict[str, str]:
-        """Each dataset's stamp (and the documents'): what says whether its files changed."""
+    def stamps(plan: Plan, before: dict[str, int]) -> tuple[dict[str, str], dict[str, tuple[int, str]]]:
+        """Each dataset's stamp (and the documents'): what says whether its files changed; and, of each dataset with
+        more files than the n of ``before`` (table -> the files the previous build read), (n, the stamp of its first
+        n files): what says whether its files are those of the previous build and new ones after them."""
         out = {}
+        prefixes = {}
         for ds, routes in plan.files:
             h = hashlib.sha256()
-            for src, route in routes:
+            for i, (src, route) in enumerate(routes):
+                if i and i == before.get(ds.table):
+                    prefixes[ds.table] = (i, h.hexdigest())
                 h.update(f"{route}\0".encode())
                 try:
                     stamp = plan.source.stamp(route, src.history)
@@ -193,7 +198,7 @@ class Builder:
         for route in plan.documents:
             h.update(f"{route}\0".encode() + plan.source.stamp(route))
         out[publicados.DOCUMENTS] = h.hexdigest()
-        return out
+        return out, prefixes
 
     def fingerprint(self, plan: Plan, stamps: dict[str, str]) -> str:
         h = hashlib.sha256(catalogue_fingerprint().encode())
@@ -229,7 +234,8 @@ class Builder:
             raise BuildError(
                 f"{self.source.description}: la fuente no tiene ninguno de los conjuntos de datos del catálogo"
             )
-        stamps = self.stamps(plan)
+        before = {t: len(routes) for t, routes in self.previous.tables.items()} if self.previous else {}
+        stamps, prefixes = self.stamps(plan, before)
         fingerprint = self.fingerprint(plan, stamps)
         if isinstance(self.source, DirectorySource):
             self.source.stamps.save()
@@ -244,6 +250,7 @@ class Builder:
             force=force,
             whole=self.all_datasets,
             failing=set(plan.errors) | set(plan.unlisted),
+            prefixes=prefixes,
         )
         fd, tmp = tempfile.mkstemp(prefix=self.output.name + ".tmp-", dir=self.output.parent)
         os.close(fd)
@@ -257,7 +264,7 @@ class Builder:
                 self.reporter.message(
                     f"construcción incremental: {len(reuse.kept)} conjuntos conservados de la construcción anterior "
                     f"(copia de {self.previous.path.stat().st_size / 1e6:,.0f} MB en {reuse.seconds:.2f} s); "
-                    f"se releen {len(reuse.reread)}: {', '.join(reuse.reread)}"
+                    f"se releen {len(reuse.reread)}: {', '.join(reuse.reread)}" + self._extended_text(plan, reuse)
                 )
             report.reuse = reuse
             try:
@@ -274,6 +281,14 @@ class Builder:
             if os.path.exists(tmp):
                 os.remove(tmp)
         return report
+
+    @staticmethod
+    def _extended_text(plan: Plan, reuse: Reuse) -> str:
+        if not reuse.extended:
+            return ""
+        files = {ds.table: len(routes) for ds, routes in plan.files}
+        added = [f"{t} ({files[t] - n:,} de {files[t]:,} archivos)" for t, (n, _) in reuse.extended.items()]
+        return f"; se agregan los archivos nuevos de {len(added)}, sin releer los anteriores: {', '.join(added)}"
 
     def _mode(self) -> int:
         """mkstemp makes the file private (0600): keep the previous output's mode, else follow the umask."""
@@ -325,6 +340,11 @@ class Builder:
                     self.reporter.done(outcome)
                     continue
                 start = time.perf_counter()
+                # extended: its previous files' rows, findings and rows of fuentes and publicados stay; the new files
+                # follow them, as they follow them in a full build's reading
+                old_files, old_rows = reuse.extended.get(ds.table, (0, 0)) if reuse else (0, 0)
+                routes = routes[old_files:]
+                outcome.added = len(routes) if old_files else 0
                 loader = DatasetLoader(
                     db,
                     ds,
@@ -335,20 +355,26 @@ class Builder:
                     previous=self.previous,
                     unlisted=plan.unlisted.get(ds.table),
                     publishes=not ds.versions_of,
+                    created=bool(old_files),
                 )
                 try:
                     with sqlite_utils.Database(db).atomic():  # one transaction a dataset: one that fails leaves nothing
-                        outcome.rows = loader.load(routes)
+                        outcome.rows = old_rows + loader.load(routes)
                         loader.finish()
                 except (BuildError, SourceError) as e:
                     if not self.keep_going or isinstance(e, SourceUnreachable):
                         raise BuildError(str(e)) from None
+                    if old_files:  # as a full build leaves it: without its table and files
+                        incremental.forget(db, ds.table)
                     outcome.error = str(e)
                     self.reporter.done(outcome)
                     continue
                 outcome.seconds = time.perf_counter() - start
                 outcome.skipped_files = loader.skipped_files
                 failed.extend(loader.failed)
+                if old_files:
+                    assert self.previous is not None
+                    fuentes.extend(self.previous.sources_of(ds.table))
                 fuentes.extend(loader.fuentes)
                 report.findings.extend(loader.findings)
                 loaded.append(loader.layout)
@@ -566,16 +592,20 @@ class Builder:
 
     def _kept_findings(self, reuse: Reuse, only) -> list[calidad.Finding]:
         """The previous build's findings this build does not compute again: those of the kept tables' loads and
-        audit outside ``only`` (the audit's scope).  The late series and the revisions are found again every build."""
+        audit outside ``only`` (the audit's scope), and those of the extended tables' previous files.  The late series and the revisions are found again every build."""
         assert self.previous is not None
         reloaded = reuse.reloaded_tables(self.datasets) | (
             {publicados.DOCUMENTS, publicados.CUTS} if not reuse.documents else set()
         )
         again = {calidad.LATE, calidad.PUBLISHED_FIGURE, *controles.names(controles.HISTORY)}
+        # an extended dataset's: those its previous files' records gave when loaded (the new files' are found now)
+        loading = set(controles.names(controles.LOAD)) - {calidad.REPEATED_KEY, calidad.UNREADABLE}
         return [
             f
             for f in self.previous.findings()
-            if f.control not in again and f.tabla not in reloaded and not only.covers(f)
+            if f.control not in again
+            and (f.tabla not in reloaded or (f.tabla in reuse.extended and f.control in loading))
+            and not only.covers(f)
         ]
 
     @staticmethod

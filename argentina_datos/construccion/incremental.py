@@ -3,8 +3,10 @@
 The previous build is reused when the same code wrote it (its ``esquema`` fact: ``catalogue_fingerprint``) and the
 whole catalogue is built.  Each dataset whose files have the stamps the previous build stored for it (its entry in
 the ``conjuntos`` fact; a dataset with a file it could not read has none) is kept as it is, with its rows of
-``fuentes`` and ``calidad``; every other dataset is dropped and loaded again, and so are the derived tables and the
-link columns that read one of them, the audit of what they touch, and the build's own tables.
+``fuentes`` and ``calidad``; a dataset whose previous files are all still there, unchanged and first, with new files
+after them (the daily case of a per-date dataset: ``extendable``), keeps its rows and loads only the new files; every
+other dataset is dropped and loaded again.  The derived tables and the link columns that read a dataset loaded again
+or extended, the audit of what they touch, and the build's own tables are written again.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import json
 import shutil
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
@@ -55,6 +57,8 @@ class Reuse:
     reread: list[str]  # the dataset tables loaded again because their files changed or failed
     derived: set[str]  # derived tables kept
     relink: set[str]  # kept datasets whose link columns read a table loaded again
+    # dataset table -> (files, rows) of the previous build it keeps, loading only the files added after them
+    extended: dict[str, tuple[int, int]] = field(default_factory=dict)
     seconds: float = 0.0  # the copy of the previous database
 
     @property
@@ -73,6 +77,15 @@ class Reuse:
         return {t for ds in datasets if ds.table not in self.kept for t in Layout(ds).tables}
 
 
+def extendable(ds: Dataset) -> bool:
+    """Whether new files of ``ds`` can be loaded after the rows of its previous ones, giving what a full build that
+    reads them after those writes: a dataset of files by partition (a file's rows are known by their partition
+    values and ``orden``), of one table (no lookup or child ids numbered across its files), with no full-text index
+    and no link columns (a build fills those over rows it loads, which start empty)."""
+    layout = Layout(ds)
+    return bool(ds.partitions) and layout.tables == [ds.table] and not layout.fts_targets() and not ds.links
+
+
 def plan(
     previous: Optional[PreviousBuild],
     stamps: dict[str, str],
@@ -81,9 +94,11 @@ def plan(
     force: bool,
     whole: bool,
     failing: set[str],
+    prefixes: dict[str, tuple[int, str]],
 ) -> tuple[Optional[Reuse], str]:
     """What to keep, or None and why the build is a full one.  ``stamps``: table -> the stamp of its files
-    today; ``failing``: datasets whose files the source could not list (never kept)."""
+    today; ``failing``: datasets whose files the source could not list (never kept); ``prefixes``: table -> (n, the
+    stamp of its first n files today) of each dataset with more files today than the n the previous build read."""
     if previous is None:
         return None, "no hay construcción anterior"
     if force:
@@ -100,13 +115,25 @@ def plan(
     # A *_historico table is made from the versions store, which every build writes again: never kept.
     files = [ds.table for ds in datasets if not ds.versions_of]
     kept = {t: stored[t][1] for t in files + [publicados.DOCUMENTS] if t in same}
-    if not set(kept) - {publicados.DOCUMENTS}:
+    # its previous files first and unchanged (their stamp is the one the previous build stored), new ones after
+    extended = {
+        ds.table: (prefixes[ds.table][0], stored[ds.table][1])
+        for ds in datasets
+        if ds.table in files
+        and ds.table in prefixes
+        and ds.table in stored
+        and ds.table not in kept
+        and ds.table not in failing
+        and prefixes[ds.table][1] == stored[ds.table][0]
+        and extendable(ds)
+    }
+    if not (set(kept) | set(extended)) - {publicados.DOCUMENTS}:
         return None, "cambiaron todos los conjuntos"
-    reread = [t for t in files if t not in kept]
+    reread = [t for t in files if t not in kept and t not in extended]
     changed = {ds.table for ds in datasets if ds.table not in kept}  # with the *_historico tables
     relink = {ds.table for ds in datasets if ds.table in kept and any(changed & set(link.reads) for link in ds.links)}
     derived = {d.table for d in DERIVED_TABLES if not changed & set(d.reads)}
-    return Reuse(kept, reread, derived, relink), ""
+    return Reuse(kept, reread, derived, relink, extended), ""
 
 
 def start_from(previous: Path, path: str, reuse: Reuse) -> None:
@@ -119,14 +146,26 @@ def start_from(previous: Path, path: str, reuse: Reuse) -> None:
 
 def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) -> None:
     """Drops what this build writes again: the datasets not kept, the derived tables that read them, the build's
-    own tables (and the documents when they changed), each with its views and full-text indexes."""
+    own tables (and the documents when they changed), each with its views and full-text indexes.  A dataset extended
+    keeps its table and its files published; its view and indexes are made again once its new rows are in, as a full
+    build makes them (a key declared unique is no longer unique when a new file repeats one)."""
     tables: list[str] = []
     views: list[str] = []
+    indexes: list[str] = []
     for ds in datasets:
         if ds.table not in reuse.kept:
             layout = Layout(ds)
             views.append(layout.view_name)
-            tables += layout.tables
+            if ds.table not in reuse.extended:
+                tables += layout.tables
+                continue
+            indexes += [
+                r[0]
+                for r in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                    [ds.table],
+                )
+            ]
     for derived in DERIVED_TABLES:
         if derived.table not in reuse.derived:
             views.append(derived.view_name)
@@ -139,10 +178,18 @@ def drop_changed(db: sqlite3.Connection, datasets: list[Dataset], reuse: Reuse) 
             db.execute(f"DELETE FROM {quote(publicados.TABLE)} WHERE tabla IN ({marks})", dropped)
         for view in views:
             db.execute(f"DROP VIEW IF EXISTS {quote(view)}")
+        for index in indexes:
+            db.execute(f"DROP INDEX {quote(index)}")
         for table in tables:
             # sqlite-utils' enable_fts names the index <table>_fts; dropping it drops its shadow tables
             db.execute(f"DROP TABLE IF EXISTS {quote(table + '_fts')}")
             db.execute(f"DROP TABLE IF EXISTS {quote(table)}")
+
+
+def forget(db: sqlite3.Connection, table: str) -> None:
+    """An extended dataset whose new files failed: without its table and files published, as a full build leaves it."""
+    db.execute(f"DELETE FROM {quote(publicados.TABLE)} WHERE tabla = ?", [table])
+    db.execute(f"DROP TABLE {quote(table)}")
 
 
 def datasets_fact(stamps: dict[str, str], complete: dict[str, int]) -> propias.BuildFact:
