@@ -163,7 +163,9 @@ def main() -> None:
         source, cache = f"git+file://{upstream}", work / "cache"
         git_db, http_db = work / "git.db", work / "http.db"
         figures = {}
-        for label in ("primera construcción", "sin cambios"):
+        # twice with nothing changed: right after the first build git re-reads the 12,389 files it has just checked
+        # out (written in the same second as its index, it cannot trust their times), a day later it does not
+        for label in ("primera construcción", "sin cambios", "sin cambios, otra vez"):
             seconds, lines = build(source, git_db, cache)
             figures["git", label] = seconds
             print(f"git, {label}: {seconds:.1f} s\n    {lines}")
@@ -193,7 +195,7 @@ def main() -> None:
         finally:
             web.terminate()
             web.wait()
-    targets = {"sin cambios": (1, 10), "un día": (3, 15)}
+    targets = {"sin cambios": (1, 10), "sin cambios, otra vez": (1, 10), "un día": (3, 15)}
     for (kind, label), seconds in figures.items():
         if label in targets:
             target = targets[label][kind == "HTTP"]
