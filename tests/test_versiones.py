@@ -178,8 +178,10 @@ async def test_a_directory_file_is_dated_when_the_build_read_it_and_rewritten_ve
 
 
 def test_a_database_without_versions_says_so_where_publicado_is_refused(tmp_path):
-    """The first start (scripts/serve.sh) serves a build without versions while another adds them behind: a
-    ``publicado`` refused then says that this database has none yet and why, not only that the route has none."""
+    """The first start (scripts/serve.sh) serves a build without the bundle of versions while another adds them
+    behind: a ``publicado`` refused then says that this database was built without them and that they are coming, not
+    only that the route has none (the test database, built with the bundle, answers without the note: its exact
+    messages are tested elsewhere)."""
     from ayudas import small_database
 
     from argentina_datos.respuestas.consulta import parse

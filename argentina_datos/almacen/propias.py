@@ -454,8 +454,14 @@ CIFRAS = OwnTable(
 
 @dataclass(frozen=True)
 class BuildFact:
-    clave: str = column("Qué dato es: huella, fuente, construido (fecha y hora UTC, AAAA-MM-DDTHH:MM:SSZ) o version.")
+    clave: str = column(
+        "Qué dato es: huella, fuente, construido (fecha y hora UTC, AAAA-MM-DDTHH:MM:SSZ), version o, en una base "
+        "construida sin el paquete de versiones publicadas, sin_paquete_de_versiones."
+    )
     valor: Optional[str] = column("Su valor, como texto.")
+
+
+UNBUNDLED = "sin_paquete_de_versiones"  # the _construccion fact of a build that read no bundle of versions
 
 
 CONSTRUCCION = OwnTable(

@@ -565,6 +565,13 @@ class Builder:
                     incremental.datasets_fact(stamps, self._complete(plan, report)),
                     # a git source's commit: the next build asks git what changed since (repositorio.py)
                     *([propias.BuildFact("commit", self.source.commit)] if hasattr(self.source, "commit") else []),
+                    # /v1 says so where a publicado finds no version (the first start's database, until its second
+                    # build adds them)
+                    *(
+                        [propias.BuildFact(propias.UNBUNDLED, "build-db --sin-versiones, o ningún paquete")]
+                        if self.bundle is None
+                        else []
+                    ),
                 ],
             }
             for own_table, rows in own.items():

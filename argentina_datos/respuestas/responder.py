@@ -13,7 +13,7 @@ import sqlite3
 from typing import Optional
 
 from argentina_datos.almacen import publicados, versiones
-from argentina_datos.almacen.propias import FUENTES, VERSIONES
+from argentina_datos.almacen.propias import CONSTRUCCION, FUENTES, UNBUNDLED, VERSIONES
 from argentina_datos.respuestas import catalogo_series, consulta
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 YEARS_AHEAD = 30  # how far past the spec's maximum a year is looked for in the data
 NO_VERSIONS = (
-    " (esta base no tiene versiones guardadas de ninguna ruta: se construyó sin ellas, con build-db --sin-versiones; "
+    " (esta base se construyó sin el paquete de versiones publicadas: build-db --sin-versiones, o una fuente sin él; "
     "en el primer arranque, scripts/serve.sh las agrega en segundo plano y aparecen en unos minutos)"
 )
 
@@ -49,6 +49,7 @@ class Responder:
         self.router = router or Router()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
         self._known: Optional[consulta.Known] = None
+        self._unbundled: Optional[bool] = None  # built without the bundle of versions (its _construccion fact)
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -124,12 +125,18 @@ class Responder:
             return self._without_versions(conn, _failure(e, path))
 
     def _without_versions(self, conn: sqlite3.Connection, answer: Answer) -> Answer:
-        """An answer refused for want of versions, from a database that has none at all: it says why, and that the
-        first start (scripts/serve.sh) adds them behind the first answer."""
+        """An answer refused for want of versions, from a database built without the bundle of versions: it says why,
+        and that the first start (scripts/serve.sh) adds them behind the first answer."""
         refused = answer.status in (400, 404) and answer.param in ("publicado", "ids") and "versiones" in answer.message
-        if not refused or self.known(conn).versioned:
+        if not refused:
             return answer
-        return dataclasses.replace(answer, message=answer.message + NO_VERSIONS)
+        if self._unbundled is None:
+            try:
+                sql = f"SELECT 1 FROM {CONSTRUCCION.name} WHERE clave = ?"
+                self._unbundled = conn.execute(sql, [UNBUNDLED]).fetchone() is not None
+            except sqlite3.OperationalError:  # a database without the build's table
+                self._unbundled = False
+        return dataclasses.replace(answer, message=answer.message + NO_VERSIONS) if self._unbundled else answer
 
     def _answer(
         self, conn: sqlite3.Connection, path: str, query: Query = Query(), maxima: Optional[dict] = None
