@@ -70,6 +70,10 @@ def test_an_http_build_of_the_mirror_from_nginx_has_the_directory_builds_rows_an
         counts.pop("_ausentes")  # the routes the HTTP walk asked for and did not find: none from a directory
         for table in VERSIONS_STORE:
             counts.pop(table)
+    # the build's facts: this one read no bundle of versions, and says so (/v1 tells it to a refused publicado)
+    with sqlite3.connect(f"file:{salida}?mode=ro", uri=True) as con:
+        assert con.execute("SELECT 1 FROM _construccion WHERE clave = 'sin_paquete_de_versiones'").fetchone()
+    obtenido["_construccion"] -= 1
     # The data-quality findings of the tables compared, only, and not those of the versions the bundle holds
     # (revisions, late publications): this build reads none.
     skipped = ["documentos", "cortes", *not_enumerated_over_http()]
