@@ -61,8 +61,14 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session):
-    if any(needs_mirror(item) for item in session.items):
+    if any(needs_mirror(item) for item in session.items) and not just_built():
         build_test_database()
+
+
+def just_built() -> bool:
+    """scripts/test.sh has just built the test database (and names it): no worker checks it again."""
+    built = os.environ.get("ARGENTINA_DATOS_TEST_DB_BUILT")
+    return bool(built) and Path(built).resolve() == TEST_DB.resolve() and TEST_DB.is_file()
 
 
 def build_test_database() -> None:
