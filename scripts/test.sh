@@ -26,7 +26,8 @@ wait "$build"
 # Built just now: conftest.py's workers need not each check it again (~3 s of CPU each).
 export ARGENTINA_DATOS_TEST_DB_BUILT="${ARGENTINA_DATOS_TEST_DB:-build/argentina-test.db}"
 # On every core and one more (pytest-xdist; -n 0 after the script's name runs in one process): many tests wait on a
-# server, nginx or a browser of their own, and a third worker fills those waits (2 cores: 5 min 13 s -> 4 min 50 s).
+# server, nginx or a browser of their own, and a third worker fills those waits (2 cores, quiet: 5 min 13 s -> 4 min
+# 50 s in one pair of runs; with the other changes of the day the whole script went from 11 min to 5 min 50 s).
 # --dist loadscope: a notebook's cells and a module's tests stay in one worker, in order; --no-loadscope-reorder: the
 # files in the order conftest.py puts them, the slow ones first (xdist would order them by their number of tests).
 workers=$(( $(nproc) + 1 ))
