@@ -534,21 +534,27 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
     """``asked``'s answer to ``query``, decided in one pass: each parameter checked against what the route answers,
     then the records chosen in SQL by fecha, desde, hasta and publicado (respuestas/seleccion.py, almacen/
     versiones.py), and what only Python does (ajustar, agrupar, variacion) on the records so chosen."""
-    endpoint, path = asked.endpoint, asked.path
-    if endpoint is None:  # a file no catalogue route describes: as it came, or as the query cuts its records
-        if query.publicado is not None and path not in asked.known.versioned:
-            raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
-        on = query.publicado
-        if on in (FIRST, ALL):
-            raise BadQuery(
-                "publicado",
-                f"«publicado={on}» es para /v1/series/datos y las listas con versiones guardadas; en las demás rutas, "
-                "un día AAAA-MM-DD",
-            )
-        body = versiones.published_on(conn, path, on) if on is not None else publicados.body(conn, path)
-        if body is None:  # no version by that day (the Responder hands over a file upstream published, or versioned)
-            raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
-        return _treated(body, query, path)
+    if asked.endpoint is not None:
+        return _routed(conn, asked, asked.endpoint, query)
+    path = asked.path  # a file no catalogue route describes: as it came, or as the query cuts its records
+    if query.publicado is not None and path not in asked.known.versioned:
+        raise BadQuery("publicado", f"«publicado» no se aplica a {path}: no tiene versiones guardadas")
+    on = query.publicado
+    if on in (FIRST, ALL):
+        raise BadQuery(
+            "publicado",
+            f"«publicado={on}» es para /v1/series/datos y las listas con versiones guardadas; en las demás rutas, "
+            "un día AAAA-MM-DD",
+        )
+    body = versiones.published_on(conn, path, on) if on is not None else publicados.body(conn, path)
+    if body is None:  # no version by that day (the Responder hands over a file upstream published, or versioned)
+        raise ApiError(404, _NO_VERSION.format(path, on), "publicado")
+    return _treated(body, query, path)
+
+
+def _routed(conn: sqlite3.Connection, asked: Asked, endpoint: Endpoint, query: Query) -> Answer:
+    """A catalogue route's answer to ``query``."""
+    path = asked.path
     revised = path in asked.known.versioned
     answers = Answers.of(endpoint, revised or endpoint.path in asked.known.templates, revised)
     answers.refuse(query, path)
@@ -571,17 +577,22 @@ def answer(conn: sqlite3.Connection, asked: Asked, query: Query) -> Answer:
     else:
         dates = seleccion.Dates(query.desde or "", query.hasta or "", query.period)
         return Answer(200, raw=endpoint.answer(conn, asked.values, path, on, dates))
-    if query.ajustar:
+    convert = None
+    if query.ajustar:  # the route's amounts of pesos in pesos of base, in UVA or in dollars
         convert = conversiones.converter(conn, query.ajustar, query.base, query.span, asked.known.cpi)
-        return _treated(body, query, path, answers, lambda records: convert(records, set(answers.pesos)))
-    return _treated(body, query, path, answers)
+    return _treated(body, query, path, answers, convert)
 
 
 def _treated(
-    body: bytes, query: Query, path: str, answers: Optional[Answers] = None, adjust: Optional[Callable] = None
+    body: bytes,
+    query: Query,
+    path: str,
+    answers: Optional[Answers] = None,
+    convert: Optional[Callable[[list, set[str]], list]] = None,
 ) -> Answer:
     """A file's bytes as they came (a stored file, a version as published) or, with a query that cuts or groups, its
-    records so treated: as ``answers`` (the catalogue route's) says, or else as its records are."""
+    records so treated: as ``answers`` (the catalogue route's) says, or else as its records are; ``convert``: what
+    ``ajustar`` does to the amounts of pesos (conversiones.converter)."""
     if query.formato == "ics" and not query.empty:
         raise BadQuery("formato", "«formato=ics» es para las rutas de feriados, sin «fecha»")
     if not query.filters and not query.tabular:
@@ -590,7 +601,9 @@ def _treated(
     if query.tabular and not isinstance(data, list):  # a past version may differ from today's shape
         raise BadQuery("formato", f"«formato={query.formato}» es para rutas que devuelven una lista")
     if answers is None or not isinstance(data, list):  # a past version treated as today's shape only if a list too
-        answers, adjust = Answers.of_records(data), None
+        answers, convert = Answers.of_records(data), None
+    pesos = set(answers.pesos)
+    adjust = (lambda records: convert(records, pesos)) if convert is not None else None
     return Answer(200, apply(data, query, adjust, answers.rates, path, answers))
 
 
