@@ -125,15 +125,15 @@ def _periods_sql(value: Optional[str], filtro: dict, dated: bool = False) -> tup
     """The common table expressions of the periods of ``value`` (a field of the records; None: the whole record) of
     the records whose fields equal ``filtro`` (``dated``: and whose fecha is between two more arguments); and their
     arguments after the route's."""
-    where = "".join(f" AND json_extract(r.registro, {_path(k)}) = ?" for k in filtro)
+    where = "".join(f" AND json_extract(r.registro, {json_path(k)}) = ?" for k in filtro)
     where += " AND substr(json_extract(r.registro, '$.fecha'), 1, 10) BETWEEN ? AND ?" if dated else ""
-    expression = f"json_extract(r.registro, {_path(value)})" if value is not None else "r.registro"
+    expression = f"json_extract(r.registro, {json_path(value)})" if value is not None else "r.registro"
     sql = _PERIODS.format(value=expression, records=REGISTROS_VERSIONES.name, versions=VERSIONES.name, where=where)
     return sql, list(filtro.values())
 
 
-def _path(field: str) -> str:
-    """A JSON path to a record's key, quoted (a key is any text)."""
+def json_path(field: str) -> str:
+    """A JSON path to a record's key, quoted (a key is any text), for json_extract on ``registro``."""
     return "'$.\"" + field.replace("'", "''").replace('"', '\\"') + "\"'"
 
 
@@ -193,5 +193,5 @@ def first_day(conn: sqlite3.Connection, route: str) -> Optional[str]:
 
 def carries(conn: sqlite3.Connection, route: str, field: str) -> bool:
     """Whether some stored record of ``route`` has the key ``field``."""
-    sql = f"SELECT 1 FROM {REGISTROS_VERSIONES.name} WHERE ruta = ? AND json_type(registro, {_path(field)}) IS NOT NULL LIMIT 1"
+    sql = f"SELECT 1 FROM {REGISTROS_VERSIONES.name} WHERE ruta = ? AND json_type(registro, {json_path(field)}) IS NOT NULL LIMIT 1"
     return conn.execute(sql, [route]).fetchone() is not None

@@ -266,13 +266,9 @@ def _versioned(conn: sqlite3.Connection, dataset: Dataset, where: dict, dates: D
         found = True
         if any(c in file.values and str(file.values[c]) != str(v) for c, v in where.items()):
             continue
-
-        def field(name: str) -> str:
-            return f"json_extract(registro, '$.{name}')"
-
         asked = {c: v for c, v in where.items() if c not in file.values}
-        conds = [f"{field(c)} = ?" for c in asked]
-        more, args = dates.conditions(field("fecha"))
+        conds = [f"json_extract(registro, {versiones.json_path(c)}) = ?" for c in asked]
+        more, args = dates.conditions(f"json_extract(registro, {versiones.json_path('fecha')})")
         texts = [t for _, t in versiones.items(conn, file.route, version, conds + more, [*asked.values(), *args])]
         out += [(publicados.written(orjson.loads(t)), 0) for t in texts]
     if not found:
