@@ -513,6 +513,7 @@ class Known:
     versioned: frozenset[str]  # the routes with stored versions
     templates: frozenset[str]  # the route templates publicado applies to: with versions, or computed from a list with
     cpi: dict[str, float]  # AAAA-MM -> the CPI's level (ajustar=ipc)
+    unbundled: bool  # built without the bundle of versions (its _construccion fact): a refusal says so
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Optional
 
 from argentina_datos.almacen import publicados, versiones
 from argentina_datos.almacen.propias import CONSTRUCCION, FUENTES, UNBUNDLED, VERSIONES
+from argentina_datos.almacen.tablas import table_exists
 from argentina_datos.respuestas import catalogo_series, consulta
 from argentina_datos.respuestas.consulta import Query
 from argentina_datos.respuestas.respuesta import Answer, ApiError, BadQuery
@@ -49,7 +50,6 @@ class Responder:
         self.router = router or Router()
         self.maxima: Optional[dict] = None  # (route, parameter) -> the largest value served
         self._known: Optional[consulta.Known] = None
-        self._unbundled: Optional[bool] = None  # built without the bundle of versions (its _construccion fact)
 
     def answer(self, conn: sqlite3.Connection, path: str, query: Query = Query()) -> Answer:
         """``path``'s answer, cut and grouped as ``query`` asks (its ``formato`` is the caller's to honour)."""
@@ -82,13 +82,15 @@ class Responder:
 
     def known(self, conn: sqlite3.Connection) -> consulta.Known:
         """What the database says that every query needs, read once: its routes with stored versions, the route
-        templates ``publicado`` applies to and the CPI."""
+        templates ``publicado`` applies to, the CPI and whether it was built without the bundle of versions."""
         if self._known is None:
             versioned = versiones.versioned_routes(conn)
             try:
                 cpi = dict(conn.execute("SELECT mes, valor FROM ipc WHERE valor IS NOT NULL ORDER BY mes"))
             except sqlite3.OperationalError:  # a partial build without the CPI
                 cpi = {}
+            fact = f"SELECT 1 FROM {CONSTRUCCION.name} WHERE clave = ?"
+            unbundled = table_exists(conn, CONSTRUCCION.name) and conn.execute(fact, [UNBUNDLED]).fetchone() is not None
             sql = (
                 f"SELECT DISTINCT tabla FROM {FUENTES.name} WHERE ruta IN (SELECT DISTINCT ruta FROM {VERSIONES.name})"
             )
@@ -97,7 +99,8 @@ class Responder:
             # is computed from a list that has them (/ultimo)
             found = (self.router.find(route) for route in versioned)
             computed = {e.path for e in self.router.endpoints if e.computed and set(e.reads) & tables}
-            self._known = consulta.Known(versioned, frozenset({f[0].path for f in found if f} | computed), cpi)
+            templates = frozenset({f[0].path for f in found if f} | computed)
+            self._known = consulta.Known(versioned, templates, cpi, unbundled)
         return self._known
 
     def answer_series(self, conn: sqlite3.Connection, path: str, params: dict[str, str], query: Query) -> Answer:
@@ -128,15 +131,9 @@ class Responder:
         """An answer refused for want of versions, from a database built without the bundle of versions: it says why,
         and that the first start (scripts/serve.sh) adds them behind the first answer."""
         refused = answer.status in (400, 404) and answer.param in ("publicado", "ids") and "versiones" in answer.message
-        if not refused:
+        if not refused or not self.known(conn).unbundled:
             return answer
-        if self._unbundled is None:
-            try:
-                sql = f"SELECT 1 FROM {CONSTRUCCION.name} WHERE clave = ?"
-                self._unbundled = conn.execute(sql, [UNBUNDLED]).fetchone() is not None
-            except sqlite3.OperationalError:  # a database without the build's table
-                self._unbundled = False
-        return dataclasses.replace(answer, message=answer.message + NO_VERSIONS) if self._unbundled else answer
+        return dataclasses.replace(answer, message=answer.message + NO_VERSIONS)
 
     def _answer(
         self, conn: sqlite3.Connection, path: str, query: Query = Query(), maxima: Optional[dict] = None
